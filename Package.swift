@@ -1,0 +1,34 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "APIKit",
+    platforms: [.macOS(.v12), .iOS(.v15), .tvOS(.v15), .watchOS(.v8)],
+    products: [
+        .library(name: "APIKit", targets: ["APIKit"]),
+        .library(name: "APIKitParsers", targets: ["APIKitParsers"]),
+    ],
+    targets: [
+        .target(name: "APIKitParsers", swiftSettings: strictSettings),
+        .target(name: "APIKit", dependencies: ["APIKitParsers"], swiftSettings: strictSettings),
+        .executableTarget(
+            name: "APIKitExample",
+            dependencies: ["APIKit"],
+            path: "Examples/QuickStart",
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "APIKitParsersTests", dependencies: ["APIKitParsers"], swiftSettings: strictSettings),
+        .testTarget(name: "APIKitTests", dependencies: ["APIKit"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "APIKitIntegrationTests",
+            dependencies: ["APIKit"],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
