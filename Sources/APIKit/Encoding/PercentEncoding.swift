@@ -1,0 +1,92 @@
+/// Percent-encodes text for query strings, form bodies and paths, from its UTF-8 bytes.
+///
+/// One encoder serves all three so that they agree: everything outside the RFC 3986
+/// unreserved set (`A-Z a-z 0-9 - . _ ~`) is escaped as `%XX` with upper-case hex digits,
+/// exactly once. Form encoding differs only in writing a space as `+`.
+enum PercentEncoding {
+    /// How a space is written.
+    enum Style {
+        /// Query strings: a space is `%20`.
+        case query
+        /// HTML form bodies (`application/x-www-form-urlencoded`): a space is `+`.
+        case form
+    }
+
+    /// `text` with every byte outside the unreserved set escaped.
+    static func encode(_ text: String, style: Style) -> String {
+        let utf8 = Array(text.utf8)
+        if utf8.allSatisfy(isUnreserved) { return text }
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count * 3)
+        for byte in utf8 {
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else if byte == UInt8(ascii: " ") && style == .form {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                appendEscape(byte, to: &output)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// A path with every character that may not appear in a URL path escaped.
+    ///
+    /// Kept as they are: unreserved characters, sub-delimiters (`!$&'()*+,;=`), `:`, `@`,
+    /// `/`, and `%` when it starts a valid `%XX` escape. Everything else — including `?`,
+    /// `#`, a space and non-ASCII characters — is escaped, so the result is always a valid
+    /// percent-encoded path.
+    static func encodePath(_ path: String) -> String {
+        let utf8 = Array(path.utf8)
+        var output: [UInt8] = []
+        output.reserveCapacity(utf8.count)
+        var index = 0
+        while index < utf8.count {
+            let byte = utf8[index]
+            if isUnreserved(byte) || isPathDelimiter(byte) {
+                output.append(byte)
+            } else if byte == UInt8(ascii: "%"), index + 2 < utf8.count,
+                isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2])
+            {
+                output.append(byte)
+            } else {
+                appendEscape(byte, to: &output)
+            }
+            index += 1
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    static func isUnreserved(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+            UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."),
+            UInt8(ascii: "_"), UInt8(ascii: "~"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static func isPathDelimiter(_ byte: UInt8) -> Bool {
+        "!$&'()*+,;=:@/".utf8.contains(byte)
+    }
+
+    private static func isHexDigit(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "A")...UInt8(ascii: "F"),
+            UInt8(ascii: "a")...UInt8(ascii: "f"):
+            true
+        default:
+            false
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF".utf8)
+
+    private static func appendEscape(_ byte: UInt8, to output: inout [UInt8]) {
+        output.append(UInt8(ascii: "%"))
+        output.append(hexDigits[Int(byte >> 4)])
+        output.append(hexDigits[Int(byte & 0x0F)])
+    }
+}

@@ -1,0 +1,51 @@
+/// Which request an error belongs to: its type, method and URL.
+///
+/// The ``description`` is safe to log: query values are replaced by `***`
+/// (they often carry keys and tokens), and no header is ever included.
+public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
+    /// The name of the request type, such as `"SetPushRequest"`.
+    public let requestType: String
+    /// The HTTP method.
+    public let method: HTTPMethod
+    /// The URL the request was sent to, or would have been sent to, once known.
+    public let url: URL?
+    /// `base` and `path` as declared, for errors raised before the URL exists.
+    let declaredLocation: String
+
+    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String) {
+        self.requestType = requestType
+        self.method = method
+        self.url = url
+        self.declaredLocation = declaredLocation
+    }
+
+    /// The context with the final URL filled in.
+    func with(url: URL?) -> RequestContext {
+        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation)
+    }
+
+    /// `METHOD url (RequestType)`, with query values redacted.
+    public var description: String {
+        "\(method.rawValue.debugEscaped) \(url.map(Self.redacted) ?? declaredLocation) (\(requestType))"
+    }
+
+    /// The URL without user info and fragment, with every query value replaced by `***`.
+    static func redacted(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+            return "<unprintable URL>"
+        }
+        components.user = nil
+        components.password = nil
+        components.fragment = nil
+        let query = components.percentEncodedQuery
+        components.percentEncodedQuery = nil
+        var text = components.string ?? "<unprintable URL>"
+        if let query, !query.isEmpty {
+            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
+                item.contains("=") ? "\(item.prefix { $0 != "=" })=***" : String(item)
+            }
+            text += "?" + items.joined(separator: "&")
+        }
+        return text
+    }
+}

@@ -1,0 +1,165 @@
+/// Everything that can go wrong while performing a request, grouped by the stage that failed.
+///
+/// Every case carries the ``RequestContext`` (request type, method, URL) and what
+/// is needed to act on the failure: the ``BuildError``, the underlying error,
+/// the status code and the body.
+///
+/// ```swift
+/// request.perform { result in
+///     switch result {
+///     case .success(let response):
+///         print(response)
+///     case .failure(.unacceptableStatusCode(404, _, _, _)):
+///         print("not found")
+///     case .failure(let error):
+///         print(error.localizedDescription)
+///     }
+/// }
+/// ```
+///
+/// Descriptions name the stage and the request but never print header values,
+/// query values or body bytes, so they can be logged.
+public enum RequestError: Error {
+    /// The declaration could not be turned into a `URLRequest`; nothing was sent.
+    case buildFailed(BuildError, context: RequestContext)
+    /// ``Request/intercept(urlRequest:)`` threw; nothing was sent.
+    case requestInterceptorFailed(any Error, context: RequestContext)
+    /// The request could not be sent or no response arrived (usually a `URLError`:
+    /// refused connection, timeout, TLS failure).
+    case transportFailed(any Error, context: RequestContext)
+    /// The response's status code was rejected (by default, one outside `200..<300`);
+    /// the body was not parsed and is carried as received.
+    case unacceptableStatusCode(Int, body: Data, response: HTTPURLResponse, context: RequestContext)
+    /// ``Request/intercept(urlResponse:)`` threw an error other than ``UnacceptableStatusCode``.
+    case responseInterceptorFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
+    /// The parser could not read the body (usually a ``ParsingError``).
+    case parsingFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
+    /// ``Request/response(from:urlResponse:)`` threw.
+    case responseConversionFailed(any Error, response: URLResponse, context: RequestContext)
+    /// The request was cancelled through its ``RequestHandle`` before it completed.
+    case cancelled(context: RequestContext)
+
+    /// The stages of a request, in order; each ``RequestError`` belongs to one.
+    public enum Stage: String, Sendable, Hashable, CaseIterable {
+        /// Encoding the declaration into a `URLRequest`.
+        case build
+        /// ``Request/intercept(urlRequest:)``.
+        case requestInterceptor
+        /// Sending the request and receiving the response.
+        case transport
+        /// Checking the status code and ``Request/intercept(urlResponse:)``.
+        case responseValidation
+        /// Parsing the body.
+        case parsing
+        /// ``Request/response(from:urlResponse:)``.
+        case responseConversion
+        /// Cancelled by the caller.
+        case cancelled
+    }
+
+    /// The stage that failed.
+    public var stage: Stage {
+        switch self {
+        case .buildFailed: .build
+        case .requestInterceptorFailed: .requestInterceptor
+        case .transportFailed: .transport
+        case .unacceptableStatusCode, .responseInterceptorFailed: .responseValidation
+        case .parsingFailed: .parsing
+        case .responseConversionFailed: .responseConversion
+        case .cancelled: .cancelled
+        }
+    }
+
+    /// The request the error belongs to.
+    public var context: RequestContext {
+        switch self {
+        case .buildFailed(_, let context), .requestInterceptorFailed(_, let context),
+            .transportFailed(_, let context), .unacceptableStatusCode(_, _, _, let context),
+            .responseInterceptorFailed(_, _, _, let context), .parsingFailed(_, _, _, let context),
+            .responseConversionFailed(_, _, let context), .cancelled(let context):
+            context
+        }
+    }
+
+    /// The HTTP status code, when a response was received.
+    public var statusCode: Int? {
+        (response as? HTTPURLResponse)?.statusCode
+    }
+
+    /// The response, when one was received.
+    public var response: URLResponse? {
+        switch self {
+        case .unacceptableStatusCode(_, _, let response, _): response
+        case .responseInterceptorFailed(_, _, let response, _), .parsingFailed(_, _, let response, _),
+            .responseConversionFailed(_, let response, _):
+            response
+        case .buildFailed, .requestInterceptorFailed, .transportFailed, .cancelled: nil
+        }
+    }
+
+    /// The response body, when one was received and the error happened before it was parsed
+    /// or while parsing it.
+    public var body: Data? {
+        switch self {
+        case .unacceptableStatusCode(_, let body, _, _), .responseInterceptorFailed(_, let body, _, _),
+            .parsingFailed(_, let body, _, _):
+            body
+        case .buildFailed, .requestInterceptorFailed, .transportFailed, .responseConversionFailed, .cancelled:
+            nil
+        }
+    }
+
+    /// The error that caused this one: the ``BuildError``, the interceptor's, transport's,
+    /// parser's or conversion's error; `nil` for a status code or a cancellation.
+    public var underlyingError: (any Error)? {
+        switch self {
+        case .buildFailed(let error, _): error
+        case .requestInterceptorFailed(let error, _), .transportFailed(let error, _),
+            .responseInterceptorFailed(let error, _, _, _), .parsingFailed(let error, _, _, _),
+            .responseConversionFailed(let error, _, _):
+            error
+        case .unacceptableStatusCode, .cancelled: nil
+        }
+    }
+}
+
+extension RequestError: LocalizedError, CustomStringConvertible {
+    /// `<request>: <what failed>`, for example
+    /// `POST https://api.example.com/v1/login (LoginRequest): server answered with status code 502`.
+    public var errorDescription: String? {
+        "\(context): \(summary)"
+    }
+
+    /// The same text as ``errorDescription``.
+    public var description: String {
+        "\(context): \(summary)"
+    }
+
+    private var summary: String {
+        switch self {
+        case .buildFailed(let error, _):
+            "could not build the request: \(error)"
+        case .requestInterceptorFailed(let error, _):
+            "intercept(urlRequest:) rejected the request: \(error)"
+        case .transportFailed(let error, _):
+            "transport failed: \(Self.describe(error))"
+        case .unacceptableStatusCode(let code, let body, _, _):
+            "server answered with status code \(code) (\(body.count) body bytes)"
+        case .responseInterceptorFailed(let error, _, _, _):
+            "intercept(urlResponse:) rejected the response: \(error)"
+        case .parsingFailed(let error, let body, _, _):
+            "could not parse the \(body.count)-byte body: \(error)"
+        case .responseConversionFailed(let error, _, _):
+            "response(from:urlResponse:) failed: \(error)"
+        case .cancelled:
+            "cancelled"
+        }
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        if let urlError = error as? URLError {
+            return "URLError \(urlError.code.rawValue) (\(urlError.localizedDescription))"
+        }
+        return String(describing: error)
+    }
+}

@@ -1,0 +1,80 @@
+/// A property wrapper, or any stored property, that contributes fields to a request's body.
+///
+/// APIKit finds the properties of a ``RequestConfiguration`` that conform to
+/// `BodyProtocol` and writes their ``bodyParameters`` into one body, in
+/// declaration order. ``JSON`` and ``Field`` conform; so can your own wrappers:
+///
+/// ```swift
+/// @propertyWrapper
+/// struct Timestamp: BodyProtocol {
+///     var wrappedValue: Date
+///
+///     var bodyParameters: [BodyParameter] {
+///         [BodyParameter(key: "ts", value: Int(wrappedValue.timeIntervalSince1970), encoding: .json)]
+///     }
+/// }
+/// ```
+///
+/// A request's body fields must all use one ``BodyEncoding``: mixing `.json`
+/// and `.formURLEncoded` fails with ``BuildError/conflictingBodies(_:_:)``.
+public protocol BodyProtocol {
+    /// The body fields to write, in order; a `nil` value is omitted.
+    var bodyParameters: [BodyParameter] { get }
+}
+
+/// One declared body field: a key, an `Encodable` value and how the body is encoded.
+public struct BodyParameter {
+    /// The key: a JSON object member name or a form field name.
+    public var key: String
+    /// The value; an `Optional` that is `nil` omits the field.
+    public var value: any Encodable
+    /// How the body that holds this field is encoded.
+    public var encoding: BodyEncoding
+
+    /// Creates a body field.
+    ///
+    /// - Parameters:
+    ///   - key: A JSON object member name or a form field name.
+    ///   - value: The value; `nil` omits the field.
+    ///   - encoding: How the body is encoded.
+    public init(key: String, value: any Encodable, encoding: BodyEncoding) {
+        self.key = key
+        self.value = value
+        self.encoding = encoding
+    }
+}
+
+/// How a request body is encoded.
+///
+/// An open set of static members, so that later kinds of body can be added
+/// without breaking `switch` statements in your code.
+public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
+    enum Kind: Hashable, Sendable {
+        case json
+        case formURLEncoded
+    }
+
+    let kind: Kind
+
+    /// One JSON object holding every field: `Content-Type: application/json`.
+    public static let json = BodyEncoding(kind: .json)
+
+    /// An HTML form body: `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
+    public static let formURLEncoded = BodyEncoding(kind: .formURLEncoded)
+
+    /// The name of the encoding, `"json"` or `"form-urlencoded"`.
+    public var description: String {
+        switch kind {
+        case .json: "json"
+        case .formURLEncoded: "form-urlencoded"
+        }
+    }
+
+    /// The `Content-Type` header value for a body of this encoding.
+    var contentType: String {
+        switch kind {
+        case .json: "application/json"
+        case .formURLEncoded: "application/x-www-form-urlencoded; charset=utf-8"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// A property wrapper, or any stored property, that contributes header fields to a request.
+///
+/// APIKit finds the properties of a ``RequestConfiguration`` that conform to
+/// `HeaderProtocol` and sends their ``headerFields`` in declaration order.
+/// ``Header`` and ``HeaderDict`` conform; so can your own wrappers:
+///
+/// ```swift
+/// @propertyWrapper
+/// struct Bearer: HeaderProtocol {
+///     var wrappedValue: String?
+///
+///     var headerFields: [HeaderField] {
+///         wrappedValue.map { [HeaderField(name: "Authorization", value: "Bearer \($0)")] } ?? []
+///     }
+/// }
+/// ```
+///
+/// Every name must be an HTTP token and no value may hold CR, LF, NUL or another
+/// control character other than tab; the same name (compared case-insensitively)
+/// may be declared only once per request. A violation fails the request with a
+/// ``BuildError`` naming the property; nothing is sent.
+public protocol HeaderProtocol {
+    /// The header fields to send, in order; empty when there is nothing to send.
+    var headerFields: [HeaderField] { get }
+}
+
+/// One HTTP header field: a name and a value.
+public struct HeaderField: Hashable, Sendable {
+    /// The field name, such as `"Authorization"`. Compared case-insensitively.
+    public var name: String
+    /// The field value.
+    public var value: String
+
+    /// Creates a header field.
+    ///
+    /// - Parameters:
+    ///   - name: The field name; it must be an HTTP token.
+    ///   - value: The field value; it must not contain CR, LF or NUL.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}

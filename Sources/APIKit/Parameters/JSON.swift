@@ -1,0 +1,55 @@
+/// Declares a member of the request's JSON body; `nil` sends nothing.
+///
+/// ```swift
+/// struct CreatePostRequest: JSONDecodableRequest, RequestConfiguration {
+///     @JSON("title") var title = ""
+///     @JSON("tags") var tags: [String] = []
+///     @JSON("draft") var draft: Bool? = nil
+///     // ...
+/// }
+/// // body: {"title":"…","tags":[…]}
+/// ```
+///
+/// All `@JSON` properties of a request are merged into one JSON object, in
+/// declaration order, sent with `Content-Type: application/json`. Each value keeps
+/// its own structure (nested `Encodable` types, arrays); the keys of nested objects
+/// are sorted, so the body is the same every time. Dates are written as
+/// ISO 8601 strings and `/` is not escaped. A request with `@JSON` properties sends
+/// an object even when every value is `nil` (`{}`).
+///
+/// Declaring `@JSON` together with ``Field`` fails with ``BuildError/conflictingBodies(_:_:)``;
+/// one key declared twice fails with ``BuildError/duplicateBodyKey(_:fields:)``;
+/// a value whose encoding throws fails with ``BuildError/valueEncodingFailed(field:key:underlying:)``.
+@propertyWrapper
+public struct JSON<Value: Encodable>: BodyProtocol {
+    /// The member name in the JSON object.
+    public let key: String
+    /// The value.
+    public var wrappedValue: Value
+
+    /// Declares a JSON body member.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The value; `nil` omits the member.
+    ///   - key: The member name.
+    public init(wrappedValue: Value, _ key: String) {
+        self.key = key
+        self.wrappedValue = wrappedValue
+    }
+
+    /// Declares an optional JSON body member that starts as `nil`.
+    ///
+    /// - Parameter key: The member name.
+    public init<Wrapped>(_ key: String) where Value == Wrapped? {
+        self.init(wrappedValue: nil, key)
+    }
+
+    /// The declared member.
+    public var bodyParameters: [BodyParameter] {
+        [BodyParameter(key: key, value: wrappedValue, encoding: .json)]
+    }
+}
+
+extension JSON: Sendable where Value: Sendable {}
+extension JSON: Equatable where Value: Equatable {}
+extension JSON: Hashable where Value: Hashable {}

@@ -1,0 +1,60 @@
+/// Declares a query item whose value is any `Encodable`; `nil` sends nothing.
+///
+/// ```swift
+/// struct SearchConfiguration: RequestConfiguration {
+///     @Query("q") var text = "swift"
+///     @Query("page") var page: Int? = nil
+///     @Query("tags") var tags = ["server", "linux"]   // tags=server&tags=linux
+/// }
+/// ```
+///
+/// Keys and values are percent-encoded per RFC 3986: everything outside
+/// `A-Z a-z 0-9 - . _ ~` is escaped, as UTF-8, so `+` is sent as `%2B` and a space
+/// as `%20`. Items keep declaration order. Values are written as:
+///
+/// | value | written as |
+/// | --- | --- |
+/// | `nil` | item omitted |
+/// | `""` | `key=` |
+/// | `Bool` | `true` / `false` |
+/// | integers, `Double`, `Float`, `Decimal` | their exact decimal form, no locale (`0.1`, `18446744073709551615`) |
+/// | enum with a raw value | the raw value |
+/// | `Date` | ISO 8601 in UTC (`2024-05-01T12:00:00Z`) |
+/// | `URL`, `UUID` | the absolute string, the UUID string |
+/// | array | the key repeated for each element (`ids=1&ids=2`); `nil` elements are skipped |
+///
+/// A value that needs nesting (a struct, a dictionary, an array of arrays) or a
+/// non-finite number fails with ``BuildError/unsupportedValue(field:key:reason:)``.
+@propertyWrapper
+public struct Query<Value: Encodable>: QueryProtocol {
+    /// The query key, before percent-encoding.
+    public let key: String
+    /// The value.
+    public var wrappedValue: Value
+
+    /// Declares a query item.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The value; `nil` omits the item.
+    ///   - key: The query key.
+    public init(wrappedValue: Value, _ key: String) {
+        self.key = key
+        self.wrappedValue = wrappedValue
+    }
+
+    /// Declares an optional query item that starts as `nil`.
+    ///
+    /// - Parameter key: The query key.
+    public init<Wrapped>(_ key: String) where Value == Wrapped? {
+        self.init(wrappedValue: nil, key)
+    }
+
+    /// The declared item.
+    public var queryParameters: [QueryParameter] {
+        [QueryParameter(key: key, value: wrappedValue)]
+    }
+}
+
+extension Query: Sendable where Value: Sendable {}
+extension Query: Equatable where Value: Equatable {}
+extension Query: Hashable where Value: Hashable {}

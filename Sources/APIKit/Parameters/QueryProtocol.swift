@@ -1,0 +1,69 @@
+/// A property wrapper, or any stored property, that contributes query items to a request's URL.
+///
+/// APIKit finds the properties of a ``RequestConfiguration`` that conform to
+/// `QueryProtocol` and appends their ``queryParameters`` to the URL in
+/// declaration order, encoding each value by the same rules as ``Query``.
+/// ``Query``, ``QueryDict`` and ``KeyQuery`` conform; so can your own wrappers:
+///
+/// ```swift
+/// @propertyWrapper
+/// struct CommaSeparated: QueryProtocol {
+///     let key: String
+///     var wrappedValue: [String]
+///
+///     init(wrappedValue: [String], _ key: String) {
+///         self.key = key
+///         self.wrappedValue = wrappedValue
+///     }
+///
+///     var queryParameters: [QueryParameter] {
+///         [QueryParameter(key: key, value: wrappedValue.joined(separator: ","))]
+///     }
+/// }
+/// ```
+public protocol QueryProtocol {
+    /// The query items to append, in order; empty when there is nothing to send.
+    var queryParameters: [QueryParameter] { get }
+}
+
+/// One declared query item: a key and either an `Encodable` value or no value at all.
+///
+/// The value is encoded when the request is built: `nil` omits the item,
+/// an array repeats the key, and scalars follow the rules documented on ``Query``.
+public struct QueryParameter {
+    /// What a query item carries besides its key.
+    public enum Value {
+        /// A value, encoded by the query rules; an `Optional` that is `nil` omits the item.
+        case encodable(any Encodable)
+        /// No value: the key alone, as in `?verbose`.
+        case keyOnly
+    }
+
+    /// The key, before percent-encoding.
+    public var key: String
+    /// The value.
+    public var value: Value
+
+    /// Creates a query item whose value is encoded by the query rules.
+    ///
+    /// - Parameters:
+    ///   - key: The key, before percent-encoding.
+    ///   - value: The value; `nil` omits the item, an array repeats the key.
+    public init(key: String, value: any Encodable) {
+        self.key = key
+        self.value = .encodable(value)
+    }
+
+    /// Creates a query item that is the key alone, with no `=`.
+    ///
+    /// - Parameter key: The key, before percent-encoding.
+    /// - Returns: A key-only query item.
+    public static func keyOnly(_ key: String) -> QueryParameter {
+        QueryParameter(key: key, keyOnlyValue: ())
+    }
+
+    private init(key: String, keyOnlyValue: Void) {
+        self.key = key
+        self.value = .keyOnly
+    }
+}

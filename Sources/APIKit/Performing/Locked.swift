@@ -1,0 +1,18 @@
+/// A value guarded by a lock.
+///
+/// `@unchecked Sendable` is safe here because the value is only reached through
+/// ``withLock(_:)``, which holds the lock for the whole access.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,100 @@
+extension Request {
+    /// Builds, sends and parses the request, and calls `completion` with the outcome.
+    ///
+    /// The stages run in this order: the configuration is encoded,
+    /// ``intercept(urlRequest:)`` adapts the `URLRequest`, the request is sent with
+    /// `session`, ``intercept(urlResponse:)`` checks the response (by default rejecting a
+    /// status code outside `200..<300` before parsing), the ``parser`` reads the body and
+    /// ``response(from:urlResponse:)`` produces the ``Response``.
+    ///
+    /// ```swift
+    /// request.perform { result in
+    ///     switch result {
+    ///     case .success(let response): print(response)
+    ///     case .failure(let error): print(error)   // RequestError
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// `completion` is called exactly once for every outcome — success, each failure and
+    /// cancellation — and always asynchronously on `completionQueue`, never on the calling
+    /// thread. The response interceptor, the parser and `response(from:urlResponse:)` run
+    /// on that queue too, just before it. The default is a global concurrent queue, so a
+    /// command-line program that waits for the result does not need a running main queue;
+    /// pass `.main` to update a user interface.
+    ///
+    /// - Parameters:
+    ///   - session: The `URLSession` that sends the request; `URLSession.shared` by default.
+    ///   - completionQueue: Where the response is processed and `completion` is called.
+    ///   - completion: Receives the response or a ``RequestError`` naming the stage that failed.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func perform(
+        session: URLSession = .shared,
+        completionQueue: DispatchQueue = .global(),
+        completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
+    ) -> RequestHandle {
+        let initialContext = self.initialContext
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try makeURLRequest()
+        } catch {
+            let handle = RequestHandle(onCancel: {})
+            if handle.claimCompletion() {
+                completionQueue.async { completion(.failure(error)) }
+            }
+            return handle
+        }
+        let context = initialContext.with(url: urlRequest.url)
+        let handle = RequestHandle(onCancel: {
+            completionQueue.async { completion(.failure(.cancelled(context: context))) }
+        })
+        let task = session.dataTask(with: urlRequest) { [self] data, response, error in
+            completionQueue.async {
+                guard handle.claimCompletion() else { return }
+                completion(self.outcome(data: data, urlResponse: response, error: error, context: context))
+            }
+        }
+        if handle.attach(task) {
+            task.resume()
+        }
+        return handle
+    }
+
+    /// Runs the response stages on what the transport delivered.
+    func outcome(
+        data: Data?,
+        urlResponse: URLResponse?,
+        error: (any Error)?,
+        context: RequestContext
+    ) -> Result<Response, RequestError> {
+        if let error {
+            return .failure(.transportFailed(error, context: context))
+        }
+        guard let urlResponse else {
+            return .failure(.transportFailed(URLError(.badServerResponse), context: context))
+        }
+        let body = data ?? Data()
+        do {
+            try intercept(urlResponse: urlResponse)
+        } catch let status as UnacceptableStatusCode {
+            if let http = urlResponse as? HTTPURLResponse {
+                return .failure(.unacceptableStatusCode(status.statusCode, body: body, response: http, context: context))
+            }
+            return .failure(.responseInterceptorFailed(status, body: body, response: urlResponse, context: context))
+        } catch {
+            return .failure(.responseInterceptorFailed(error, body: body, response: urlResponse, context: context))
+        }
+        let object: DataParser.Object
+        do {
+            object = try parser.parse(data: body)
+        } catch {
+            return .failure(.parsingFailed(error, body: body, response: urlResponse, context: context))
+        }
+        do {
+            return .success(try response(from: object, urlResponse: urlResponse))
+        } catch {
+            return .failure(.responseConversionFailed(error, response: urlResponse, context: context))
+        }
+    }
+}

@@ -1,0 +1,158 @@
+/// An HTTP request declared as a type: where it goes, what it sends and what it returns.
+///
+/// Conform a type to `Request` by naming the endpoint (``base``, ``path``,
+/// ``method``), the parameters (``configuration``, a ``RequestConfiguration``
+/// whose wrapped properties become headers, query items and body fields), and
+/// how the body is read (``parser`` and ``response(from:urlResponse:)``). Then
+/// call ``perform(session:completionQueue:completion:)``.
+///
+/// ```swift
+/// struct UserRequest: Request, RequestConfiguration {
+///     @Query("id") var id: Int? = nil
+///
+///     let base = URL(string: "https://api.example.com/v1")!
+///     let path = "user"
+///     let method: HTTPMethod = .get
+///     var configuration: Self { self }
+///     var parser: StringParser { StringParser() }
+///
+///     func response(from object: String, urlResponse: URLResponse) throws -> String {
+///         object
+///     }
+/// }
+/// ```
+///
+/// A request passes through these stages, each of which can fail with its own
+/// ``RequestError`` case:
+///
+/// 1. the configuration is encoded into a `URLRequest`;
+/// 2. ``intercept(urlRequest:)`` may change or reject it;
+/// 3. the request is sent;
+/// 4. ``intercept(urlResponse:)`` checks the response — by default it rejects a
+///    status code outside `200..<300` before the body is parsed;
+/// 5. ``parser`` turns the body into a ``Parser/Object``;
+/// 6. ``response(from:urlResponse:)`` turns that into the ``Response``.
+///
+/// Requests are values that may be performed from any thread, so they are `Sendable`.
+public protocol Request: Sendable {
+    /// The type whose wrapped properties declare the request's parameters.
+    associatedtype Configuration: RequestConfiguration
+    /// The value a successful request produces.
+    associatedtype Response
+    /// The parser that reads the response body.
+    associatedtype DataParser: Parser
+
+    /// The URL that ``path`` is appended to. It may carry a path prefix
+    /// (`https://host/api/v2`) and a query, both of which are kept.
+    var base: URL { get }
+
+    /// The path appended to ``base``, with or without a leading `/`. An empty path
+    /// leaves ``base`` as it is. Characters that are not allowed in a URL path are
+    /// percent-encoded; existing `%XX` escapes are kept.
+    var path: String { get }
+
+    /// The HTTP method.
+    var method: HTTPMethod { get }
+
+    /// The value whose wrapped properties become headers, query items and body fields.
+    /// A request can return itself (`var configuration: Self { self }`).
+    var configuration: Configuration { get }
+
+    /// The parser that reads the response body. Its ``Parser/contentType`` is sent as
+    /// the `Accept` header unless the configuration declares an `Accept` header.
+    var parser: DataParser { get }
+
+    /// Turns the parsed body into the request's ``Response``.
+    ///
+    /// - Parameters:
+    ///   - object: The value the ``parser`` produced.
+    ///   - urlResponse: The response it came with.
+    /// - Returns: The value delivered to the caller.
+    /// - Throws: Any error; it is reported as ``RequestError/responseConversionFailed(_:response:context:)``.
+    func response(from object: DataParser.Object, urlResponse: URLResponse) throws -> Response
+
+    /// Adapts or rejects the `URLRequest` after it is built and before it is sent.
+    ///
+    /// The default implementation returns the request unchanged.
+    ///
+    /// ```swift
+    /// func intercept(urlRequest: URLRequest) throws -> URLRequest {
+    ///     var request = urlRequest
+    ///     request.timeoutInterval = 10
+    ///     return request
+    /// }
+    /// ```
+    ///
+    /// - Parameter urlRequest: The request built from the declaration.
+    /// - Returns: The request to send.
+    /// - Throws: Any error, to stop the request before it is sent; it is reported as
+    ///   ``RequestError/requestInterceptorFailed(_:context:)``.
+    func intercept(urlRequest: URLRequest) throws -> URLRequest
+
+    /// Checks the response before its body is parsed.
+    ///
+    /// The default implementation throws ``UnacceptableStatusCode`` when the response
+    /// is an `HTTPURLResponse` whose status code is outside `200..<300`; it is reported
+    /// as ``RequestError/unacceptableStatusCode(_:body:response:context:)`` carrying the
+    /// body. Override it to accept other codes, and call
+    /// ``validateStatusCode(of:acceptable:)`` to keep the default check.
+    ///
+    /// - Parameter urlResponse: The response received.
+    /// - Throws: Any error, to stop the request before parsing; an ``UnacceptableStatusCode``
+    ///   is reported as ``RequestError/unacceptableStatusCode(_:body:response:context:)``,
+    ///   any other error as ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
+    func intercept(urlResponse: URLResponse) throws
+}
+
+extension Request {
+    /// Returns `urlRequest` unchanged.
+    ///
+    /// - Parameter urlRequest: The request built from the declaration.
+    /// - Returns: `urlRequest`.
+    public func intercept(urlRequest: URLRequest) throws -> URLRequest {
+        urlRequest
+    }
+
+    /// Rejects an HTTP status code outside `200..<300`.
+    ///
+    /// - Parameter urlResponse: The response received.
+    /// - Throws: ``UnacceptableStatusCode`` for a status code outside `200..<300`.
+    public func intercept(urlResponse: URLResponse) throws {
+        try validateStatusCode(of: urlResponse)
+    }
+
+    /// Throws ``UnacceptableStatusCode`` when `urlResponse` is an `HTTPURLResponse`
+    /// whose status code is not in `acceptable`.
+    ///
+    /// Call it from your own ``intercept(urlResponse:)`` to keep the default check:
+    ///
+    /// ```swift
+    /// func intercept(urlResponse: URLResponse) throws {
+    ///     try validateStatusCode(of: urlResponse, acceptable: 200..<400)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - urlResponse: The response received.
+    ///   - acceptable: The status codes that pass; `200..<300` by default.
+    /// - Throws: ``UnacceptableStatusCode`` carrying the status code.
+    public func validateStatusCode(of urlResponse: URLResponse, acceptable: Range<Int> = 200..<300) throws {
+        guard let http = urlResponse as? HTTPURLResponse else { return }
+        guard acceptable.contains(http.statusCode) else {
+            throw UnacceptableStatusCode(statusCode: http.statusCode)
+        }
+    }
+}
+
+extension Request where Response == DataParser.Object {
+    /// Returns the parsed object as the response, for requests whose response is
+    /// exactly what the parser produces.
+    ///
+    /// - Parameters:
+    ///   - object: The value the ``parser`` produced.
+    ///   - urlResponse: The response it came with (unused).
+    /// - Returns: `object`.
+    public func response(from object: DataParser.Object, urlResponse: URLResponse) throws -> Response {
+        object
+    }
+}

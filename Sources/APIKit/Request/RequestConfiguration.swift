@@ -1,0 +1,37 @@
+/// A type whose properties declare the parameters of a request.
+///
+/// `RequestConfiguration` has no requirements: it marks the types whose stored
+/// properties APIKit reads with `Mirror` when it builds a request. Properties
+/// wrapped by ``Header``, ``HeaderDict``, ``Query``, ``QueryDict``,
+/// ``KeyQuery``, ``JSON`` or ``Field`` — or by your own wrappers conforming to
+/// ``HeaderProtocol``, ``QueryProtocol`` or ``BodyProtocol`` — become headers,
+/// query items and body fields, in declaration order. Every other property,
+/// computed properties and `lazy` storage are ignored.
+///
+/// A request can be its own configuration:
+///
+/// ```swift
+/// struct SearchRequest: JSONDecodableRequest, RequestConfiguration {
+///     @Query("q") var query: String? = nil
+///     @Header("Authorization") var authorization: String? = nil
+///
+///     struct Response: Decodable { var items: [String] }
+///
+///     let base = URL(string: "https://api.example.com")!
+///     let path = "search"
+///     let method: HTTPMethod = .get
+///     var configuration: Self { self }
+/// }
+/// ```
+///
+/// or use a separate type, which several requests can share:
+///
+/// ```swift
+/// struct Paging: RequestConfiguration {
+///     @Query("page") var page = 1
+///     @Query("per_page") var perPage = 20
+/// }
+/// ```
+///
+/// For a class, the stored properties of its superclasses count too.
+public protocol RequestConfiguration {}
