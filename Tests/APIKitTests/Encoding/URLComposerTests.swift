@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+@Suite("Joining base and path")
+struct URLComposerTests {
+    struct Empty: RequestConfiguration, Sendable {}
+
+    @Test(
+        "one slash joins base and path, whatever slashes either brings",
+        arguments: [
+            ("https://h/api/v2", "users", "https://h/api/v2/users"),
+            ("https://h/api/v2/", "users", "https://h/api/v2/users"),
+            ("https://h/api/v2/", "/users", "https://h/api/v2/users"),
+            ("https://h/api/v2", "/users", "https://h/api/v2/users"),
+            ("https://h", "users", "https://h/users"),
+            ("https://h/", "/users/", "https://h/users/"),
+            ("https://h:8080/a", "b/c", "https://h:8080/a/b/c"),
+        ]
+    )
+    func joins(base: String, path: String, expected: String) throws {
+        #expect(try urlRequest(Empty(), base: base, path: path).url?.absoluteString == expected)
+    }
+
+    @Test("an empty path keeps the base as it is", arguments: ["https://h/api/v2", "https://h/api/v2/", "https://h"])
+    func emptyPath(base: String) throws {
+        #expect(try urlRequest(Empty(), base: base, path: "").url?.absoluteString == base)
+    }
+
+    struct Page: RequestConfiguration, Sendable {
+        @Query("page") var page = 2
+    }
+
+    @Test("a query already in the base is kept and declared items follow it")
+    func baseQueryKept() throws {
+        let request = try urlRequest(Page(), base: "https://h/api?key=abc", path: "users")
+        #expect(request.url?.absoluteString == "https://h/api/users?key=abc&page=2")
+        let noItems = try urlRequest(Empty(), base: "https://h/api?key=abc", path: "users")
+        #expect(noItems.url?.absoluteString == "https://h/api/users?key=abc")
+    }
+
+    @Test("characters not allowed in a path are escaped; existing escapes are kept")
+    func pathEscaping() throws {
+        let request = try urlRequest(Empty(), base: "https://h", path: "files/a b?c#d/%2F/東/50%")
+        #expect(request.url?.absoluteString == "https://h/files/a%20b%3Fc%23d/%2F/%E6%9D%B1/50%25")
+    }
+
+    @Test("a base without a scheme or host is a build error naming base and path")
+    func invalidBase() {
+        for base in ["api.example.com/v1", "file:///tmp/x", "mailto:someone@example.com"] {
+            let request = TestRequest(base: URL(string: base)!, path: "p", configuration: Empty())
+            #expect {
+                try request.makeURLRequest()
+            } throws: { error in
+                guard case .buildFailed(.invalidURL(let b, let p), _) = error as? RequestError else { return false }
+                return b == base && p == "p"
+            }
+        }
+    }
+}

@@ -1,0 +1,208 @@
+import Foundation
+import Testing
+
+import APIKit
+
+@Suite("@Query, @QueryDict and @KeyQuery")
+struct QueryTests {
+    struct Tricky: RequestConfiguration, Sendable {
+        @Query("q") var q = "a+b c&d=e#f%g/h?i"
+        @Query("emoji") var emoji = "👍🏽"
+        @Query("cjk") var cjk = "東京"
+        @Query("empty") var empty = ""
+        @Query("k y") var spacedKey = "v"
+    }
+
+    @Test("keys and values are percent-encoded per RFC 3986, + as %2B and space as %20")
+    func trickyValues() throws {
+        #expect(
+            try urlRequest(Tricky()).percentEncodedQuery
+                == "q=a%2Bb%20c%26d%3De%23f%25g%2Fh%3Fi&emoji=%F0%9F%91%8D%F0%9F%8F%BD&cjk=%E6%9D%B1%E4%BA%AC&empty=&k%20y=v"
+        )
+    }
+
+    @Test("the encoded query decodes back to the original values")
+    func roundTrip() throws {
+        let url = try #require(try urlRequest(Tricky()).url)
+        let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+        #expect(items.map(\.name) == ["q", "emoji", "cjk", "empty", "k y"])
+        #expect(items.map(\.value) == ["a+b c&d=e#f%g/h?i", "👍🏽", "東京", "", "v"])
+    }
+
+    enum Sort: String, Encodable, Sendable {
+        case newest = "new-est"
+    }
+
+    enum Level: Int, Encodable, Sendable {
+        case high = 3
+    }
+
+    struct Scalars: RequestConfiguration, Sendable {
+        @Query("t") var yes = true
+        @Query("f") var no = false
+        @Query("d") var double = 0.1
+        @Query("big") var big = Int64.max
+        @Query("ubig") var ubig = UInt64.max
+        @Query("neg") var negative = -42
+        @Query("float") var float: Float = 1.5
+        @Query("dec") var decimal = Decimal(string: "12345678901234567890.123")!
+        @Query("sort") var sort = Sort.newest
+        @Query("level") var level = Level.high
+        @Query("date") var date = Date(timeIntervalSince1970: 1_700_000_000)
+        @Query("uuid") var uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
+        @Query("url") var url = URL(string: "https://x.org/a?b=c")!
+    }
+
+    @Test("scalars: Bool, exact numbers, raw values, ISO 8601 UTC dates, UUID, URL")
+    func scalars() throws {
+        #expect(
+            try urlRequest(Scalars()).percentEncodedQuery
+                == "t=true&f=false&d=0.1&big=9223372036854775807&ubig=18446744073709551615&neg=-42&float=1.5"
+                + "&dec=12345678901234567890.123&sort=new-est&level=3&date=2023-11-14T22%3A13%3A20Z"
+                + "&uuid=E621E1F8-C36C-495A-93FC-0C247A3E6E5F&url=https%3A%2F%2Fx.org%2Fa%3Fb%3Dc"
+        )
+    }
+
+    struct Optionals: RequestConfiguration, Sendable {
+        @Query("a") var a: Int? = nil
+        @Query("b") var b: Int? = 1
+        @Query("c") var c: String?? = .some(nil)
+        @Query("d") var d: String? = ""
+        @Query("e") var e: Int?
+    }
+
+    @Test("nil omits the key, \"\" sends key=")
+    func optionals() throws {
+        #expect(try urlRequest(Optionals()).percentEncodedQuery == "b=1&d=")
+    }
+
+    struct Arrays: RequestConfiguration, Sendable {
+        @Query("ids") var ids = [1, 2, 3]
+        @Query("none") var none: [Int] = []
+        @Query("holes") var holes: [Int?] = [1, nil, 2]
+        @Query("sorts") var sorts = [Sort.newest, Sort.newest]
+    }
+
+    @Test("arrays repeat the key; an empty array and nil elements send nothing")
+    func arrays() throws {
+        #expect(
+            try urlRequest(Arrays()).percentEncodedQuery == "ids=1&ids=2&ids=3&holes=1&holes=2&sorts=new-est&sorts=new-est"
+        )
+    }
+
+    struct Dict: RequestConfiguration, Sendable {
+        @QueryDict var constants = ["z": "last", "a": "first b", "m": "&"]
+        @QueryDict var absent: [String: String]? = nil
+    }
+
+    @Test("@QueryDict items are sorted by key and encoded like @Query; nil sends none")
+    func queryDict() throws {
+        #expect(try urlRequest(Dict()).percentEncodedQuery == "a=first%20b&m=%26&z=last")
+    }
+
+    struct Keys: RequestConfiguration, Sendable {
+        @KeyQuery("pretty") var pretty = true
+        @KeyQuery("debug") var debug = false
+        @Query("x") var x = 1
+        @KeyQuery("a b") var spaced = true
+    }
+
+    @Test("@KeyQuery true sends the bare key, false sends nothing")
+    func keyQuery() throws {
+        let request = try urlRequest(Keys())
+        #expect(request.percentEncodedQuery == "pretty&x=1&a%20b")
+        #expect(request.url?.absoluteString == "https://api.example.com/items?pretty&x=1&a%20b")
+    }
+
+    struct Point: Encodable, Sendable {
+        var x = 1
+    }
+
+    struct Nested: RequestConfiguration, Sendable {
+        @Query("point") var point = Point()
+    }
+
+    struct NestedList: RequestConfiguration, Sendable {
+        @Query("grid") var grid = [[1, 2], [3]]
+    }
+
+    struct Dictionary: RequestConfiguration, Sendable {
+        @Query("map") var map = ["a": 1]
+    }
+
+    @Test("a value that needs nesting is a build error naming the field and the type, not a description dump")
+    func nestingRejected() throws {
+        let point = try #require(buildError(Nested()))
+        guard case .unsupportedValue(let field, let key, .nestedValue(let type)) = point else {
+            Issue.record("unexpected \(point)")
+            return
+        }
+        #expect(field == "point" && key == "point" && type == "Point")
+        #expect(String(describing: point).contains("`point`"))
+
+        let grid = try #require(buildError(NestedList()))
+        guard case .unsupportedValue("grid", "grid", .nestedValue) = grid else {
+            Issue.record("unexpected \(grid)")
+            return
+        }
+        let map = try #require(buildError(Dictionary()))
+        guard case .unsupportedValue("map", "map", .nestedValue) = map else {
+            Issue.record("unexpected \(map)")
+            return
+        }
+    }
+
+    struct NotFinite: RequestConfiguration, Sendable {
+        @Query("x") var x = Double.nan
+    }
+
+    @Test("NaN and infinity are build errors")
+    func nonFinite() throws {
+        let error = try #require(buildError(NotFinite()))
+        guard case .unsupportedValue("x", "x", .nonFiniteNumber) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+    }
+
+    struct Failing: Encodable, Sendable {
+        struct Boom: Error {}
+        func encode(to encoder: any Encoder) throws { throw Boom() }
+    }
+
+    struct Throws: RequestConfiguration, Sendable {
+        @Query("bad") var bad = Failing()
+    }
+
+    @Test("a value whose encode(to:) throws is a build error carrying that error")
+    func encodingThrows() throws {
+        let error = try #require(buildError(Throws()))
+        guard case .valueEncodingFailed("bad", "bad", let underlying) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(underlying is Failing.Boom)
+    }
+
+    @propertyWrapper
+    struct CommaSeparated: QueryProtocol {
+        let key: String
+        var wrappedValue: [String]
+        init(wrappedValue: [String], _ key: String) {
+            self.key = key
+            self.wrappedValue = wrappedValue
+        }
+        var queryParameters: [QueryParameter] {
+            [QueryParameter(key: key, value: wrappedValue.joined(separator: ","))]
+        }
+    }
+
+    struct Custom: RequestConfiguration, Sendable {
+        @CommaSeparated("fields") var fields = ["id", "name"]
+    }
+
+    @Test("a user's own QueryProtocol wrapper gets the same encoding")
+    func customWrapper() throws {
+        #expect(try urlRequest(Custom()).percentEncodedQuery == "fields=id%2Cname")
+    }
+}

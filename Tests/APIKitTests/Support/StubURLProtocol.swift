@@ -1,0 +1,185 @@
+import APIKit
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// What ``StubURLProtocol`` answers for one host.
+struct StubbedResponse: Sendable {
+    enum Answer: Sendable {
+        /// An HTTP response with a body, delivered in one piece.
+        case http(statusCode: Int, headers: [String: String], body: Data)
+        /// A transport failure.
+        case failure(URLError)
+    }
+
+    var answer: Answer
+    /// Seconds to wait before answering; a cancelled load never answers.
+    var delay: TimeInterval = 0
+    /// Called with the request as the stub received it, before answering.
+    var onRequest: (@Sendable (URLRequest) -> Void)? = nil
+
+    static func status(
+        _ statusCode: Int,
+        body: String = "",
+        headers: [String: String] = [:],
+        delay: TimeInterval = 0,
+        onRequest: (@Sendable (URLRequest) -> Void)? = nil
+    ) -> StubbedResponse {
+        StubbedResponse(
+            answer: .http(statusCode: statusCode, headers: headers, body: Data(body.utf8)),
+            delay: delay,
+            onRequest: onRequest
+        )
+    }
+
+    static func failure(_ code: URLError.Code, delay: TimeInterval = 0) -> StubbedResponse {
+        StubbedResponse(answer: .failure(URLError(code)), delay: delay)
+    }
+}
+
+/// The canned responses, keyed by URL host, and the requests each host received.
+final class StubRegistry: @unchecked Sendable {
+    // @unchecked: every stored property is only touched with `lock` held.
+    private let lock = NSLock()
+    private var responses: [String: StubbedResponse] = [:]
+    private var received: [String: [URLRequest]] = [:]
+
+    func register(_ response: StubbedResponse, host: String) {
+        lock.lock()
+        defer { lock.unlock() }
+        responses[host] = response
+    }
+
+    func requests(host: String) -> [URLRequest] {
+        lock.lock()
+        defer { lock.unlock() }
+        return received[host] ?? []
+    }
+
+    /// Records `request` and returns the answer registered for its host.
+    func receive(_ request: URLRequest) -> StubbedResponse? {
+        let host = request.url?.host ?? ""
+        lock.lock()
+        received[host, default: []].append(request)
+        let response = responses[host]
+        lock.unlock()
+        return response
+    }
+}
+
+/// One stubbed server: a unique host whose answer is fixed when it is created.
+struct StubEndpoint: Sendable {
+    let host: String
+
+    init(_ response: StubbedResponse) {
+        host = "\(UUID().uuidString.lowercased()).stub.test"
+        StubURLProtocol.registry.register(response, host: host)
+    }
+
+    /// A base URL on this host with a path prefix.
+    var base: URL { URL(string: "https://\(host)/api")! }
+
+    /// The requests the stub has received for this host, in order.
+    var receivedRequests: [URLRequest] { StubURLProtocol.registry.requests(host: host) }
+}
+
+/// A `URLProtocol` that answers every request of its session from ``StubRegistry``, with no network.
+///
+/// On Linux `URLProtocol.registerClass` is ignored for http(s), so the stub is only reachable
+/// through ``StubURLProtocol/session`` (or another session configured with `protocolClasses`).
+final class StubURLProtocol: URLProtocol {
+    static let registry = StubRegistry()
+
+    /// An ephemeral session without a cache that sends everything to the stub.
+    static let session: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        configuration.urlCache = nil
+        return URLSession(configuration: configuration)
+    }()
+
+    private let stopped = StubStopFlag()
+
+    override class func canInit(with request: URLRequest) -> Bool { true }
+
+    override class func canonicalRequest(for request: URLRequest) -> URLRequest { request }
+
+    override func startLoading() {
+        let request = self.request
+        guard let stub = Self.registry.receive(request) else {
+            client?.urlProtocol(self, didFailWithError: URLError(.cannotFindHost))
+            return
+        }
+        stub.onRequest?(request)
+        if stub.delay > 0 {
+            let loader = UncheckedLoader(self)
+            DispatchQueue.global().asyncAfter(deadline: .now() + stub.delay) {
+                loader.value.deliver(stub.answer)
+            }
+        } else {
+            deliver(stub.answer)
+        }
+    }
+
+    override func stopLoading() {
+        stopped.set()
+    }
+
+    private func deliver(_ answer: StubbedResponse.Answer) {
+        guard !stopped.isSet, let client else { return }
+        switch answer {
+        case .http(let statusCode, let headers, let body):
+            guard
+                let url = request.url,
+                let response = HTTPURLResponse(
+                    url: url,
+                    statusCode: statusCode,
+                    httpVersion: "HTTP/1.1",
+                    headerFields: headers
+                )
+            else {
+                client.urlProtocol(self, didFailWithError: URLError(.badServerResponse))
+                return
+            }
+            client.urlProtocol(self, didReceive: response, cacheStoragePolicy: .notAllowed)
+            if !body.isEmpty {
+                // corelibs keeps only the last chunk as the task's data: deliver it in one piece.
+                client.urlProtocol(self, didLoad: body)
+            }
+            client.urlProtocolDidFinishLoading(self)
+        case .failure(let error):
+            client.urlProtocol(self, didFailWithError: error)
+        }
+    }
+}
+
+/// Set by `stopLoading()`; a stopped load never answers.
+private final class StubStopFlag: @unchecked Sendable {
+    // @unchecked: `value` is only touched with `lock` held.
+    private let lock = NSLock()
+    private var value = false
+
+    func set() {
+        lock.lock()
+        value = true
+        lock.unlock()
+    }
+
+    var isSet: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return value
+    }
+}
+
+/// Carries the protocol instance to the delayed answer. URLSession owns the instance and
+/// calls it from its own queues; the only state the stub mutates is behind `StubStopFlag`.
+private struct UncheckedLoader: @unchecked Sendable {
+    let value: StubURLProtocol
+
+    init(_ value: StubURLProtocol) {
+        self.value = value
+    }
+}
