@@ -63,7 +63,7 @@ extension BuildError: CustomStringConvertible {
     public var description: String {
         switch self {
         case .invalidURL(let base, let path):
-            "base \"\(base)\" and path \"\(path)\" do not make a URL with a scheme and a host"
+            "base \"\(RequestContext.redacted(base))\" and path \"\(path.debugEscaped)\" do not make a URL with a scheme and a host"
         case .invalidMethod(let method):
             "method \"\(method.rawValue.debugEscaped)\" is not a valid HTTP token"
         case .invalidHeaderName(let name, let field):

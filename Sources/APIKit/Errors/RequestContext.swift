@@ -31,9 +31,20 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
 
     /// The URL without user info and fragment, with every query value replaced by `***`.
     static func redacted(_ url: URL) -> String {
-        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
+        guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return "<unprintable URL>"
         }
+        return redacted(components)
+    }
+
+    /// A URL string, redacted like a `URL`.
+    static func redacted(_ url: String) -> String {
+        guard let components = URLComponents(string: url) else { return "<unprintable URL>" }
+        return redacted(components)
+    }
+
+    private static func redacted(_ components: URLComponents) -> String {
+        var components = components
         components.user = nil
         components.password = nil
         components.fragment = nil

@@ -156,9 +156,16 @@ extension RequestError: LocalizedError, CustomStringConvertible {
         }
     }
 
+    /// A transport error without its user info, which holds the failing URL and its query.
     private static func describe(_ error: any Error) -> String {
         if let urlError = error as? URLError {
             return "URLError \(urlError.code.rawValue) (\(urlError.localizedDescription))"
+        }
+        let nsError = error as NSError
+        if nsError.domain == NSURLErrorDomain {
+            // On Linux an NSError of this domain does not always bridge to URLError,
+            // and its description prints the user info.
+            return "\(nsError.domain) error \(nsError.code)"
         }
         return String(describing: error)
     }

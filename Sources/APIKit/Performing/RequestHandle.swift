@@ -25,11 +25,11 @@ public final class RequestHandle: Sendable {
 
     /// Cancels the request, if it has not completed yet.
     ///
-    /// When the cancellation comes first, the network transfer is stopped and the
-    /// completion is called with ``RequestError/cancelled(context:)``. When the
-    /// response has already been received, this does nothing: the completion gets
-    /// that outcome instead. Either way the completion is called exactly once.
-    /// Calling `cancel()` again does nothing.
+    /// When the cancellation comes before the response is processed on the completion
+    /// queue, the network transfer is stopped (if still running) and the completion is
+    /// called with ``RequestError/cancelled(context:)``. Once processing of the response
+    /// has begun, this does nothing: the completion gets that outcome instead. Either way
+    /// the completion is called exactly once. Calling `cancel()` again does nothing.
     public func cancel() {
         let task: URLSessionTask?? = phase.withLock { phase in
             guard case .running(let task) = phase else { return .none }

@@ -10,8 +10,8 @@ struct StubbedResponse: Sendable {
     enum Answer: Sendable {
         /// An HTTP response with a body, delivered in one piece.
         case http(statusCode: Int, headers: [String: String], body: Data)
-        /// A transport failure.
-        case failure(URLError)
+        /// A transport failure, delivered to the session as it is.
+        case failure(any Error)
     }
 
     var answer: Answer
@@ -36,6 +36,10 @@ struct StubbedResponse: Sendable {
 
     static func failure(_ code: URLError.Code, delay: TimeInterval = 0) -> StubbedResponse {
         StubbedResponse(answer: .failure(URLError(code)), delay: delay)
+    }
+
+    static func failure(_ error: any Error, delay: TimeInterval = 0) -> StubbedResponse {
+        StubbedResponse(answer: .failure(error), delay: delay)
     }
 }
 

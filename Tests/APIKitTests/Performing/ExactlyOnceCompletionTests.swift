@@ -1,0 +1,239 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+@Suite("perform: the completion is called exactly once")
+struct ExactlyOnceCompletionTests {
+    enum Scenario: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        case success, buildError, requestInterceptor, transport, unacceptableStatus, responseInterceptor, parser
+        case responseConversion
+
+        var testDescription: String { rawValue }
+
+        var expectedStage: RequestError.Stage? {
+            switch self {
+            case .success: nil
+            case .buildError: .build
+            case .requestInterceptor: .requestInterceptor
+            case .transport: .transport
+            case .unacceptableStatus, .responseInterceptor: .responseValidation
+            case .parser: .parsing
+            case .responseConversion: .responseConversion
+            }
+        }
+    }
+
+    @Test("success and every failure complete once", arguments: Scenario.allCases)
+    func onceForEveryOutcome(scenario: Scenario) async throws {
+        let stub: StubbedResponse =
+            switch scenario {
+            case .transport: .failure(.timedOut)
+            case .unacceptableStatus: .status(500, body: "oops")
+            default: .status(200, body: "fine")
+            }
+        let endpoint = StubEndpoint(stub)
+        let failing: ProbeRequest.Hook? =
+            switch scenario {
+            case .requestInterceptor: .requestInterceptor
+            case .responseInterceptor: .responseInterceptor
+            case .parser: .parser
+            case .responseConversion: .responseConversion
+            default: nil
+            }
+        let request = ProbeRequest(
+            base: endpoint.base,
+            method: scenario == .buildError ? "NOT A TOKEN" : .get,
+            failing: failing
+        )
+
+        let (result, probe) = await request.performProbed()
+
+        let first = try #require(result)
+        #expect(first.errorValue?.stage == scenario.expectedStage)
+        await settle()
+        #expect(probe.count == 1)
+    }
+
+    @Test("cancel before the response: .cancelled promptly, never a second call after the stub would have answered")
+    func cancelBeforeResponse() async throws {
+        // The stub answers after 3 s. Other tests run in parallel on two cores and can delay
+        // this one by a second or more, so "promptly" is judged against that answer.
+        let endpoint = StubEndpoint(.status(200, body: "late", delay: 3.0))
+        let request = ProbeRequest(base: endpoint.base)
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        let clock = ContinuousClock()
+        let start = clock.now
+
+        let handle = request.perform(session: StubURLProtocol.session) { probe.record($0) }
+        #expect(!handle.isFinished)
+        handle.cancel()
+        #expect(handle.isFinished)
+
+        let error = try #require(await probe.first(timeout: 2.5)?.errorValue, "no prompt cancellation")
+        #expect(clock.now - start < .milliseconds(2500))
+        guard case .cancelled(let context) = error else {
+            Issue.record("expected .cancelled, got \(error)")
+            return
+        }
+        #expect(error.stage == .cancelled)
+        #expect(context.url?.host == endpoint.host)
+        #expect(context.requestType == "ProbeRequest")
+
+        try await Task.sleep(until: start + .milliseconds(3500))
+        #expect(probe.count == 1)
+        #expect(!request.log.names.contains("parse"), "the late response must not be processed")
+    }
+
+    @Test("cancel after completion does nothing")
+    func cancelAfterCompletion() async throws {
+        let endpoint = StubEndpoint(.status(200, body: "done"))
+        let request = ProbeRequest(base: endpoint.base)
+        let probe = CompletionProbe<Result<String, RequestError>>()
+
+        let handle = request.perform(session: StubURLProtocol.session) { probe.record($0) }
+        let first = try #require(await probe.first())
+        #expect(try first.get() == "done")
+        #expect(handle.isFinished)
+
+        handle.cancel()
+        await settle()
+        #expect(probe.count == 1)
+        #expect(try probe.all.first?.get() == "done")
+    }
+
+    @Test("cancel twice: one .cancelled")
+    func cancelTwice() async throws {
+        let endpoint = StubEndpoint(.status(200, body: "late", delay: 0.5))
+        let probe = CompletionProbe<Result<String, RequestError>>()
+
+        let handle = ProbeRequest(base: endpoint.base).perform(session: StubURLProtocol.session) { probe.record($0) }
+        handle.cancel()
+        handle.cancel()
+
+        let error = try #require(await probe.first()?.errorValue)
+        #expect(error.stage == .cancelled)
+        handle.cancel()
+        await settle(0.8)
+        #expect(probe.count == 1)
+    }
+
+    @Test("cancel after a build error does nothing")
+    func cancelAfterBuildError() async throws {
+        let endpoint = StubEndpoint(.status(200))
+        let probe = CompletionProbe<Result<String, RequestError>>()
+
+        let handle = ProbeRequest(base: endpoint.base, method: "NOT A TOKEN")
+            .perform(session: StubURLProtocol.session) { probe.record($0) }
+        #expect(handle.isFinished)
+        handle.cancel()
+
+        let error = try #require(await probe.first()?.errorValue)
+        #expect(error.stage == .build)
+        await settle()
+        #expect(probe.count == 1)
+    }
+
+    @Test("cancel racing the response from another queue: exactly one completion in each of 500 runs")
+    func cancelRacesCompletion() async throws {
+        let endpoint = StubEndpoint(.status(200, body: "fast"))
+        let iterations = 500
+        let probes = (0..<iterations).map { _ in CompletionProbe<Result<String, RequestError>>() }
+        let cancelQueue = DispatchQueue(label: "apikit.tests.canceller", attributes: .concurrent)
+
+        for (index, probe) in probes.enumerated() {
+            let handle = ProbeRequest(base: endpoint.base).perform(session: StubURLProtocol.session) {
+                probe.record($0)
+            }
+            // Spread the cancellations over the first ~1 ms so both outcomes occur.
+            cancelQueue.asyncAfter(deadline: .now() + .microseconds(index % 50 * 20)) {
+                handle.cancel()
+            }
+        }
+
+        var successes = 0
+        var cancellations = 0
+        for (index, probe) in probes.enumerated() {
+            guard let result = await probe.first(timeout: 10) else {
+                Issue.record("run \(index) never completed")
+                continue
+            }
+            switch result {
+            case .success(let text): #expect(text == "fast"); successes += 1
+            case .failure(let error): #expect(error.stage == .cancelled); cancellations += 1
+            }
+        }
+        await settle(0.5)
+        let counts = probes.map(\.count)
+        #expect(counts.allSatisfy { $0 == 1 }, "runs with more than one completion: \(counts.enumerated().filter { $0.element != 1 }.map(\.offset))")
+        #expect(successes + cancellations == iterations)
+        print("cancel race: \(successes) successes, \(cancellations) cancellations")
+    }
+}
+
+@Suite("RequestHandle: claiming the outcome")
+struct RequestHandleTests {
+    final class Counter: @unchecked Sendable {
+        // @unchecked: `value` is only touched with `lock` held.
+        private let lock = NSLock()
+        private var value = 0
+        func increment() {
+            lock.lock()
+            value += 1
+            lock.unlock()
+        }
+        var count: Int {
+            lock.lock()
+            defer { lock.unlock() }
+            return value
+        }
+    }
+
+    @Test("cancel first: onCancel runs once, and later claims fail")
+    func cancelFirst() {
+        let counter = Counter()
+        let handle = RequestHandle(onCancel: { counter.increment() })
+        #expect(!handle.isFinished)
+        handle.cancel()
+        handle.cancel()
+        #expect(counter.count == 1)
+        #expect(handle.isFinished)
+        #expect(!handle.claimCompletion())
+    }
+
+    @Test("claim first: cancel does not call onCancel, and a second claim fails")
+    func claimFirst() {
+        let counter = Counter()
+        let handle = RequestHandle(onCancel: { counter.increment() })
+        #expect(handle.claimCompletion())
+        #expect(!handle.claimCompletion())
+        handle.cancel()
+        #expect(counter.count == 0)
+        #expect(handle.isFinished)
+    }
+
+    @Test("a task attached after cancel is refused and cancelled")
+    func attachAfterCancel() {
+        let handle = RequestHandle(onCancel: {})
+        handle.cancel()
+        let task = StubURLProtocol.session.dataTask(with: URL(string: "https://attach.stub.test/")!)
+        #expect(!handle.attach(task))
+        #expect(task.state == .canceling || task.state == .completed)
+    }
+
+    @Test("concurrent claims and cancels: exactly one wins, 1000 times")
+    func concurrentClaims() {
+        for _ in 0..<1000 {
+            let wins = Counter()
+            let handle = RequestHandle(onCancel: { wins.increment() })
+            DispatchQueue.concurrentPerform(iterations: 4) { worker in
+                if worker.isMultiple(of: 2) {
+                    handle.cancel()
+                } else if handle.claimCompletion() {
+                    wins.increment()
+                }
+            }
+            #expect(wins.count == 1)
+        }
+    }
+}
