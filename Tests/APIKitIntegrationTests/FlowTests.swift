@@ -1,0 +1,163 @@
+import APIKit
+import Testing
+
+/// `/anything?i=N`.
+struct IndexedRequest: JSONDecodableRequest, RequestConfiguration {
+    typealias Response = Echo<NoJSONBody>
+
+    @Query("i") var index = 0
+
+    var base = HTTPBin.baseURL
+    var path = "anything/indexed"
+    var method: HTTPMethod = .get
+    var configuration: Self { self }
+}
+
+@Suite("Cancellation", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
+struct CancellationTests {
+    @Test("cancel() right after perform completes once with .cancelled, well before the response")
+    func cancelImmediately() async throws {
+        let inFlight = start(DelayRequest(seconds: 3))
+        inFlight.handle.cancel()
+
+        let error = try #require(try await inFlight.result(timeout: 10).failure)
+        let elapsed = ContinuousClock.now - inFlight.started
+        guard case .cancelled(let context) = error else {
+            Issue.record("expected cancelled, got \(error)")
+            return
+        }
+        #expect(error.stage == .cancelled)
+        #expect(context.url?.path == "/delay/3")
+        // The server answers after 3 s; finishing well before proves the cancel did not wait for it.
+        #expect(elapsed < .milliseconds(2500), "cancellation took \(elapsed)")
+        #expect(inFlight.handle.isFinished)
+
+        // Outlive the server's delay: the response must not bring a second call.
+        await pause(3.5 - Double((ContinuousClock.now - inFlight.started).components.seconds))
+        inFlight.handle.cancel()
+        await pause(0.2)
+        #expect(inFlight.completionCount == 1)
+    }
+
+    @Test("cancel() while the server is still delaying stops the request")
+    func cancelInFlight() async throws {
+        let inFlight = start(DelayRequest(seconds: 3))
+        await pause(0.5)
+        #expect(!inFlight.handle.isFinished)
+        inFlight.handle.cancel()
+        inFlight.handle.cancel()
+
+        let error = try #require(try await inFlight.result(timeout: 10).failure)
+        guard case .cancelled = error else {
+            Issue.record("expected cancelled, got \(error)")
+            return
+        }
+        #expect(ContinuousClock.now - inFlight.started < .milliseconds(2500))
+
+        await pause(3.2)
+        #expect(inFlight.completionCount == 1)
+    }
+
+    @Test("cancel() after completion does nothing; the completion ran once")
+    func cancelAfterCompletion() async throws {
+        let inFlight = start(IndexedRequest(index: 7))
+        let echo = try await inFlight.result().get()
+        #expect(echo.arg("i") == .one("7"))
+        #expect(inFlight.handle.isFinished)
+
+        inFlight.handle.cancel()
+        inFlight.handle.cancel()
+        await pause(0.5)
+        #expect(inFlight.completionCount == 1)
+        if case .failure(let error) = inFlight.recorder.values.last {
+            Issue.record("a second, failing completion arrived: \(error)")
+        }
+    }
+}
+
+@Suite("Concurrency and completion queues", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
+struct ConcurrencyTests {
+    @Test("200 concurrent performs each complete exactly once with their own response")
+    func twoHundredConcurrentRequests() async throws {
+        let count = 200
+        let started = Protected([InFlight<Echo<NoJSONBody>>?](repeating: nil, count: count))
+        DispatchQueue.concurrentPerform(iterations: count) { index in
+            let inFlight = start(IndexedRequest(index: index))
+            started.withLock { $0[index] = inFlight }
+        }
+        let inFlights = started.withLock { $0 }.compactMap { $0 }
+        try #require(inFlights.count == count)
+
+        let deadline = ContinuousClock.now + .seconds(30)
+        var succeeded = 0
+        for (index, inFlight) in inFlights.enumerated() {
+            let remaining = deadline - ContinuousClock.now
+            let seconds = max(0.1, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+            let result: Result<Echo<NoJSONBody>, RequestError>
+            do {
+                result = try await inFlight.result(timeout: seconds)
+            } catch {
+                Issue.record("request \(index): \(error)")
+                continue
+            }
+            switch result {
+            case .success(let echo):
+                #expect(echo.arg("i") == .one(String(index)), "request \(index) got the response of \(echo.url)")
+                succeeded += 1
+            case .failure(let error):
+                Issue.record("request \(index) failed: \(error)")
+            }
+        }
+        #expect(succeeded == count)
+
+        await pause(0.3)
+        let calls = inFlights.map(\.completionCount)
+        #expect(calls.allSatisfy { $0 == 1 }, "completion counts other than 1: \(calls.enumerated().filter { $0.element != 1 }.map { "#\($0.offset): \($0.element)" })")
+    }
+
+    @Test("The completion runs on the completionQueue passed to perform, whatever the outcome")
+    func completionQueue() async throws {
+        let queue = DispatchQueue(label: "APIKitIntegrationTests.completion")
+        let key = DispatchSpecificKey<String>()
+        queue.setSpecific(key: key, value: "completion queue")
+        let refused = try HTTPBin.refusedURL()
+
+        @Sendable func onQueue() -> Bool {
+            DispatchQueue.getSpecific(key: key) == "completion queue"
+        }
+
+        // Success.
+        let success = CompletionRecorder<Bool>()
+        let outcome = CompletionRecorder<Result<Echo<NoJSONBody>, RequestError>>()
+        IndexedRequest(index: 1).perform(session: HTTPBin.session, completionQueue: queue) { result in
+            outcome.record(result)
+            success.record(onQueue())
+        }
+        #expect(await success.first(timeout: 20) == true)
+        #expect(try await outcome.first(timeout: 1)?.get().arg("i") == .one("1"))
+
+        // A status code rejected after the response arrived.
+        let status = CompletionRecorder<Bool>()
+        StatusRequest(code: 404).perform(session: HTTPBin.session, completionQueue: queue) { _ in
+            status.record(onQueue())
+        }
+        #expect(await status.first(timeout: 20) == true)
+
+        // A build failure: nothing is sent, the completion still goes to the queue.
+        let build = CompletionRecorder<Bool>()
+        InjectingHeaderRequest(base: refused).perform(session: HTTPBin.session, completionQueue: queue) { _ in
+            build.record(onQueue())
+        }
+        #expect(await build.first(timeout: 20) == true)
+
+        // A cancellation.
+        let cancelled = CompletionRecorder<Bool>()
+        DelayRequest(seconds: 3).perform(session: HTTPBin.session, completionQueue: queue) { _ in
+            cancelled.record(onQueue())
+        }.cancel()
+        #expect(await cancelled.first(timeout: 20) == true)
+
+        let counts: [Int] = [success.count, status.count, build.count, cancelled.count]
+        #expect(counts == [1, 1, 1, 1])
+    }
+}

@@ -1,0 +1,141 @@
+import APIKit
+import Testing
+
+/// A value guarded by a lock.
+final class Protected<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
+
+/// Records every call of a completion handler and lets a test await the first one,
+/// with a time limit, so that a lost completion fails the test instead of hanging it.
+final class CompletionRecorder<Value: Sendable>: Sendable {
+    private struct State {
+        var values: [Value] = []
+        var waiter: CheckedContinuation<Value?, Never>?
+        var generation = 0
+    }
+
+    private let state = Protected(State())
+
+    init() {}
+
+    /// Records one call; the first one wakes the waiting test.
+    func record(_ value: Value) {
+        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
+            state.values.append(value)
+            defer { state.waiter = nil }
+            return state.waiter
+        }
+        waiter?.resume(returning: value)
+    }
+
+    /// How many times the completion has been called so far.
+    var count: Int {
+        state.withLock { $0.values.count }
+    }
+
+    /// Every recorded value, in order.
+    var values: [Value] {
+        state.withLock { $0.values }
+    }
+
+    /// The first recorded value, waiting up to `timeout` seconds; `nil` on timeout.
+    func first(timeout: TimeInterval) async -> Value? {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            let generation: Int? = state.withLock { state in
+                if state.values.isEmpty {
+                    state.generation += 1
+                    state.waiter = continuation
+                    return state.generation
+                }
+                return nil
+            }
+            guard let generation else {
+                continuation.resume(returning: values.first)
+                return
+            }
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [state] in
+                let expired: CheckedContinuation<Value?, Never>? = state.withLock { state in
+                    guard state.generation == generation, let waiter = state.waiter else { return nil }
+                    state.waiter = nil
+                    return waiter
+                }
+                expired?.resume(returning: nil)
+            }
+        }
+    }
+}
+
+/// The completion handler was not called in time.
+struct CompletionTimedOut: Error, CustomStringConvertible {
+    var seconds: TimeInterval
+    var description: String { "the completion handler was not called within \(seconds) s" }
+}
+
+/// A request started with ``start(_:session:completionQueue:)``.
+struct InFlight<Response: Sendable>: Sendable {
+    let handle: RequestHandle
+    let recorder: CompletionRecorder<Result<Response, RequestError>>
+    let started: ContinuousClock.Instant
+
+    /// The outcome passed to the completion handler (the first one, if it was called more than once).
+    func result(timeout: TimeInterval = 20) async throws -> Result<Response, RequestError> {
+        guard let result = await recorder.first(timeout: timeout) else {
+            throw CompletionTimedOut(seconds: timeout)
+        }
+        return result
+    }
+
+    /// How many times the completion handler has been called so far.
+    var completionCount: Int { recorder.count }
+}
+
+/// Performs `request` and returns at once; the completion is recorded.
+@discardableResult
+func start<R: Request>(
+    _ request: R,
+    session: URLSession = HTTPBin.session,
+    completionQueue: DispatchQueue = .global()
+) -> InFlight<R.Response> where R.Response: Sendable {
+    let recorder = CompletionRecorder<Result<R.Response, RequestError>>()
+    let started = ContinuousClock.now
+    let handle = request.perform(session: session, completionQueue: completionQueue) { result in
+        recorder.record(result)
+    }
+    return InFlight(handle: handle, recorder: recorder, started: started)
+}
+
+/// Performs `request` and bridges its completion to `async`, failing (by throwing)
+/// when no completion arrives within `timeout` seconds.
+func perform<R: Request>(
+    _ request: R,
+    session: URLSession = HTTPBin.session,
+    completionQueue: DispatchQueue = .global(),
+    timeout: TimeInterval = 20
+) async throws -> Result<R.Response, RequestError> where R.Response: Sendable {
+    try await start(request, session: session, completionQueue: completionQueue).result(timeout: timeout)
+}
+
+extension Result {
+    /// The error, or `nil` on success.
+    var failure: Failure? {
+        if case .failure(let error) = self { return error }
+        return nil
+    }
+}
+
+/// Waits `seconds` without blocking a thread.
+func pause(_ seconds: Double) async {
+    try? await Task.sleep(for: .milliseconds(Int(seconds * 1000)))
+}
