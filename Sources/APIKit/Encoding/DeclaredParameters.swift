@@ -1,6 +1,6 @@
 /// The parameters a configuration declares, in declaration order, each with the
-/// property it came from — the plain intermediate value between the Mirror walk
-/// (``ParameterCollector``) and the serializer (``URLRequestSerializer``).
+/// property it came from — the plain intermediate value between reading the configuration
+/// (``ParameterCollector``) and writing the request (``URLRequestSerializer``).
 struct DeclaredParameters {
     /// A declared parameter and the name of the property that declared it.
     struct Declared<Parameter> {
@@ -12,4 +12,16 @@ struct DeclaredParameters {
     var headers: [Declared<HeaderField>] = []
     var query: [Declared<QueryParameter>] = []
     var body: [Declared<BodyParameter>] = []
+
+    mutating func add(_ items: [HeaderField], from field: String) {
+        for item in items { headers.append(Declared(field: field, parameter: item)) }
+    }
+
+    mutating func add(_ items: [QueryParameter], from field: String) {
+        for item in items { query.append(Declared(field: field, parameter: item)) }
+    }
+
+    mutating func add(_ items: [BodyParameter], from field: String) {
+        for item in items { body.append(Declared(field: field, parameter: item)) }
+    }
 }

@@ -1,46 +1,114 @@
-/// Walks a configuration with `Mirror` and collects the parameters its properties declare.
+/// Collects the parameters a configuration declares, in declaration order.
 ///
-/// The rules, pinned by `ParameterCollectorTests`:
+/// The rules, which both ways of reading below follow and `ParameterCollectorTests` pins:
 /// - wrapper storage shows up as `_name`; the one leading `_` is stripped to name the field;
-/// - a property counts when its value conforms to ``HeaderProtocol``, ``QueryProtocol`` or
-///   ``BodyProtocol`` (one value may conform to several);
-/// - every other property is ignored, and so is `lazy` storage (which Mirror shows as an
-///   `Optional` under a `$__lazy_storage_$_` label and which would otherwise be unwrapped by
-///   the dynamic cast); computed properties are not in Mirror at all;
+/// - a stored property counts when its type conforms to ``HeaderProtocol``, ``QueryProtocol``
+///   or ``BodyProtocol`` (one type may conform to several);
+/// - every other property is ignored — among them properties of `Optional` type, which
+///   includes `lazy` storage; computed properties are not stored at all;
 /// - for a class, superclass properties come first, as declared.
+///
+/// Mirror is the reference. A struct is read through its cached ``FieldPlan`` instead, which
+/// finds the same properties once per type; the encoder tests build every request both ways
+/// and require identical results.
 enum ParameterCollector {
-    static func collect(from configuration: Any) -> DeclaredParameters {
+    /// How the configuration's properties are read.
+    enum Reading {
+        /// A cached ``FieldPlan`` where the type allows one, else Mirror.
+        case automatic
+        /// Always Mirror: the reference the plan must agree with.
+        case mirror
+    }
+
+    static func collect<Configuration>(
+        from configuration: Configuration,
+        reading: Reading = .automatic
+    ) -> DeclaredParameters {
+        if reading == .automatic, let plan = FieldPlan.plan(for: configuration),
+            let parameters = collect(from: configuration, plan: plan)
+        {
+            return parameters
+        }
         var parameters = DeclaredParameters()
         collect(Mirror(reflecting: configuration), into: &parameters)
         return parameters
     }
 
-    private static let lazyStoragePrefix = "$__lazy_storage_$_"
+    /// The property name for a storage label: `_token` → `token`.
+    static func fieldName(fromLabel label: String) -> String {
+        label.hasPrefix("_") ? String(label.dropFirst()) : label
+    }
+
+    // MARK: Field plan
+
+    private static func collect<Configuration>(from configuration: Configuration, plan: FieldPlan) -> DeclaredParameters? {
+        withUnsafeBytes(of: configuration) { bytes -> DeclaredParameters? in
+            guard let base = bytes.baseAddress else { return plan.fields.isEmpty ? DeclaredParameters() : nil }
+            var parameters = DeclaredParameters()
+            parameters.headers.reserveCapacity(plan.headerCount)
+            parameters.query.reserveCapacity(plan.queryCount)
+            parameters.body.reserveCapacity(plan.bodyCount)
+            for field in plan.fields {
+                let storage = base + field.offset
+                if let direct = field.direct {
+                    direct.declare(at: storage, into: &parameters, field: field.name)
+                    continue
+                }
+                if let header = field.header {
+                    parameters.add(header.headerFields(at: storage), from: field.name)
+                }
+                if let query = field.query {
+                    parameters.add(query.queryParameters(at: storage), from: field.name)
+                }
+                if let body = field.body {
+                    parameters.add(body.bodyParameters(at: storage), from: field.name)
+                }
+            }
+            return parameters
+        }
+    }
+
+    // MARK: Mirror
 
     private static func collect(_ mirror: Mirror, into parameters: inout DeclaredParameters) {
         if let superclassMirror = mirror.superclassMirror {
             collect(superclassMirror, into: &parameters)
         }
         for (index, child) in mirror.children.enumerated() {
-            let label = child.label ?? "#\(index)"
-            if label.hasPrefix(lazyStoragePrefix) { continue }
-            let field = label.hasPrefix("_") ? String(label.dropFirst()) : label
             let value = child.value
+            // The casts below would see through an Optional; its type does not conform.
+            if value is any OptionalProtocol { continue }
+            let field = fieldName(fromLabel: child.label ?? "#\(index)")
             if let header = value as? any HeaderProtocol {
-                for item in header.headerFields {
-                    parameters.headers.append(.init(field: field, parameter: item))
-                }
+                parameters.add(header.headerFields, from: field)
             }
             if let query = value as? any QueryProtocol {
-                for item in query.queryParameters {
-                    parameters.query.append(.init(field: field, parameter: item))
-                }
+                parameters.add(query.queryParameters, from: field)
             }
             if let body = value as? any BodyProtocol {
-                for item in body.bodyParameters {
-                    parameters.body.append(.init(field: field, parameter: item))
-                }
+                parameters.add(body.bodyParameters, from: field)
             }
         }
+    }
+}
+
+extension HeaderProtocol {
+    /// The header fields of the value stored at `storage`.
+    fileprivate static func headerFields(at storage: UnsafeRawPointer) -> [HeaderField] {
+        storage.load(as: Self.self).headerFields
+    }
+}
+
+extension QueryProtocol {
+    /// The query parameters of the value stored at `storage`.
+    fileprivate static func queryParameters(at storage: UnsafeRawPointer) -> [QueryParameter] {
+        storage.load(as: Self.self).queryParameters
+    }
+}
+
+extension BodyProtocol {
+    /// The body parameters of the value stored at `storage`.
+    fileprivate static func bodyParameters(at storage: UnsafeRawPointer) -> [BodyParameter] {
+        storage.load(as: Self.self).bodyParameters
     }
 }

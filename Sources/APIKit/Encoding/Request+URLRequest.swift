@@ -14,32 +14,34 @@ extension Request {
     /// - Throws: ``RequestError/buildFailed(_:context:)`` when the declaration is invalid,
     ///   or ``RequestError/requestInterceptorFailed(_:context:)`` when the interceptor throws.
     public func makeURLRequest() throws(RequestError) -> URLRequest {
-        let context = initialContext
         let built: URLRequest
         do {
             built = try encodedURLRequest()
         } catch {
-            throw .buildFailed(error, context: context)
+            throw .buildFailed(error, context: initialContext)
         }
         do {
             return try intercept(urlRequest: built)
         } catch {
-            throw .requestInterceptorFailed(error, context: context.with(url: built.url))
+            throw .requestInterceptorFailed(error, context: initialContext.with(url: built.url))
         }
     }
 
     /// The configuration encoded into a `URLRequest`, before ``intercept(urlRequest:)``.
-    func encodedURLRequest() throws(BuildError) -> URLRequest {
+    ///
+    /// - Parameter reading: How the configuration is read; tests compare the two ways.
+    func encodedURLRequest(reading: ParameterCollector.Reading = .automatic) throws(BuildError) -> URLRequest {
         let serializer = URLRequestSerializer(
             base: base,
             path: path,
             method: method,
             acceptedContentType: parser.contentType
         )
-        return try serializer.urlRequest(for: ParameterCollector.collect(from: configuration))
+        return try serializer.urlRequest(for: ParameterCollector.collect(from: configuration, reading: reading))
     }
 
-    /// The context errors carry before the URL is known.
+    /// The context errors carry before the URL is known. Computed only when an error is
+    /// reported: describing the type and redacting the base costs more than encoding.
     var initialContext: RequestContext {
         RequestContext(
             requestType: String(describing: Self.self),

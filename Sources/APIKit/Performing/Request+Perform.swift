@@ -34,7 +34,6 @@ extension Request {
         completionQueue: DispatchQueue = .global(),
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> RequestHandle {
-        let initialContext = self.initialContext
         let urlRequest: URLRequest
         do {
             urlRequest = try makeURLRequest()
@@ -45,14 +44,21 @@ extension Request {
             }
             return handle
         }
-        let context = initialContext.with(url: urlRequest.url)
-        let handle = RequestHandle(onCancel: {
-            completionQueue.async { completion(.failure(.cancelled(context: context))) }
+        // The error context is made only when an error is reported: it costs more than encoding.
+        let url = urlRequest.url
+        let handle = RequestHandle(onCancel: { [self] in
+            completionQueue.async { completion(.failure(.cancelled(context: self.initialContext.with(url: url)))) }
         })
         let task = session.dataTask(with: urlRequest) { [self] data, response, error in
             completionQueue.async {
                 guard handle.claimCompletion() else { return }
-                completion(self.outcome(data: data, urlResponse: response, error: error, context: context))
+                let outcome = self.outcome(
+                    data: data,
+                    urlResponse: response,
+                    error: error,
+                    context: self.initialContext.with(url: url)
+                )
+                completion(outcome)
             }
         }
         if handle.attach(task) {
@@ -66,35 +72,35 @@ extension Request {
         data: Data?,
         urlResponse: URLResponse?,
         error: (any Error)?,
-        context: RequestContext
+        context: @autoclosure () -> RequestContext
     ) -> Result<Response, RequestError> {
         if let error {
-            return .failure(.transportFailed(error, context: context))
+            return .failure(.transportFailed(error, context: context()))
         }
         guard let urlResponse else {
-            return .failure(.transportFailed(URLError(.badServerResponse), context: context))
+            return .failure(.transportFailed(URLError(.badServerResponse), context: context()))
         }
         let body = data ?? Data()
         do {
             try intercept(urlResponse: urlResponse)
         } catch let status as UnacceptableStatusCode {
             if let http = urlResponse as? HTTPURLResponse {
-                return .failure(.unacceptableStatusCode(status.statusCode, body: body, response: http, context: context))
+                return .failure(.unacceptableStatusCode(status.statusCode, body: body, response: http, context: context()))
             }
-            return .failure(.responseInterceptorFailed(status, body: body, response: urlResponse, context: context))
+            return .failure(.responseInterceptorFailed(status, body: body, response: urlResponse, context: context()))
         } catch {
-            return .failure(.responseInterceptorFailed(error, body: body, response: urlResponse, context: context))
+            return .failure(.responseInterceptorFailed(error, body: body, response: urlResponse, context: context()))
         }
         let object: DataParser.Object
         do {
             object = try parser.parse(data: body)
         } catch {
-            return .failure(.parsingFailed(error, body: body, response: urlResponse, context: context))
+            return .failure(.parsingFailed(error, body: body, response: urlResponse, context: context()))
         }
         do {
             return .success(try response(from: object, urlResponse: urlResponse))
         } catch {
-            return .failure(.responseConversionFailed(error, response: urlResponse, context: context))
+            return .failure(.responseConversionFailed(error, response: urlResponse, context: context()))
         }
     }
 }

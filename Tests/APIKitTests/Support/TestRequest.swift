@@ -1,5 +1,7 @@
 import Foundation
-import APIKit
+import Testing
+
+@testable import APIKit
 
 /// A request whose configuration is a separate value, for tests that only look at the built `URLRequest`.
 struct TestRequest<Configuration: RequestConfiguration & Sendable>: Request {
@@ -27,23 +29,59 @@ extension URLRequest {
     }
 }
 
-/// Builds the `URLRequest` for a configuration through `makeURLRequest()`.
+/// Builds the `URLRequest` for a configuration through `makeURLRequest()`, and checks that
+/// reading the configuration with Mirror (the reference) gives a byte-identical request.
 func urlRequest<C: RequestConfiguration & Sendable>(
     _ configuration: C,
     method: HTTPMethod = .get,
     base: String = "https://api.example.com",
-    path: String = "items"
+    path: String = "items",
+    sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> URLRequest {
-    try TestRequest(base: URL(string: base)!, path: path, method: method, configuration: configuration).makeURLRequest()
+    let request = TestRequest(base: URL(string: base)!, path: path, method: method, configuration: configuration)
+    let built = try request.makeURLRequest()
+    let reference = try request.encodedURLRequest(reading: .mirror)
+    expectIdentical(built, reference, sourceLocation: sourceLocation)
+    return built
 }
 
-/// The `BuildError` that building a configuration fails with, or `nil` when it builds.
-func buildError<C: RequestConfiguration & Sendable>(_ configuration: C, method: HTTPMethod = .get) -> BuildError? {
+/// Expects two requests to send the same bytes: URL, method, headers and body.
+func expectIdentical(_ a: URLRequest, _ b: URLRequest, sourceLocation: SourceLocation = #_sourceLocation) {
+    #expect(a.url?.absoluteString == b.url?.absoluteString, "URL differs between readings", sourceLocation: sourceLocation)
+    #expect(a.httpMethod == b.httpMethod, "method differs between readings", sourceLocation: sourceLocation)
+    #expect(
+        a.allHTTPHeaderFields == b.allHTTPHeaderFields,
+        "headers differ between readings",
+        sourceLocation: sourceLocation
+    )
+    #expect(a.httpBody == b.httpBody, "body differs between readings", sourceLocation: sourceLocation)
+}
+
+/// The `BuildError` that building a configuration fails with, or `nil` when it builds; checks
+/// that reading the configuration with Mirror fails the same way.
+func buildError<C: RequestConfiguration & Sendable>(
+    _ configuration: C,
+    method: HTTPMethod = .get,
+    sourceLocation: SourceLocation = #_sourceLocation
+) -> BuildError? {
+    let request = TestRequest(method: method, configuration: configuration)
+    var referenceError: BuildError?
     do {
-        _ = try TestRequest(method: method, configuration: configuration).makeURLRequest()
+        _ = try request.encodedURLRequest(reading: .mirror)
+    } catch {
+        referenceError = error
+    }
+    do {
+        _ = try request.makeURLRequest()
+        #expect(referenceError == nil, "only the Mirror reading failed", sourceLocation: sourceLocation)
         return nil
     } catch {
         guard case .buildFailed(let buildError, _) = error else { return nil }
+        #expect(
+            referenceError.map(String.init(describing:)) == String(describing: buildError),
+            "the readings fail differently",
+            sourceLocation: sourceLocation
+        )
         return buildError
     }
 }

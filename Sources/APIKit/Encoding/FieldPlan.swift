@@ -1,0 +1,87 @@
+// The only file that uses the standard library's reflection SPI. `_forEachField` is not a
+// stable API: everything it offers is checked here, and every type it cannot describe is
+// read with Mirror instead (see `ParameterCollector`).
+@_spi(Reflection) import Swift
+
+/// Where a configuration type keeps its parameters: the offset of each stored property whose
+/// type conforms to a parameter protocol, found once per type.
+///
+/// Mirror re-resolves every generic wrapper type by its mangled name on each access and casts
+/// each value to the parameter protocols; a plan does that work once. Reading a field is then
+/// a load at a fixed offset through a metatype whose protocol conformance is already known.
+///
+/// A plan is made only for plain structs whose stored properties all have concrete types.
+/// `nil` — read the value with Mirror — for classes (superclass storage), enums, types that
+/// customise their Mirror (`CustomReflectable`), and any type with a property of existential
+/// type (`any HeaderProtocol`, `Any`), whose conformance depends on the value held.
+struct FieldPlan {
+    /// One stored property that declares parameters.
+    struct Field {
+        /// The property name, without the `_` of wrapper storage.
+        var name: String
+        var offset: Int
+        var header: (any HeaderProtocol.Type)?
+        var query: (any QueryProtocol.Type)?
+        var body: (any BodyProtocol.Type)?
+        /// Set for the built-in wrappers, which add their parameters without the protocols' arrays.
+        var direct: (any DirectParameter.Type)?
+    }
+
+    var fields: [Field]
+    /// How many fields declare headers, query items and body fields: the capacity to reserve.
+    var headerCount = 0
+    var queryCount = 0
+    var bodyCount = 0
+
+    /// The plan for `Configuration`, made on first use and cached; `nil` when Mirror must be
+    /// used. `value` is looked at only to make the plan.
+    static func plan<Configuration>(for value: Configuration) -> FieldPlan? {
+        let key = ObjectIdentifier(Configuration.self)
+        if let cached = cache.withLock({ $0[key] }) { return cached }
+        // A class instance may be of a subclass; classes are read with Mirror anyway.
+        let plan = Mirror(reflecting: value).displayStyle == .struct ? make(for: Configuration.self) : nil
+        cache.withLock { $0[key] = plan }
+        return plan
+    }
+
+    /// Plans by type; the inner `nil` records that a type must be read with Mirror.
+    /// Types are never unloaded, so the cache holds one entry per configuration type.
+    private static let cache = Locked<[ObjectIdentifier: FieldPlan?]>([:])
+
+    /// Describes a type the caller has found to be a struct; `nil` when it is
+    /// `CustomReflectable` (Mirror would show its custom children) or not describable.
+    private static func make(for type: Any.Type) -> FieldPlan? {
+        guard #available(macOS 10.15.4, iOS 13.4, watchOS 6.2, tvOS 13.4, *) else { return nil }
+        guard !(type is any CustomReflectable.Type) else { return nil }
+        var fields: [Field] = []
+        var describable = true
+        let walked = _forEachField(of: type) { name, offset, fieldType, kind in
+            switch kind {
+            case .existential, .existentialMetatype, .opaque, .heapLocalVariable, .heapGenericLocalVariable:
+                describable = false
+                return false
+            default:
+                break
+            }
+            let field = Field(
+                name: ParameterCollector.fieldName(fromLabel: String(cString: name)),
+                offset: offset,
+                header: fieldType as? any HeaderProtocol.Type,
+                query: fieldType as? any QueryProtocol.Type,
+                body: fieldType as? any BodyProtocol.Type,
+                direct: fieldType as? any DirectParameter.Type
+            )
+            if field.header != nil || field.query != nil || field.body != nil {
+                fields.append(field)
+            }
+            return true
+        }
+        guard walked, describable else { return nil }
+        return FieldPlan(
+            fields: fields,
+            headerCount: fields.count { $0.header != nil },
+            queryCount: fields.count { $0.query != nil },
+            bodyCount: fields.count { $0.body != nil }
+        )
+    }
+}
