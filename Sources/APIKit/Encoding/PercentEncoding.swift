@@ -14,20 +14,25 @@ enum PercentEncoding {
 
     /// `text` with every byte outside the unreserved set escaped.
     static func encode(_ text: String, style: Style) -> String {
-        let utf8 = Array(text.utf8)
-        if utf8.allSatisfy(isUnreserved) { return text }
         var output: [UInt8] = []
-        output.reserveCapacity(utf8.count * 3)
-        for byte in utf8 {
-            if isUnreserved(byte) {
-                output.append(byte)
-            } else if byte == UInt8(ascii: " ") && style == .form {
-                output.append(UInt8(ascii: "+"))
-            } else {
-                appendEscape(byte, to: &output)
+        append(text, style: style, to: &output)
+        return String(decoding: output, as: UTF8.self)
+    }
+
+    /// Appends `text` to `output` with every byte outside the unreserved set escaped.
+    static func append(_ text: String, style: Style, to output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { utf8 in
+            for byte in utf8 {
+                if isUnreserved(byte) {
+                    output.append(byte)
+                } else if byte == UInt8(ascii: " ") && style == .form {
+                    output.append(UInt8(ascii: "+"))
+                } else {
+                    appendEscape(byte, to: &output)
+                }
             }
         }
-        return String(decoding: output, as: UTF8.self)
     }
 
     /// A path with every character that may not appear in a URL path escaped.
@@ -37,6 +42,7 @@ enum PercentEncoding {
     /// `#`, a space and non-ASCII characters — is escaped, so the result is always a valid
     /// percent-encoded path.
     static func encodePath(_ path: String) -> String {
+        if path.utf8.allSatisfy({ isUnreserved($0) || isPathDelimiter($0) }) { return path }
         let utf8 = Array(path.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(utf8.count)
@@ -57,6 +63,7 @@ enum PercentEncoding {
         return String(decoding: output, as: UTF8.self)
     }
 
+    @inline(__always)
     static func isUnreserved(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
@@ -68,8 +75,16 @@ enum PercentEncoding {
         }
     }
 
+    @inline(__always)
     private static func isPathDelimiter(_ byte: UInt8) -> Bool {
-        "!$&'()*+,;=:@/".utf8.contains(byte)
+        switch byte {
+        case UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("),
+            UInt8(ascii: ")"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"),
+            UInt8(ascii: "="), UInt8(ascii: ":"), UInt8(ascii: "@"), UInt8(ascii: "/"):
+            true
+        default:
+            false
+        }
     }
 
     private static func isHexDigit(_ byte: UInt8) -> Bool {

@@ -10,16 +10,28 @@ enum ScalarText {
         case encodingFailed(any Error)
     }
 
-    /// The texts a value is written as: none for `nil` (or an empty array), one for a
-    /// scalar, one per element for an array.
-    static func texts(for value: any Encodable) throws(Failure) -> [String] {
+    /// Calls `body` with each text a value is written as: none for `nil` (or an empty
+    /// array), one for a scalar, one per element for an array.
+    static func forEachText(of value: any Encodable, _ body: (String) -> Void) throws(Failure) {
+        switch KnownScalar(opening: value) {
+        case .string(let string): return body(string)
+        case .int(let int): return body(String(int))
+        case .bool(let bool): return body(bool ? "true" : "false")
+        case .double(let double):
+            guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
+            return body(String(describing: double))
+        case .strings(let strings): return strings.forEach(body)
+        case .ints(let ints): return ints.forEach { body(String($0)) }
+        case .none: return
+        case .unknown: break
+        }
         switch try text(forScalar: value) {
-        case .absent: return []
-        case .text(let text): return [text]
+        case .absent: return
+        case .text(let text): return body(text)
         case .notScalar: break
         }
         let encoder = ScalarCapturingEncoder()
-        let nesting = Failure.unsupported(.nestedValue(String(describing: type(of: value))))
+        var nesting: Failure { .unsupported(.nestedValue(String(describing: type(of: value)))) }
         do {
             try value.encode(to: encoder)
         } catch let failure as Failure {
@@ -30,7 +42,7 @@ enum ScalarText {
             throw encoder.rejectedNesting ? nesting : .encodingFailed(error)
         }
         if encoder.rejectedNesting { throw nesting }
-        return encoder.texts
+        encoder.texts.forEach(body)
     }
 
     enum ScalarResult {

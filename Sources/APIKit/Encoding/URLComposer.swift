@@ -5,31 +5,78 @@
 ///   with one; an empty path leaves the base's path as it is.
 /// - A query already in the base is kept, and the declared items follow it.
 /// - A fragment in the base is kept at the end.
+/// - The result must have a scheme and a host.
+///
+/// The URL is written as text and parsed once: `URLComponents` would parse and re-serialise
+/// every part, at several times the cost.
 enum URLComposer {
-    static func url(base: URL, path: String, query: String) -> URL? {
-        guard var components = URLComponents(url: base, resolvingAgainstBaseURL: true),
-            let scheme = components.scheme, !scheme.isEmpty,
-            let host = components.host, !host.isEmpty
-        else { return nil }
-
-        if !path.isEmpty {
-            components.percentEncodedPath = join(components.percentEncodedPath, PercentEncoding.encodePath(path))
-        }
-        if !query.isEmpty {
-            if let existing = components.percentEncodedQuery, !existing.isEmpty {
-                components.percentEncodedQuery = existing + "&" + query
-            } else {
-                components.percentEncodedQuery = query
+    static func url(base: URL, path: String, query: [UInt8]) -> URL? {
+        var absolute = base.absoluteString
+        var text: [UInt8] = []
+        absolute.withUTF8 { utf8 in
+            // Split the base into the part up to its path, its query and its fragment.
+            let hash = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+            let question = utf8[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash
+            text.reserveCapacity(utf8.count + path.utf8.count + query.count + 2)
+            text.append(contentsOf: utf8[..<question])
+            if !path.isEmpty {
+                while text.last == UInt8(ascii: "/") { text.removeLast() }
+                text.append(UInt8(ascii: "/"))
+                let encodedPath = PercentEncoding.encodePath(path).utf8
+                text.append(contentsOf: encodedPath.drop { $0 == UInt8(ascii: "/") })
             }
+            let baseQuery = question < hash ? utf8[(question + 1)..<hash] : utf8[hash..<hash]
+            if !baseQuery.isEmpty || !query.isEmpty {
+                text.append(UInt8(ascii: "?"))
+                text.append(contentsOf: baseQuery)
+                if !baseQuery.isEmpty && !query.isEmpty { text.append(UInt8(ascii: "&")) }
+                text.append(contentsOf: query)
+            }
+            text.append(contentsOf: utf8[hash...])
         }
-        return components.url
+        guard hasSchemeAndHost(text) else { return nil }
+        return URL(string: String(decoding: text, as: UTF8.self))
     }
 
-    private static func join(_ basePath: String, _ path: String) -> String {
-        var prefix = Substring(basePath)
-        while prefix.hasSuffix("/") { prefix = prefix.dropLast() }
-        var suffix = Substring(path)
-        while suffix.hasPrefix("/") { suffix = suffix.dropFirst() }
-        return prefix + "/" + suffix
+    /// Whether `url` starts with `scheme://` and a non-empty host, read from the bytes:
+    /// asking the parsed `URL` for its host costs as much as the rest of the composing.
+    static func hasSchemeAndHost(_ url: [UInt8]) -> Bool {
+        url.withUnsafeBufferPointer { url in
+            // scheme = ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ), then "://"
+            guard let first = url.first, isAlpha(first) else { return false }
+            var index = 1
+            while index < url.count, isSchemeCharacter(url[index]) { index += 1 }
+            guard index + 3 <= url.count, url[index] == UInt8(ascii: ":"), url[index + 1] == UInt8(ascii: "/"),
+                url[index + 2] == UInt8(ascii: "/")
+            else { return false }
+            // authority = [ userinfo "@" ] host [ ":" port ], up to "/", "?" or "#"
+            var hostStart = index + 3
+            var hostEnd = -1
+            var inBrackets = false
+            index = hostStart
+            scan: while index < url.count {
+                switch url[index] {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break scan
+                case UInt8(ascii: "@"):
+                    hostStart = index + 1
+                    hostEnd = -1
+                case UInt8(ascii: "["): inBrackets = true
+                case UInt8(ascii: "]"): inBrackets = false
+                case UInt8(ascii: ":") where !inBrackets && hostEnd < 0: hostEnd = index
+                default: break
+                }
+                index += 1
+            }
+            return (hostEnd < 0 ? index : hostEnd) > hostStart
+        }
+    }
+
+    private static func isAlpha(_ byte: UInt8) -> Bool {
+        (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte | 0x20)
+    }
+
+    private static func isSchemeCharacter(_ byte: UInt8) -> Bool {
+        isAlpha(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+            || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
     }
 }

@@ -3,6 +3,10 @@
 /// It checks the declaration (method, header names and values, duplicate headers,
 /// conflicting bodies, duplicate JSON keys, unencodable values) and throws a
 /// ``BuildError`` naming the property at fault; it never sends anything.
+///
+/// It writes the query string and the bodies straight into byte buffers and assigns all
+/// header fields at once: `URLComponents.queryItems` and one `setValue(_:forHTTPHeaderField:)`
+/// per header each cost more than the rest of the encoding.
 struct URLRequestSerializer {
     var base: URL
     var path: String
@@ -26,25 +30,35 @@ struct URLRequestSerializer {
 
     // MARK: Query
 
-    private func queryString(_ items: [DeclaredParameters.Declared<QueryParameter>]) throws(BuildError) -> String {
-        var pairs: [String] = []
+    private func queryString(_ items: [DeclaredParameters.Declared<QueryParameter>]) throws(BuildError) -> [UInt8] {
+        guard !items.isEmpty else { return [] }
+        var query: [UInt8] = []
+        query.reserveCapacity(32 * items.count)
         for item in items {
-            let key = PercentEncoding.encode(item.parameter.key, style: .query)
             switch item.parameter.value {
             case .keyOnly:
-                pairs.append(key)
+                if !query.isEmpty { query.append(UInt8(ascii: "&")) }
+                PercentEncoding.append(item.parameter.key, style: .query, to: &query)
             case .encodable(let value):
-                for text in try Self.texts(for: value, key: item.parameter.key, field: item.field) {
-                    pairs.append(key + "=" + PercentEncoding.encode(text, style: .query))
+                try Self.forEachText(of: value, key: item.parameter.key, field: item.field) { text in
+                    if !query.isEmpty { query.append(UInt8(ascii: "&")) }
+                    PercentEncoding.append(item.parameter.key, style: .query, to: &query)
+                    query.append(UInt8(ascii: "="))
+                    PercentEncoding.append(text, style: .query, to: &query)
                 }
             }
         }
-        return pairs.joined(separator: "&")
+        return query
     }
 
-    private static func texts(for value: any Encodable, key: String, field: String) throws(BuildError) -> [String] {
+    private static func forEachText(
+        of value: any Encodable,
+        key: String,
+        field: String,
+        _ body: (String) -> Void
+    ) throws(BuildError) {
         do {
-            return try ScalarText.texts(for: value)
+            try ScalarText.forEachText(of: value, body)
         } catch {
             switch error {
             case .unsupported(let reason):
@@ -61,25 +75,22 @@ struct URLRequestSerializer {
         _ declared: [DeclaredParameters.Declared<HeaderField>],
         contentType: String?
     ) throws(BuildError) -> [String: String] {
-        var fields: [String: String] = [:]
-        var declaringField: [String: String] = [:]  // lower-cased name → property
-        for item in declared {
+        var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
+        for (index, item) in declared.enumerated() {
             let name = item.parameter.name
             guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: item.field) }
             guard HTTPSyntax.isValidFieldValue(item.parameter.value) else {
                 throw .invalidHeaderValue(name: name, field: item.field)
             }
-            let lowercased = name.lowercased()
-            if let first = declaringField[lowercased] {
-                throw .duplicateHeader(name, fields: [first, item.field])
+            if let first = declared[..<index].first(where: { HTTPSyntax.namesEqual($0.parameter.name, name) }) {
+                throw .duplicateHeader(name, fields: [first.field, item.field])
             }
-            declaringField[lowercased] = item.field
             fields[name] = item.parameter.value
         }
-        if let contentType, declaringField["content-type"] == nil {
+        if let contentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Type") }) {
             fields["Content-Type"] = contentType
         }
-        if let acceptedContentType, declaringField["accept"] == nil {
+        if let acceptedContentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Accept") }) {
             fields["Accept"] = acceptedContentType
         }
         return fields
@@ -107,15 +118,13 @@ struct URLRequestSerializer {
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        var fieldForKey: [String: String] = [:]
-        for item in declared {
-            if let first = fieldForKey[item.parameter.key] {
-                throw .duplicateBodyKey(item.parameter.key, fields: [first, item.field])
+        for (index, item) in declared.enumerated() {
+            if let first = declared[..<index].first(where: { $0.parameter.key == item.parameter.key }) {
+                throw .duplicateBodyKey(item.parameter.key, fields: [first.field, item.field])
             }
-            fieldForKey[item.parameter.key] = item.field
         }
         do {
-            return try JSONBodyWriter.write(declared.map { ($0.parameter.key, $0.parameter.value) })
+            return try JSONBodyWriter.write(declared)
         } catch {
             let item = declared[error.index]
             throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error.underlying)
@@ -123,13 +132,16 @@ struct URLRequestSerializer {
     }
 
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        var pairs: [String] = []
+        var form: [UInt8] = []
+        form.reserveCapacity(32 * declared.count)
         for item in declared {
-            let key = PercentEncoding.encode(item.parameter.key, style: .form)
-            for text in try Self.texts(for: item.parameter.value, key: item.parameter.key, field: item.field) {
-                pairs.append(key + "=" + PercentEncoding.encode(text, style: .form))
+            try Self.forEachText(of: item.parameter.value, key: item.parameter.key, field: item.field) { text in
+                if !form.isEmpty { form.append(UInt8(ascii: "&")) }
+                PercentEncoding.append(item.parameter.key, style: .form, to: &form)
+                form.append(UInt8(ascii: "="))
+                PercentEncoding.append(text, style: .form, to: &form)
             }
         }
-        return Data(pairs.joined(separator: "&").utf8)
+        return Data(form)
     }
 }

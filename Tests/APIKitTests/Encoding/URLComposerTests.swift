@@ -59,3 +59,19 @@ struct URLComposerTests {
         }
     }
 }
+
+@Suite("Checking scheme and host")
+struct SchemeAndHostTests {
+    @Test(
+        "a URL needs a scheme, :// and a non-empty host",
+        arguments: [
+            ("https://h", true), ("http://h:8080/p", true), ("https://user:pw@h/p", true),
+            ("http://[::1]:8080/", true), ("http://127.0.0.1", true), ("a+b-c.d://h", true),
+            ("https://", false), ("https://:80/", false), ("https://user@/p", false), ("file:///tmp", false),
+            ("mailto:x@y", false), ("h/p", false), ("1http://h", false), ("", false), ("https:/h", false),
+        ]
+    )
+    func check(url: String, valid: Bool) {
+        #expect(URLComposer.hasSchemeAndHost(Array(url.utf8)) == valid)
+    }
+}

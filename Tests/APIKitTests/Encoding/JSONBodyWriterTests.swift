@@ -1,0 +1,82 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+@Suite("Direct JSON writer")
+struct JSONBodyWriterTests {
+    private static let reference: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        return encoder
+    }()
+
+    private func direct(_ string: String) -> String {
+        var bytes: [UInt8] = []
+        JSONBodyWriter.appendString(string, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    private func direct(_ double: Double) throws -> String {
+        var bytes: [UInt8] = []
+        try JSONBodyWriter.appendDouble(double, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test("strings are escaped exactly as JSONEncoder escapes them, for every ASCII character and beyond")
+    func stringEscapes() throws {
+        var samples = (0..<128).map { String(UnicodeScalar(UInt8($0))) }
+        samples += ["", "a\"b\\c/d", "東京", "👍🏽", "e\u{301}", "\u{2028}\u{2029}", "\u{FEFF}", "tab\there\nnew"]
+        for sample in samples {
+            let expected = String(decoding: try Self.reference.encode(sample), as: UTF8.self)
+            #expect(direct(sample) == expected, "escaping \(sample.unicodeScalars.map(\.value))")
+        }
+    }
+
+    @Test("doubles are written exactly as JSONEncoder writes them")
+    func doubles() throws {
+        var generator = SeededGenerator(seed: 0x5EED)
+        var samples: [Double] = [0, -0.0, 0.1, 1, 100, 1e15, 1e16, 1e21, 1e22, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        samples += [9_007_199_254_740_992, 123_456_789.123, -2.5e-5, Double(Int64.max), Double(Int64.min)]
+        for _ in 0..<2000 {
+            samples.append(Double(bitPattern: generator.next()))
+            samples.append(Double.random(in: -1e6...1e6, using: &generator))
+            samples.append(Double(Int.random(in: -1_000_000...1_000_000, using: &generator)))
+        }
+        for sample in samples where sample.isFinite {
+            let expected = String(decoding: try Self.reference.encode(sample), as: UTF8.self)
+            #expect(try direct(sample) == expected, "writing \(sample)")
+        }
+        #expect(throws: (any Error).self) { try direct(Double.nan) }
+    }
+
+    @Test("members keep declaration order, nil members are left out, unknown values go through JSONEncoder")
+    func members() throws {
+        struct Nested: Encodable { var b = 1, a = [true] }
+        let members: [DeclaredParameters.Declared<BodyParameter>] = [
+            .init(field: "s", parameter: BodyParameter(key: "s", value: "x", encoding: .json)),
+            .init(field: "n", parameter: BodyParameter(key: "n", value: Int?.none, encoding: .json)),
+            .init(field: "u", parameter: BodyParameter(key: "u", value: UInt8(7), encoding: .json)),
+            .init(field: "o", parameter: BodyParameter(key: "o", value: Nested?.some(Nested()), encoding: .json)),
+            .init(field: "z", parameter: BodyParameter(key: "z", value: String??.some(nil), encoding: .json)),
+            .init(field: "d", parameter: BodyParameter(key: "d", value: Double?.some(2), encoding: .json)),
+        ]
+        let body = try JSONBodyWriter.write(members)
+        #expect(String(decoding: body, as: UTF8.self) == #"{"s":"x","u":7,"o":{"a":[true],"b":1},"d":2}"#)
+    }
+}
+
+/// A small deterministic generator (SplitMix64), so failures can be replayed.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
