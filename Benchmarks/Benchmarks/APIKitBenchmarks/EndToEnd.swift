@@ -1,0 +1,228 @@
+// End to end over loopback: `perform` against a raw `URLSession` data task for
+// the same GET request, against the server at APIKIT_BENCH_URL (scripts/
+// benchmark.sh starts nginx serving Benchmarks/Fixtures/items.json and sets
+// it). Without the variable these benchmarks are not registered.
+//
+// Both sides do the same work: build the `URLRequest`, send it, check the
+// status is 2xx and decode the body into `Feed` with a new `JSONDecoder`
+// (which is what `JSONDecodableRequest` does). They share one session
+// configuration: `.ephemeral`, no URL cache, 64 connections per host.
+//
+// One iteration of "sequential" is one request; one iteration of "50 in
+// flight" is 50 requests started together and all finished. Two custom
+// metrics make both comparable: `Requests per s` (per iteration) and
+// `Latency in µs` (per request, from start to completion handler).
+
+import APIKit
+import Benchmark
+import Dispatch
+
+let endToEndURLVariable = "APIKIT_BENCH_URL"
+
+/// `GET <base>/items.json?page=1&per_page=20` with an `Authorization` header.
+struct ItemsRequest: JSONDecodableRequest, RequestConfiguration {
+    @Header("Authorization") var authorization: String? = "Bearer 7f3c9a1e5b2d4f60"
+    @Query("page") var page = 1
+    @Query("per_page") var perPage = 20
+
+    typealias Response = Feed
+
+    var base: URL
+    var path: String { "items.json" }
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+}
+
+enum RawItems {
+    /// ``ItemsRequest`` written by hand (minimal style).
+    static func urlRequest(_ r: ItemsRequest, base: String) -> URLRequest {
+        var request = URLRequest(url: URL(string: "\(base)/items.json?page=\(r.page)&per_page=\(r.perPage)")!)
+        request.httpMethod = "GET"
+        request.allHTTPHeaderFields = ["Authorization": r.authorization!, "Accept": "application/json"]
+        return request
+    }
+
+    /// Sends `urlRequest`, checks the status and decodes the body, like `perform` does.
+    static func send(
+        _ urlRequest: URLRequest,
+        session: URLSession,
+        completion: @escaping @Sendable (Result<Feed, any Error>) -> Void
+    ) {
+        session.dataTask(with: urlRequest) { data, response, error in
+            if let error {
+                completion(.failure(error))
+                return
+            }
+            guard let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode), let data else {
+                completion(.failure(URLError(.badServerResponse)))
+                return
+            }
+            completion(Result { try JSONDecoder().decode(Feed.self, from: data) })
+        }.resume()
+    }
+}
+
+/// The server's base URL without a trailing `/`, or `nil` when the e2e benchmarks are off.
+let endToEndBase: String? = {
+    guard var value = ProcessInfo.processInfo.environment[endToEndURLVariable], !value.isEmpty else { return nil }
+    while value.hasSuffix("/") { value.removeLast() }
+    return value
+}()
+
+/// One session per process (each benchmark runs in a process of its own), shared by both sides.
+let endToEndSession: URLSession = {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+    configuration.urlCache = nil
+    configuration.httpMaximumConnectionsPerHost = 64
+    configuration.timeoutIntervalForRequest = 30
+    return URLSession(configuration: configuration)
+}()
+
+/// A value that callbacks on other threads write and the benchmark reads after they finished.
+private final class Batch: @unchecked Sendable {
+    private let lock = NSLock()
+    private var remaining: Int
+    private var latencies: [UInt64]
+    private var firstError: (any Error)?
+    private var continuation: CheckedContinuation<Void, Never>?
+
+    init(count: Int) {
+        remaining = count
+        latencies = Array(repeating: 0, count: count)
+    }
+
+    func start(_ continuation: CheckedContinuation<Void, Never>) {
+        lock.lock()
+        if remaining == 0 {
+            lock.unlock()
+            continuation.resume()
+        } else {
+            self.continuation = continuation
+            lock.unlock()
+        }
+    }
+
+    func finish(_ index: Int, startedAt start: UInt64, error: (any Error)?) {
+        let end = DispatchTime.now().uptimeNanoseconds
+        lock.lock()
+        latencies[index] = end - start
+        if let error, firstError == nil { firstError = error }
+        remaining -= 1
+        let done = remaining == 0 ? continuation : nil
+        if done != nil { continuation = nil }
+        lock.unlock()
+        done?.resume()
+    }
+
+    var result: (latencies: [UInt64], error: (any Error)?) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (latencies, firstError)
+    }
+}
+
+/// Which client sends the request.
+enum Client: Sendable {
+    case apikit
+    case raw
+
+    /// Sends one request and calls `done` when its completion ran.
+    func send(base: String, session: URLSession, done: @escaping @Sendable ((any Error)?) -> Void) {
+        let request = ItemsRequest(base: URL(string: base)!)
+        switch self {
+        case .apikit:
+            request.perform(session: session) { result in
+                switch result {
+                case .success(let feed):
+                    blackHole(feed)
+                    done(nil)
+                case .failure(let error):
+                    done(error)
+                }
+            }
+        case .raw:
+            RawItems.send(RawItems.urlRequest(request, base: base), session: session) { result in
+                switch result {
+                case .success(let feed):
+                    blackHole(feed)
+                    done(nil)
+                case .failure(let error):
+                    done(error)
+                }
+            }
+        }
+    }
+
+    /// Sends `count` requests at once and waits for all of them.
+    func batch(_ count: Int, base: String, session: URLSession) async -> (latencies: [UInt64], error: (any Error)?) {
+        let batch = Batch(count: count)
+        await withCheckedContinuation { continuation in
+            for index in 0..<count {
+                let start = DispatchTime.now().uptimeNanoseconds
+                send(base: base, session: session) { error in
+                    batch.finish(index, startedAt: start, error: error)
+                }
+            }
+            batch.start(continuation)
+        }
+        return batch.result
+    }
+}
+
+private let requestsPerSecond = BenchmarkMetric.custom("Requests per s", polarity: .prefersLarger, useScalingFactor: false)
+private let latencyMicroseconds = BenchmarkMetric.custom("Latency in µs", polarity: .prefersSmaller, useScalingFactor: false)
+
+private func endToEndBenchmark(_ name: String, client: Client, inFlight: Int, base: String) {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .throughput, .peakMemoryResident, requestsPerSecond, latencyMicroseconds],
+        timeUnits: .microseconds,
+        units: [.throughput: .count, requestsPerSecond: .count, latencyMicroseconds: .count],
+        warmupIterations: inFlight == 1 ? 50 : 5,
+        scalingFactor: .one,
+        maxDuration: .seconds(inFlight == 1 ? 4 : 6),
+        maxIterations: inFlight == 1 ? 10_000 : 1_000,
+        setup: {
+            // Open the connections and check the server answers what we decode.
+            for _ in 0..<3 {
+                let (_, error) = await client.batch(inFlight, base: base, session: endToEndSession)
+                if let error {
+                    throw EndToEndSetupFailed(description: "\(name): warm-up request to \(base) failed: \(error)")
+                }
+            }
+        }
+    )
+    Benchmark(name, configuration: configuration) { benchmark in
+        for _ in benchmark.scaledIterations {
+            let start = DispatchTime.now().uptimeNanoseconds
+            let (latencies, error) = await client.batch(inFlight, base: base, session: endToEndSession)
+            let elapsed = max(DispatchTime.now().uptimeNanoseconds - start, 1)
+            if let error {
+                benchmark.error("\(name): request failed: \(error)")
+                return
+            }
+            benchmark.measurement(requestsPerSecond, Int((UInt64(inFlight) * 1_000_000_000) / elapsed))
+            for latency in latencies {
+                benchmark.measurement(latencyMicroseconds, Int(latency / 1_000))
+            }
+        }
+    }
+}
+
+struct EndToEndSetupFailed: Error, CustomStringConvertible {
+    var description: String
+}
+
+func registerEndToEndBenchmarks() {
+    guard let base = endToEndBase else {
+        SkipNotice.printOnce(
+            "APIKitBenchmarks: end-to-end benchmarks skipped: \(endToEndURLVariable) is not set "
+                + "(bash scripts/benchmark.sh starts nginx and sets it)."
+        )
+        return
+    }
+    endToEndBenchmark("E2E GET sequential: APIKit perform", client: .apikit, inFlight: 1, base: base)
+    endToEndBenchmark("E2E GET sequential: raw URLSession", client: .raw, inFlight: 1, base: base)
+    endToEndBenchmark("E2E GET 50 in flight: APIKit perform", client: .apikit, inFlight: 50, base: base)
+    endToEndBenchmark("E2E GET 50 in flight: raw URLSession", client: .raw, inFlight: 50, base: base)
+}

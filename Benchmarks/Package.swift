@@ -1,0 +1,33 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// APIKit's benchmarks, a package of its own so that the library does not
+// depend on package-benchmark. Run from the repo root:
+//
+//   bash scripts/benchmark.sh                 # everything, with a local nginx for e2e
+//   swift package --package-path Benchmarks benchmark --filter 'Encode.*'
+//
+// The "MallocInterposer" trait alone: package-benchmark's default traits also
+// pull in swift-runtime-interposer (ARC counters), which is not needed here.
+let package = Package(
+    name: "APIKitBenchmarks",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    dependencies: [
+        .package(name: "APIKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "APIKitBenchmarks",
+            dependencies: [
+                .product(name: "APIKit", package: "APIKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/APIKitBenchmarks",
+            swiftSettings: [.swiftLanguageMode(.v6)],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ]
+)
