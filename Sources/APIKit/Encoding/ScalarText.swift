@@ -25,6 +25,12 @@ enum ScalarText {
         case .none: return
         case .unknown: break
         }
+        // Look through Optionals first, so that an Optional array is encoded as the array.
+        var value = value
+        if let optional = value as? any OptionalProtocol {
+            guard let wrapped = optional.flattenedValue as? any Encodable else { return }
+            value = wrapped
+        }
         switch try text(forScalar: value) {
         case .absent: return
         case .text(let text): return body(text)

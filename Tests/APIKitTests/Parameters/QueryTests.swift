@@ -81,12 +81,16 @@ struct QueryTests {
         @Query("none") var none: [Int] = []
         @Query("holes") var holes: [Int?] = [1, nil, 2]
         @Query("sorts") var sorts = [Sort.newest, Sort.newest]
+        @Query("maybe") var maybe: [String]? = ["a", "b"]
+        @Query("never") var never: [String]? = nil
+        @Query("levels") var levels: [Level]?? = .some([.high])
     }
 
-    @Test("arrays repeat the key; an empty array and nil elements send nothing")
+    @Test("arrays, optional ones too, repeat the key; an empty array and nil elements send nothing")
     func arrays() throws {
         #expect(
-            try urlRequest(Arrays()).percentEncodedQuery == "ids=1&ids=2&ids=3&holes=1&holes=2&sorts=new-est&sorts=new-est"
+            try urlRequest(Arrays()).percentEncodedQuery
+                == "ids=1&ids=2&ids=3&holes=1&holes=2&sorts=new-est&sorts=new-est&maybe=a&maybe=b&levels=3"
         )
     }
 
