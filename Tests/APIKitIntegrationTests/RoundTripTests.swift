@@ -468,15 +468,18 @@ struct RoundTripTests {
         #expect(echo.field("big") == .one(request.big))
     }
 
-    @Test("perform's defaults (URLSession.shared, a global queue) work")
+    @Test("perform's defaults (URLSession.shared, its delegate queue) work")
     func defaultSessionAndQueue() async throws {
         let recorder = CompletionRecorder<Result<Echo<NoJSONBody>, RequestError>>()
+        let onDelegateQueue = CompletionRecorder<Bool>()
         let handle = SingleQueryRequest("shared").perform { result in
+            onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
             recorder.record(result)
         }
         let result = try #require(await recorder.first(timeout: 20), "no completion within 20 s")
         let echo = try result.get()
         #expect(echo.arg("v") == .one("shared"))
+        #expect(await onDelegateQueue.first(timeout: 1) == true)
         #expect(handle.isFinished)
         #expect(recorder.count == 1)
     }
