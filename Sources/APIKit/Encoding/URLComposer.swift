@@ -10,14 +10,22 @@
 /// The URL is written as text and parsed once: `URLComponents` would parse and re-serialise
 /// every part, at several times the cost.
 enum URLComposer {
-    static func url(base: URL, path: String, query: [UInt8]) -> URL? {
+    /// - Parameter appendQuery: Appends the declared query items, already percent-encoded and
+    ///   joined by `&`, to the URL's text; they are written in place, not copied.
+    static func url<Failure: Error>(
+        base: URL,
+        path: String,
+        appendingQuery appendQuery: (inout [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) -> URL? {
         var absolute = base.absoluteString
         var text: [UInt8] = []
+        var fragment: Range<Int> = 0..<0
         absolute.withUTF8 { utf8 in
             // Split the base into the part up to its path, its query and its fragment.
             let hash = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
             let question = utf8[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash
-            text.reserveCapacity(utf8.count + path.utf8.count + query.count + 2)
+            fragment = hash..<utf8.endIndex
+            text.reserveCapacity(2 * utf8.count + path.utf8.count + 64)
             text.append(contentsOf: utf8[..<question])
             if !path.isEmpty {
                 while text.last == UInt8(ascii: "/") { text.removeLast() }
@@ -25,15 +33,18 @@ enum URLComposer {
                 let encodedPath = PercentEncoding.encodePath(path).utf8
                 text.append(contentsOf: encodedPath.drop { $0 == UInt8(ascii: "/") })
             }
-            let baseQuery = question < hash ? utf8[(question + 1)..<hash] : utf8[hash..<hash]
-            if !baseQuery.isEmpty || !query.isEmpty {
+            // The base's query, if any, then a separator for the declared items.
+            if question < hash, question + 1 < hash {
+                text.append(contentsOf: utf8[question..<hash])
+                text.append(UInt8(ascii: "&"))
+            } else {
                 text.append(UInt8(ascii: "?"))
-                text.append(contentsOf: baseQuery)
-                if !baseQuery.isEmpty && !query.isEmpty { text.append(UInt8(ascii: "&")) }
-                text.append(contentsOf: query)
             }
-            text.append(contentsOf: utf8[hash...])
         }
+        let itemsStart = text.count
+        try appendQuery(&text)
+        if text.count == itemsStart { text.removeLast() }  // no items: drop the "&" or "?"
+        absolute.withUTF8 { utf8 in text.append(contentsOf: utf8[fragment]) }
         guard hasSchemeAndHost(text) else { return nil }
         return URL(string: String(decoding: text, as: UTF8.self))
     }

@@ -16,13 +16,15 @@ struct URLRequestSerializer {
 
     func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
-        let query = try queryString(parameters.query)
-        guard let url = URLComposer.url(base: base, path: path, query: query) else {
-            throw .invalidURL(base: base.absoluteString, path: path)
+        let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
+            try appendQuery(parameters.query, to: &text)
         }
+        guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
         let body = try self.body(parameters.body)
         var request = URLRequest(url: url)
-        request.httpMethod = method.rawValue
+        // `GET` is URLRequest's default, and setting a method costs a case-insensitive
+        // comparison against every standard method.
+        if method != .get { request.httpMethod = method.rawValue }
         request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType)
         request.httpBody = body?.data
         return request
@@ -30,25 +32,28 @@ struct URLRequestSerializer {
 
     // MARK: Query
 
-    private func queryString(_ items: [DeclaredParameters.Declared<QueryParameter>]) throws(BuildError) -> [UInt8] {
-        guard !items.isEmpty else { return [] }
-        var query: [UInt8] = []
-        query.reserveCapacity(32 * items.count)
+    /// Appends the query items, percent-encoded and joined by `&`, to the URL's text.
+    private func appendQuery(
+        _ items: [DeclaredParameters.Declared<QueryParameter>],
+        to text: inout [UInt8]
+    ) throws(BuildError) {
+        var isFirst = true
         for item in items {
             switch item.parameter.value {
             case .keyOnly:
-                if !query.isEmpty { query.append(UInt8(ascii: "&")) }
-                PercentEncoding.append(item.parameter.key, style: .query, to: &query)
+                if !isFirst { text.append(UInt8(ascii: "&")) }
+                isFirst = false
+                PercentEncoding.append(item.parameter.key, style: .query, to: &text)
             case .encodable(let value):
-                try Self.forEachText(of: value, key: item.parameter.key, field: item.field) { text in
-                    if !query.isEmpty { query.append(UInt8(ascii: "&")) }
-                    PercentEncoding.append(item.parameter.key, style: .query, to: &query)
-                    query.append(UInt8(ascii: "="))
-                    PercentEncoding.append(text, style: .query, to: &query)
+                try Self.forEachText(of: value, key: item.parameter.key, field: item.field) { value in
+                    if !isFirst { text.append(UInt8(ascii: "&")) }
+                    isFirst = false
+                    PercentEncoding.append(item.parameter.key, style: .query, to: &text)
+                    text.append(UInt8(ascii: "="))
+                    PercentEncoding.append(value, style: .query, to: &text)
                 }
             }
         }
-        return query
     }
 
     private static func forEachText(

@@ -8,6 +8,7 @@ struct HTTPMethodTests {
 
     @Test("standard methods and literals are sent as written")
     func sentAsWritten() throws {
+        #expect(try urlRequest(Empty()).httpMethod == "GET")
         #expect(try urlRequest(Empty(), method: .patch).httpMethod == "PATCH")
         #expect(try urlRequest(Empty(), method: "PURGE").httpMethod == "PURGE")
         #expect(HTTPMethod.delete.rawValue == "DELETE")
