@@ -10,11 +10,13 @@
 /// each value to the parameter protocols; a plan does that work once. Reading a field is then
 /// a load at a fixed offset through a metatype whose protocol conformance is already known.
 ///
+/// A plan is immutable once made, and shared by every thread that encodes the type.
+///
 /// A plan is made only for plain structs whose stored properties all have concrete types.
 /// `nil` — read the value with Mirror — for classes (superclass storage), enums, types that
 /// customise their Mirror (`CustomReflectable`), and any type with a property of existential
 /// type (`any HeaderProtocol`, `Any`), whose conformance depends on the value held.
-struct FieldPlan {
+final class FieldPlan {
     /// One stored property that declares parameters.
     struct Field {
         /// The property name, without the `_` of wrapper storage.
@@ -27,26 +29,60 @@ struct FieldPlan {
         var direct: (any DirectParameter.Type)?
     }
 
-    var fields: [Field]
+    let fields: [Field]
     /// How many fields declare headers, query items and body fields: the capacity to reserve.
-    var headerCount = 0
-    var queryCount = 0
-    var bodyCount = 0
+    let headerCount: Int
+    let queryCount: Int
+    let bodyCount: Int
+
+    private init(fields: [Field]) {
+        self.fields = fields
+        headerCount = fields.count { $0.header != nil }
+        queryCount = fields.count { $0.query != nil }
+        bodyCount = fields.count { $0.body != nil }
+    }
 
     /// The plan for `Configuration`, made on first use and cached; `nil` when Mirror must be
     /// used. `value` is looked at only to make the plan.
     static func plan<Configuration>(for value: Configuration) -> FieldPlan? {
         let key = ObjectIdentifier(Configuration.self)
-        if let cached = cache.withLock({ $0[key] }) { return cached }
+        if let cached = cache.lookUp(key) { return cached.plan }
         // A class instance may be of a subclass; classes are read with Mirror anyway.
         let plan = Mirror(reflecting: value).displayStyle == .struct ? make(for: Configuration.self) : nil
-        cache.withLock { $0[key] = plan }
+        cache.store(plan, for: key)
         return plan
     }
 
     /// Plans by type; the inner `nil` records that a type must be read with Mirror.
     /// Types are never unloaded, so the cache holds one entry per configuration type.
-    private static let cache = Locked<[ObjectIdentifier: FieldPlan?]>([:])
+    private static let cache = Cache()
+
+    /// Plans by type, behind a lock. Looked up on every request, so it is a plain class with
+    /// its lock inline rather than a generic `Locked` closure call.
+    ///
+    /// `@unchecked Sendable`: `entries` is only touched with `lock` held, and the plans it
+    /// hands out are never changed after they are made.
+    private final class Cache: @unchecked Sendable {
+        /// A cached answer: the plan, or `nil` for a type that must be read with Mirror.
+        struct Entry {
+            let plan: FieldPlan?
+        }
+
+        private let lock = NSLock()
+        private var entries: [ObjectIdentifier: Entry] = [:]
+
+        func lookUp(_ key: ObjectIdentifier) -> Entry? {
+            lock.lock()
+            defer { lock.unlock() }
+            return entries[key]
+        }
+
+        func store(_ plan: FieldPlan?, for key: ObjectIdentifier) {
+            lock.lock()
+            defer { lock.unlock() }
+            entries[key] = Entry(plan: plan)
+        }
+    }
 
     /// Describes a type the caller has found to be a struct; `nil` when it is
     /// `CustomReflectable` (Mirror would show its custom children) or not describable.
@@ -77,11 +113,6 @@ struct FieldPlan {
             return true
         }
         guard walked, describable else { return nil }
-        return FieldPlan(
-            fields: fields,
-            headerCount: fields.count { $0.header != nil },
-            queryCount: fields.count { $0.query != nil },
-            bodyCount: fields.count { $0.body != nil }
-        )
+        return FieldPlan(fields: fields)
     }
 }

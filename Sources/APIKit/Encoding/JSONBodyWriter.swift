@@ -34,14 +34,14 @@ enum JSONBodyWriter {
         var body: [UInt8] = [UInt8(ascii: "{")]
         body.reserveCapacity(64 * members.count + 2)
         var isFirst = true
-        for (index, member) in members.enumerated() {
-            let value = member.parameter.value
+        for index in members.indices {
+            let value = members[index].parameter.value
             let known = KnownScalar(opening: value)
             if case .none = known { continue }
             if case .unknown = known, isNil(value) { continue }
             if !isFirst { body.append(UInt8(ascii: ",")) }
             isFirst = false
-            appendString(member.parameter.key, to: &body)
+            appendString(members[index].parameter.key, to: &body)
             body.append(UInt8(ascii: ":"))
             do {
                 switch known {

@@ -48,12 +48,14 @@ enum ParameterCollector {
             parameters.headers.reserveCapacity(plan.headerCount)
             parameters.query.reserveCapacity(plan.queryCount)
             parameters.body.reserveCapacity(plan.bodyCount)
-            for field in plan.fields {
-                let storage = base + field.offset
-                if let direct = field.direct {
-                    direct.declare(at: storage, into: &parameters, field: field.name)
+            let fields = plan.fields
+            for index in fields.indices {
+                let storage = base + fields[index].offset
+                if let direct = fields[index].direct {
+                    direct.declare(at: storage, into: &parameters, field: fields[index].name)
                     continue
                 }
+                let field = fields[index]
                 if let header = field.header {
                     parameters.add(header.headerFields(at: storage), from: field.name)
                 }

@@ -38,17 +38,18 @@ struct URLRequestSerializer {
         to text: inout [UInt8]
     ) throws(BuildError) {
         var isFirst = true
-        for item in items {
-            switch item.parameter.value {
+        for index in items.indices {
+            let key = items[index].parameter.key
+            switch items[index].parameter.value {
             case .keyOnly:
                 if !isFirst { text.append(UInt8(ascii: "&")) }
                 isFirst = false
-                PercentEncoding.append(item.parameter.key, style: .query, to: &text)
+                PercentEncoding.append(key, style: .query, to: &text)
             case .encodable(let value):
-                try Self.forEachText(of: value, key: item.parameter.key, field: item.field) { value in
+                try Self.forEachText(of: value, key: key, field: items[index].field) { value in
                     if !isFirst { text.append(UInt8(ascii: "&")) }
                     isFirst = false
-                    PercentEncoding.append(item.parameter.key, style: .query, to: &text)
+                    PercentEncoding.append(key, style: .query, to: &text)
                     text.append(UInt8(ascii: "="))
                     PercentEncoding.append(value, style: .query, to: &text)
                 }
@@ -81,16 +82,17 @@ struct URLRequestSerializer {
         contentType: String?
     ) throws(BuildError) -> [String: String] {
         var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
-        for (index, item) in declared.enumerated() {
-            let name = item.parameter.name
-            guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: item.field) }
-            guard HTTPSyntax.isValidFieldValue(item.parameter.value) else {
-                throw .invalidHeaderValue(name: name, field: item.field)
+        for index in declared.indices {
+            let name = declared[index].parameter.name
+            let value = declared[index].parameter.value
+            guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: declared[index].field) }
+            guard HTTPSyntax.isValidFieldValue(value) else {
+                throw .invalidHeaderValue(name: name, field: declared[index].field)
             }
-            if let first = declared[..<index].first(where: { HTTPSyntax.namesEqual($0.parameter.name, name) }) {
-                throw .duplicateHeader(name, fields: [first.field, item.field])
+            for earlier in 0..<index where HTTPSyntax.namesEqual(declared[earlier].parameter.name, name) {
+                throw .duplicateHeader(name, fields: [declared[earlier].field, declared[index].field])
             }
-            fields[name] = item.parameter.value
+            fields[name] = value
         }
         if let contentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Type") }) {
             fields["Content-Type"] = contentType
@@ -108,11 +110,14 @@ struct URLRequestSerializer {
         var contentType: String
     }
 
+    // These loops read elements by index: binding a whole element copies its key, field name
+    // and boxed value.
+
     private func body(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Body? {
-        guard let first = declared.first else { return nil }
-        let encoding = first.parameter.encoding
-        if let conflicting = declared.first(where: { $0.parameter.encoding != encoding }) {
-            throw .conflictingBodies(first.field, conflicting.field)
+        guard !declared.isEmpty else { return nil }
+        let encoding = declared[0].parameter.encoding
+        for index in declared.indices where declared[index].parameter.encoding != encoding {
+            throw .conflictingBodies(declared[0].field, declared[index].field)
         }
         let data: Data
         switch encoding.kind {
@@ -123,9 +128,9 @@ struct URLRequestSerializer {
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        for (index, item) in declared.enumerated() {
-            if let first = declared[..<index].first(where: { $0.parameter.key == item.parameter.key }) {
-                throw .duplicateBodyKey(item.parameter.key, fields: [first.field, item.field])
+        for index in declared.indices {
+            for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
+                throw .duplicateBodyKey(declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
             }
         }
         do {
@@ -139,10 +144,11 @@ struct URLRequestSerializer {
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
         var form: [UInt8] = []
         form.reserveCapacity(32 * declared.count)
-        for item in declared {
-            try Self.forEachText(of: item.parameter.value, key: item.parameter.key, field: item.field) { text in
+        for index in declared.indices {
+            let key = declared[index].parameter.key
+            try Self.forEachText(of: declared[index].parameter.value, key: key, field: declared[index].field) { text in
                 if !form.isEmpty { form.append(UInt8(ascii: "&")) }
-                PercentEncoding.append(item.parameter.key, style: .form, to: &form)
+                PercentEncoding.append(key, style: .form, to: &form)
                 form.append(UInt8(ascii: "="))
                 PercentEncoding.append(text, style: .form, to: &form)
             }
