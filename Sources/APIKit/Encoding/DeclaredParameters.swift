@@ -12,6 +12,7 @@ struct DeclaredParameters {
     var headers: [Declared<HeaderField>] = []
     var query: [Declared<QueryParameter>] = []
     var body: [Declared<BodyParameter>] = []
+    var path: [Declared<PathParameter>] = []
 
     mutating func add(_ items: [HeaderField], from field: String) {
         for item in items { headers.append(Declared(field: field, parameter: item)) }
@@ -23,5 +24,9 @@ struct DeclaredParameters {
 
     mutating func add(_ items: [BodyParameter], from field: String) {
         for item in items { body.append(Declared(field: field, parameter: item)) }
+    }
+
+    mutating func add(_ items: [PathParameter], from field: String) {
+        for item in items { path.append(Declared(field: field, parameter: item)) }
     }
 }

@@ -67,3 +67,9 @@ extension Field: DirectParameter {
         )
     }
 }
+
+extension PathSegment: DirectParameter {
+    func declare(into parameters: inout DeclaredParameters, field: String) {
+        parameters.path.append(.init(field: field, parameter: PathParameter(name: key, value: wrappedValue)))
+    }
+}

@@ -25,6 +25,7 @@ final class FieldPlan {
         var header: (any HeaderProtocol.Type)?
         var query: (any QueryProtocol.Type)?
         var body: (any BodyProtocol.Type)?
+        var path: (any PathProtocol.Type)?
         /// Set for the built-in wrappers, which add their parameters without the protocols' arrays.
         var direct: (any DirectParameter.Type)?
     }
@@ -34,12 +35,14 @@ final class FieldPlan {
     let headerCount: Int
     let queryCount: Int
     let bodyCount: Int
+    let pathCount: Int
 
     private init(fields: [Field]) {
         self.fields = fields
         headerCount = fields.count { $0.header != nil }
         queryCount = fields.count { $0.query != nil }
         bodyCount = fields.count { $0.body != nil }
+        pathCount = fields.count { $0.path != nil }
     }
 
     /// The plan for `Configuration`, made on first use and cached; `nil` when Mirror must be
@@ -105,9 +108,10 @@ final class FieldPlan {
                 header: fieldType as? any HeaderProtocol.Type,
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
+                path: fieldType as? any PathProtocol.Type,
                 direct: fieldType as? any DirectParameter.Type
             )
-            if field.header != nil || field.query != nil || field.body != nil {
+            if field.header != nil || field.query != nil || field.body != nil || field.path != nil {
                 fields.append(field)
             }
             return true

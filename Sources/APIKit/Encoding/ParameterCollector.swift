@@ -2,8 +2,8 @@
 ///
 /// The rules, which both ways of reading below follow and `ParameterCollectorTests` pins:
 /// - wrapper storage shows up as `_name`; the one leading `_` is stripped to name the field;
-/// - a stored property counts when its type conforms to ``HeaderProtocol``, ``QueryProtocol``
-///   or ``BodyProtocol`` (one type may conform to several);
+/// - a stored property counts when its type conforms to ``HeaderProtocol``, ``QueryProtocol``,
+///   ``BodyProtocol`` or ``PathProtocol`` (one type may conform to several);
 /// - every other property is ignored — among them properties of `Optional` type, which
 ///   includes `lazy` storage; computed properties are not stored at all;
 /// - for a class, superclass properties come first, as declared.
@@ -48,6 +48,7 @@ enum ParameterCollector {
             parameters.headers.reserveCapacity(plan.headerCount)
             parameters.query.reserveCapacity(plan.queryCount)
             parameters.body.reserveCapacity(plan.bodyCount)
+            parameters.path.reserveCapacity(plan.pathCount)
             let fields = plan.fields
             for index in fields.indices {
                 let storage = base + fields[index].offset
@@ -64,6 +65,9 @@ enum ParameterCollector {
                 }
                 if let body = field.body {
                     parameters.add(body.bodyParameters(at: storage), from: field.name)
+                }
+                if let path = field.path {
+                    parameters.add(path.pathParameters(at: storage), from: field.name)
                 }
             }
             return parameters
@@ -90,6 +94,9 @@ enum ParameterCollector {
             if let body = value as? any BodyProtocol {
                 parameters.add(body.bodyParameters, from: field)
             }
+            if let path = value as? any PathProtocol {
+                parameters.add(path.pathParameters, from: field)
+            }
         }
     }
 }
@@ -112,5 +119,12 @@ extension BodyProtocol {
     /// The body parameters of the value stored at `storage`.
     fileprivate static func bodyParameters(at storage: UnsafeRawPointer) -> [BodyParameter] {
         storage.load(as: Self.self).bodyParameters
+    }
+}
+
+extension PathProtocol {
+    /// The path parameters of the value stored at `storage`.
+    fileprivate static func pathParameters(at storage: UnsafeRawPointer) -> [PathParameter] {
+        storage.load(as: Self.self).pathParameters
     }
 }

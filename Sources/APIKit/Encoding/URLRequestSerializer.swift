@@ -16,6 +16,7 @@ struct URLRequestSerializer {
 
     func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
+        let path = try PathTemplate.fill(path, with: parameters.path)
         let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
             try appendQuery(parameters.query, to: &text)
         }

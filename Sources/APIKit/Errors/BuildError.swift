@@ -26,6 +26,36 @@ public enum BuildError: Error, Sendable {
     case unsupportedValue(field: String, key: String, reason: UnsupportedValueReason)
     /// A value's own `encode(to:)` threw.
     case valueEncodingFailed(field: String, key: String, underlying: any Error)
+    /// The path has a `{name}` placeholder that no property fills, or fills with `nil`.
+    case missingPathValue(_ placeholder: String, path: String)
+    /// A ``PathSegment`` property names a placeholder that is not in the path.
+    case unusedPathValue(_ name: String, field: String, path: String)
+    /// One placeholder is filled by more than one property.
+    case duplicatePathValue(_ name: String, fields: [String])
+    /// A path value that would not stay one plain segment.
+    case invalidPathValue(_ name: String, field: String, reason: InvalidPathValueReason)
+
+    /// Why a value cannot fill a path segment.
+    public enum InvalidPathValueReason: Sendable, Hashable, CustomStringConvertible {
+        /// An empty value, which would make an empty segment (`users//posts`).
+        case empty
+        /// `.` or `..`, which would change the path's meaning.
+        case dotSegment
+        /// A control character such as CR, LF or NUL.
+        case controlCharacter
+        /// More than one value (an array), where a segment holds one.
+        case multipleValues
+
+        /// A sentence describing the reason.
+        public var description: String {
+            switch self {
+            case .empty: "an empty value would make an empty path segment"
+            case .dotSegment: "\".\" and \"..\" would change which path is requested"
+            case .controlCharacter: "it holds a control character"
+            case .multipleValues: "a path segment holds one value, not a list"
+            }
+        }
+    }
 
     /// Why a value cannot be written into a query string or a form body.
     public enum UnsupportedValueReason: Sendable, Hashable, CustomStringConvertible {
@@ -54,6 +84,9 @@ public enum BuildError: Error, Sendable {
         case .duplicateHeader(_, let fields), .duplicateBodyKey(_, let fields): fields
         case .conflictingBodies(let first, let second): [first, second]
         case .unsupportedValue(let field, _, _), .valueEncodingFailed(let field, _, _): [field]
+        case .missingPathValue: []
+        case .unusedPathValue(_, let field, _), .invalidPathValue(_, let field, _): [field]
+        case .duplicatePathValue(_, let fields): fields
         }
     }
 }
@@ -80,6 +113,14 @@ extension BuildError: CustomStringConvertible {
             "value of \"\(key)\" (property `\(field)`) cannot be encoded: \(reason)"
         case .valueEncodingFailed(let field, let key, let underlying):
             "value of \"\(key)\" (property `\(field)`) failed to encode: \(underlying)"
+        case .missingPathValue(let placeholder, let path):
+            "placeholder {\(placeholder.debugEscaped)} in path \"\(path.debugEscaped)\" has no value"
+        case .unusedPathValue(let name, let field, let path):
+            "property `\(field)` fills {\(name.debugEscaped)}, which path \"\(path.debugEscaped)\" does not have"
+        case .duplicatePathValue(let name, let fields):
+            "placeholder {\(name.debugEscaped)} is filled more than once, by \(fields.backticked)"
+        case .invalidPathValue(let name, let field, let reason):
+            "value for {\(name.debugEscaped)} (property `\(field)`) cannot be a path segment: \(reason)"
         }
     }
 }

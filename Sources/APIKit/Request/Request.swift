@@ -47,7 +47,8 @@ public protocol Request: Sendable {
     var base: URL { get }
 
     /// The path appended to ``base``, with or without a leading `/`. An empty path
-    /// leaves ``base`` as it is. Characters that are not allowed in a URL path are
+    /// leaves ``base`` as it is. `{name}` placeholders are filled by ``PathSegment`` properties
+    /// of the configuration. Characters that are not allowed in a URL path are
     /// percent-encoded; existing `%XX` escapes are kept.
     var path: String { get }
 

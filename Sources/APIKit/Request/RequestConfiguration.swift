@@ -1,12 +1,13 @@
 /// A type whose properties declare the parameters of a request.
 ///
 /// `RequestConfiguration` has no requirements: it marks the types whose stored
-/// properties APIKit reads with `Mirror` when it builds a request. Properties
-/// wrapped by ``Header``, ``HeaderDict``, ``Query``, ``QueryDict``,
-/// ``KeyQuery``, ``JSON`` or ``Field`` — or by your own wrappers conforming to
-/// ``HeaderProtocol``, ``QueryProtocol`` or ``BodyProtocol`` — become headers,
-/// query items and body fields, in declaration order. Every other property,
-/// computed properties and `lazy` storage are ignored.
+/// properties APIKit reads when it builds a request (with `Mirror`, or for structs
+/// with an equivalent layout found once per type). Properties wrapped by ``Header``,
+/// ``HeaderDict``, ``Query``, ``QueryDict``, ``KeyQuery``, ``JSON``, ``Field`` or
+/// ``PathSegment`` — or by your own wrappers conforming to ``HeaderProtocol``,
+/// ``QueryProtocol``, ``BodyProtocol`` or ``PathProtocol`` — become headers, query
+/// items, body fields and path segments, in declaration order. Every other property
+/// (those of `Optional` type too), computed properties and `lazy` storage are ignored.
 ///
 /// A request can be its own configuration:
 ///

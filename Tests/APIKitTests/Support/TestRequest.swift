@@ -62,9 +62,10 @@ func expectIdentical(_ a: URLRequest, _ b: URLRequest, sourceLocation: SourceLoc
 func buildError<C: RequestConfiguration & Sendable>(
     _ configuration: C,
     method: HTTPMethod = .get,
+    path: String = "items",
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> BuildError? {
-    let request = TestRequest(method: method, configuration: configuration)
+    let request = TestRequest(path: path, method: method, configuration: configuration)
     var referenceError: BuildError?
     do {
         _ = try request.encodedURLRequest(reading: .mirror)

@@ -1,0 +1,66 @@
+/// Fills the `{name}` placeholders of a request's path with its ``PathSegment`` values.
+///
+/// A placeholder is `{`, one or more characters other than `{`, `}` and `/`, and `}`; other
+/// braces are left to be percent-encoded with the rest of the path. Each value is written as
+/// text by the query rules and percent-encoded as one segment (everything outside the
+/// unreserved set, `/` included), so it cannot reach another segment, the query or the
+/// fragment. Every placeholder needs exactly one value and every value a placeholder.
+enum PathTemplate {
+    static func fill(_ path: String, with declared: [DeclaredParameters.Declared<PathParameter>]) throws(BuildError) -> String {
+        guard !declared.isEmpty || path.utf8.contains(UInt8(ascii: "{")) else { return path }
+        for index in declared.indices {
+            for earlier in 0..<index where declared[earlier].parameter.name == declared[index].parameter.name {
+                throw .duplicatePathValue(declared[index].parameter.name, fields: [declared[earlier].field, declared[index].field])
+            }
+        }
+        var filled = ""
+        var used = Set<String>()
+        var rest = Substring(path)
+        while let open = rest.firstIndex(of: "{") {
+            filled += rest[..<open]
+            let afterOpen = rest.index(after: open)
+            guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" || $0 == "/" }),
+                rest[close] == "}", close > afterOpen
+            else {
+                // Not a placeholder: keep the brace, to be percent-encoded with the path.
+                filled += "{"
+                rest = rest[afterOpen...]
+                continue
+            }
+            let name = String(rest[afterOpen..<close])
+            guard let item = declared.first(where: { $0.parameter.name == name }) else {
+                throw .missingPathValue(name, path: path)
+            }
+            filled += try segment(for: item, path: path)
+            used.insert(name)
+            rest = rest[rest.index(after: close)...]
+        }
+        filled += rest
+        if let unused = declared.first(where: { !used.contains($0.parameter.name) }) {
+            throw .unusedPathValue(unused.parameter.name, field: unused.field, path: path)
+        }
+        return filled
+    }
+
+    /// A value as one percent-encoded path segment.
+    private static func segment(for item: DeclaredParameters.Declared<PathParameter>, path: String) throws(BuildError) -> String {
+        let name = item.parameter.name
+        var texts: [String] = []
+        do {
+            try ScalarText.forEachText(of: item.parameter.value) { texts.append($0) }
+        } catch {
+            switch error {
+            case .unsupported(let reason): throw .unsupportedValue(field: item.field, key: name, reason: reason)
+            case .encodingFailed(let underlying): throw .valueEncodingFailed(field: item.field, key: name, underlying: underlying)
+            }
+        }
+        guard let text = texts.first else { throw .missingPathValue(name, path: path) }
+        guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
+        guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }
+        guard text != ".", text != ".." else { throw .invalidPathValue(name, field: item.field, reason: .dotSegment) }
+        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+            throw .invalidPathValue(name, field: item.field, reason: .controlCharacter)
+        }
+        return PercentEncoding.encode(text, style: .query)
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import Testing
+
+import APIKit
+
+@Suite("@PathSegment")
+struct PathTests {
+    struct UserPosts: RequestConfiguration, Sendable {
+        @PathSegment("user") var user = "me"
+        @PathSegment("page") var page = 2
+    }
+
+    @Test("placeholders are filled in place, in any order, with the query rules for values")
+    func fills() throws {
+        let request = try urlRequest(UserPosts(), path: "users/{user}/posts/{page}")
+        #expect(request.url?.absoluteString == "https://api.example.com/users/me/posts/2")
+        let reversed = try urlRequest(UserPosts(), path: "p{page}/{user}.json")
+        #expect(reversed.url?.absoluteString == "https://api.example.com/p2/me.json")
+    }
+
+    struct Tricky: RequestConfiguration, Sendable {
+        @PathSegment("v") var value = "a/b?c#d e+f%g東"
+    }
+
+    @Test("a value stays one segment: / ? # space + % and non-ASCII are escaped")
+    func singleSegment() throws {
+        let request = try urlRequest(Tricky(), path: "files/{v}/raw")
+        #expect(request.url?.absoluteString == "https://api.example.com/files/a%2Fb%3Fc%23d%20e%2Bf%25g%E6%9D%B1/raw")
+        #expect(request.url?.query == nil)
+        #expect(request.url?.fragment == nil)
+    }
+
+    enum Kind: String, Encodable, Sendable { case draft }
+
+    struct Scalars: RequestConfiguration, Sendable {
+        @PathSegment("kind") var kind = Kind.draft
+        @PathSegment("flag") var flag = true
+        @PathSegment("when") var when = Date(timeIntervalSince1970: 0)
+    }
+
+    @Test("raw values, booleans and dates follow the query rules")
+    func scalars() throws {
+        let request = try urlRequest(Scalars(), path: "{kind}/{flag}/{when}")
+        #expect(request.url?.absoluteString == "https://api.example.com/draft/true/1970-01-01T00%3A00%3A00Z")
+    }
+
+    struct Single: RequestConfiguration, Sendable {
+        @PathSegment("id") var id: String? = "x"
+    }
+
+    @Test("a placeholder without a value, or with nil, names the placeholder and the path")
+    func missingValue() throws {
+        let error = try #require(buildError(Single(), path: "items/{id}/{other}"))
+        guard case .missingPathValue("other", path: "items/{id}/{other}") = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        let nilValue = try #require(buildError(Single(id: nil), path: "items/{id}"))
+        guard case .missingPathValue("id", _) = nilValue else {
+            Issue.record("unexpected \(nilValue)")
+            return
+        }
+    }
+
+    @Test("a value without a placeholder names the property and the path")
+    func unusedValue() throws {
+        let error = try #require(buildError(Single(), path: "items"))
+        guard case .unusedPathValue("id", field: "id", path: "items") = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+    }
+
+    struct Twice: RequestConfiguration, Sendable {
+        @PathSegment("id") var first = 1
+        @PathSegment("id") var second = 2
+    }
+
+    @Test("one placeholder filled twice names both properties")
+    func duplicate() throws {
+        let error = try #require(buildError(Twice(), path: "items/{id}"))
+        guard case .duplicatePathValue("id", fields: ["first", "second"]) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+    }
+
+    struct Value: RequestConfiguration, Sendable {
+        var v: PathSegment<String>
+        init(_ value: String) { v = PathSegment(wrappedValue: value, "v") }
+    }
+
+    struct List: RequestConfiguration, Sendable {
+        @PathSegment("v") var v = ["a", "b"]
+    }
+
+    @Test(
+        "empty, dot segments and control characters are rejected",
+        arguments: [
+            ("", BuildError.InvalidPathValueReason.empty), (".", .dotSegment), ("..", .dotSegment),
+            ("a\r\nb", .controlCharacter), ("a\u{0}", .controlCharacter),
+        ]
+    )
+    func invalidValues(value: String, reason: BuildError.InvalidPathValueReason) throws {
+        let error = try #require(buildError(Value(value), path: "x/{v}"))
+        guard case .invalidPathValue("v", field: "v", let actual) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(actual == reason)
+        #expect(!String(describing: error).contains("\r"))
+    }
+
+    @Test("dots inside a value are fine; a list is rejected")
+    func dotsAndLists() throws {
+        #expect(try urlRequest(Value("..."), path: "x/{v}").url?.path == "/x/...")
+        #expect(try urlRequest(Value("a.b"), path: "x/{v}").url?.path == "/x/a.b")
+        let list = try #require(buildError(List(), path: "x/{v}"))
+        guard case .invalidPathValue("v", field: "v", reason: .multipleValues) = list else {
+            Issue.record("unexpected \(list)")
+            return
+        }
+    }
+
+    struct None: RequestConfiguration, Sendable {}
+
+    @Test("braces that are not placeholders are escaped with the path; {name} needs a value")
+    func literalBraces() throws {
+        #expect(try urlRequest(None(), path: "a{/b}{}").url?.absoluteString == "https://api.example.com/a%7B/b%7D%7B%7D")
+        let error = try #require(buildError(None(), path: "a/{id}"))
+        guard case .missingPathValue("id", _) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+    }
+
+    @propertyWrapper
+    struct UserID: PathProtocol {
+        var wrappedValue: Int
+        var pathParameters: [PathParameter] { [PathParameter(name: "user", value: wrappedValue)] }
+    }
+
+    struct Custom: RequestConfiguration, Sendable {
+        @UserID var user = 7
+    }
+
+    @Test("a user's own PathProtocol wrapper fills its placeholder")
+    func customWrapper() throws {
+        #expect(try urlRequest(Custom(), path: "users/{user}").url?.path == "/users/7")
+    }
+}
