@@ -12,6 +12,9 @@
 ///
 /// A plan is immutable once made, and shared by every thread that encodes the type.
 ///
+/// A property that is itself a struct ``RequestConfiguration`` contributes its parameters,
+/// inlined at their offsets and named `outer.inner`.
+///
 /// A plan is made only for plain structs whose stored properties all have concrete types.
 /// `nil` — read the value with Mirror — for classes (superclass storage), enums, types that
 /// customise their Mirror (`CustomReflectable`), and any type with a property of existential
@@ -90,11 +93,19 @@ final class FieldPlan {
     /// Describes a type the caller has found to be a struct; `nil` when it is
     /// `CustomReflectable` (Mirror would show its custom children) or not describable.
     private static func make(for type: Any.Type) -> FieldPlan? {
-        guard #available(macOS 10.15.4, iOS 13.4, watchOS 6.2, tvOS 13.4, *) else { return nil }
-        guard !(type is any CustomReflectable.Type) else { return nil }
         var fields: [Field] = []
+        guard collectFields(of: type, prefix: "", offset: 0, into: &fields) else { return nil }
+        return FieldPlan(fields: fields)
+    }
+
+    /// Adds the parameter properties of the struct `type`, stored at `offset`, to `fields`;
+    /// a property that is itself a struct configuration contributes its own, named
+    /// `outer.inner`. `false` when the type needs Mirror.
+    private static func collectFields(of type: Any.Type, prefix: String, offset: Int, into fields: inout [Field]) -> Bool {
+        guard #available(macOS 10.15.4, iOS 13.4, watchOS 6.2, tvOS 13.4, *) else { return false }
+        guard !(type is any CustomReflectable.Type) else { return false }
         var describable = true
-        let walked = _forEachField(of: type) { name, offset, fieldType, kind in
+        let walked = _forEachField(of: type) { name, fieldOffset, fieldType, kind in
             switch kind {
             case .existential, .existentialMetatype, .opaque, .heapLocalVariable, .heapGenericLocalVariable:
                 describable = false
@@ -103,8 +114,8 @@ final class FieldPlan {
                 break
             }
             let field = Field(
-                name: ParameterCollector.fieldName(fromLabel: String(cString: name)),
-                offset: offset,
+                name: prefix + ParameterCollector.fieldName(fromLabel: String(cString: name)),
+                offset: offset + fieldOffset,
                 header: fieldType as? any HeaderProtocol.Type,
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
@@ -113,10 +124,17 @@ final class FieldPlan {
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {
                 fields.append(field)
+            } else if fieldType is any RequestConfiguration.Type {
+                // A nested configuration: inline a struct's fields; anything else needs Mirror.
+                guard kind == .struct,
+                    collectFields(of: fieldType, prefix: field.name + ".", offset: field.offset, into: &fields)
+                else {
+                    describable = false
+                    return false
+                }
             }
             return true
         }
-        guard walked, describable else { return nil }
-        return FieldPlan(fields: fields)
+        return walked && describable
     }
 }

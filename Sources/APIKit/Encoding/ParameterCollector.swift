@@ -6,7 +6,9 @@
 ///   ``BodyProtocol`` or ``PathProtocol`` (one type may conform to several);
 /// - every other property is ignored — among them properties of `Optional` type, which
 ///   includes `lazy` storage; computed properties are not stored at all;
-/// - for a class, superclass properties come first, as declared.
+/// - for a class, superclass properties come first, as declared;
+/// - a property that is itself a ``RequestConfiguration`` contributes its own parameters, in
+///   place, named `outer.inner` in errors.
 ///
 /// Mirror is the reference. A struct is read through its cached ``FieldPlan`` instead, which
 /// finds the same properties once per type; the encoder tests build every request both ways
@@ -30,7 +32,11 @@ enum ParameterCollector {
             return parameters
         }
         var parameters = DeclaredParameters()
-        collect(Mirror(reflecting: configuration), into: &parameters)
+        var visited: Set<ObjectIdentifier> = []
+        if type(of: configuration as Any) is AnyClass {
+            visited.insert(ObjectIdentifier(configuration as AnyObject))
+        }
+        collect(Mirror(reflecting: configuration), prefix: "", visited: &visited, into: &parameters)
         return parameters
     }
 
@@ -76,26 +82,52 @@ enum ParameterCollector {
 
     // MARK: Mirror
 
-    private static func collect(_ mirror: Mirror, into parameters: inout DeclaredParameters) {
+    /// - Parameters:
+    ///   - prefix: `outer.` for the properties of a nested configuration.
+    ///   - visited: The class instances being read, outermost first, so that a configuration
+    ///     that refers back to one of them ends the walk instead of recursing forever.
+    private static func collect(
+        _ mirror: Mirror,
+        prefix: String,
+        visited: inout Set<ObjectIdentifier>,
+        into parameters: inout DeclaredParameters
+    ) {
         if let superclassMirror = mirror.superclassMirror {
-            collect(superclassMirror, into: &parameters)
+            collect(superclassMirror, prefix: prefix, visited: &visited, into: &parameters)
         }
         for (index, child) in mirror.children.enumerated() {
             let value = child.value
             // The casts below would see through an Optional; its type does not conform.
             if value is any OptionalProtocol { continue }
-            let field = fieldName(fromLabel: child.label ?? "#\(index)")
+            let field = prefix + fieldName(fromLabel: child.label ?? "#\(index)")
+            var isParameter = false
             if let header = value as? any HeaderProtocol {
                 parameters.add(header.headerFields, from: field)
+                isParameter = true
             }
             if let query = value as? any QueryProtocol {
                 parameters.add(query.queryParameters, from: field)
+                isParameter = true
             }
             if let body = value as? any BodyProtocol {
                 parameters.add(body.bodyParameters, from: field)
+                isParameter = true
             }
             if let path = value as? any PathProtocol {
                 parameters.add(path.pathParameters, from: field)
+                isParameter = true
+            }
+            if !isParameter, value is any RequestConfiguration {
+                guard type(of: value) is AnyClass else {
+                    collect(Mirror(reflecting: value), prefix: field + ".", visited: &visited, into: &parameters)
+                    continue
+                }
+                // An instance that is already being read refers back to itself: stop the cycle.
+                // The same instance under two properties is read twice, as two structs would be.
+                let instance = ObjectIdentifier(value as AnyObject)
+                guard visited.insert(instance).inserted else { continue }
+                collect(Mirror(reflecting: value), prefix: field + ".", visited: &visited, into: &parameters)
+                visited.remove(instance)
             }
         }
     }
