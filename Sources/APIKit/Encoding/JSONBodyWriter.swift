@@ -59,6 +59,20 @@ enum JSONBodyWriter {
         return Data(body)
     }
 
+    /// One value as a whole JSON document: an object, an array or a fragment.
+    static func document(_ value: any Encodable) throws -> Data {
+        var body: [UInt8] = []
+        switch KnownScalar(opening: value) {
+        case .string(let string): appendString(string, to: &body)
+        case .int(let int): body.append(contentsOf: String(int).utf8)
+        case .bool(let bool): body.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .double(let double): try appendDouble(double, to: &body)
+        case .none: body.append(contentsOf: "null".utf8)
+        case .unknown, .strings, .ints: return try encoder.encode(value)
+        }
+        return Data(body)
+    }
+
     /// A double as `JSONEncoder` writes it: the shortest text that reads back as the same
     /// value, without a trailing `.0`.
     static func appendDouble(_ double: Double, to body: inout [UInt8]) throws {

@@ -117,15 +117,47 @@ struct URLRequestSerializer {
     private func body(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Body? {
         guard !declared.isEmpty else { return nil }
         let encoding = declared[0].parameter.encoding
-        for index in declared.indices where declared[index].parameter.encoding != encoding {
+        for index in declared.indices.dropFirst()
+        where declared[index].parameter.encoding != encoding || encoding.isWhole {
             throw .conflictingBodies(declared[0].field, declared[index].field)
         }
         let data: Data
         switch encoding.kind {
         case .json: data = try jsonBody(declared)
         case .formURLEncoded: data = try formBody(declared)
+        case .wholeJSON:
+            guard let whole = try wholeJSONBody(declared[0]) else { return nil }
+            data = whole
+        case .raw(let contentType):
+            guard HTTPSyntax.isValidFieldValue(contentType) else {
+                throw .invalidHeaderValue(name: "Content-Type", field: declared[0].field)
+            }
+            guard let raw = try rawBody(declared[0]) else { return nil }
+            data = raw
         }
         return Body(data: data, contentType: encoding.contentType)
+    }
+
+    /// The value as one JSON document, or `nil` for a `nil` value.
+    private func wholeJSONBody(_ item: DeclaredParameters.Declared<BodyParameter>) throws(BuildError) -> Data? {
+        let value = item.parameter.value
+        if isNil(value) { return nil }
+        do {
+            return try JSONBodyWriter.document(value)
+        } catch {
+            throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error)
+        }
+    }
+
+    /// The value's bytes, or `nil` for a `nil` value.
+    private func rawBody(_ item: DeclaredParameters.Declared<BodyParameter>) throws(BuildError) -> Data? {
+        let value = item.parameter.value
+        if isNil(value) { return nil }
+        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        guard let data = unwrapped as? Data else {
+            throw .unsupportedValue(field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
+        }
+        return data
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {

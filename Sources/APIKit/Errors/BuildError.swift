@@ -64,6 +64,9 @@ public enum BuildError: Error, Sendable {
         case nestedValue(String)
         /// A `Double` or `Float` that is infinite or NaN.
         case nonFiniteNumber
+        /// A raw body (``BodyEncoding/raw(contentType:)``) whose value is not `Data`; the type
+        /// name is given.
+        case notData(String)
 
         /// A sentence describing the reason.
         public var description: String {
@@ -72,6 +75,8 @@ public enum BuildError: Error, Sendable {
                 "a value of type \(type) needs nesting, which query and form encoding cannot express"
             case .nonFiniteNumber:
                 "a non-finite number (NaN or infinity) has no text form"
+            case .notData(let type):
+                "a raw body must be Data, not \(type)"
             }
         }
     }

@@ -16,7 +16,8 @@
 /// ```
 ///
 /// A request's body fields must all use one ``BodyEncoding``: mixing `.json`
-/// and `.formURLEncoded` fails with ``BuildError/conflictingBodies(_:_:)``.
+/// and `.formURLEncoded` fails with ``BuildError/conflictingBodies(_:_:)``, and a
+/// `.wholeJSON` or `.raw` parameter must be the only one.
 public protocol BodyProtocol {
     /// The body fields to write, in order; a `nil` value is omitted.
     var bodyParameters: [BodyParameter] { get }
@@ -52,6 +53,8 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
         case json
         case formURLEncoded
+        case wholeJSON
+        case raw(contentType: String)
     }
 
     let kind: Kind
@@ -62,19 +65,45 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
     /// An HTML form body: `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
     public static let formURLEncoded = BodyEncoding(kind: .formURLEncoded)
 
-    /// The name of the encoding, `"json"` or `"form-urlencoded"`.
+    /// The parameter's value is the whole body, encoded as one JSON value — an object, an
+    /// array or a fragment such as a string: `Content-Type: application/json`. The key is
+    /// not used, and no other body parameter may be declared.
+    public static let wholeJSON = BodyEncoding(kind: .wholeJSON)
+
+    /// The parameter's value, which must be `Data`, is the whole body, sent as it is with the
+    /// given `Content-Type`. The key is not used, and no other body parameter may be declared.
+    ///
+    /// - Parameter contentType: The media type of the bytes, such as `"image/png"`.
+    /// - Returns: The encoding.
+    public static func raw(contentType: String) -> BodyEncoding {
+        BodyEncoding(kind: .raw(contentType: contentType))
+    }
+
+    /// The name of the encoding: `"json"`, `"form-urlencoded"`, `"whole JSON"` or
+    /// `"raw <content type>"`.
     public var description: String {
         switch kind {
         case .json: "json"
         case .formURLEncoded: "form-urlencoded"
+        case .wholeJSON: "whole JSON"
+        case .raw(let contentType): "raw \(contentType.debugEscaped)"
         }
     }
 
     /// The `Content-Type` header value for a body of this encoding.
     var contentType: String {
         switch kind {
-        case .json: "application/json"
+        case .json, .wholeJSON: "application/json"
         case .formURLEncoded: "application/x-www-form-urlencoded; charset=utf-8"
+        case .raw(let contentType): contentType
+        }
+    }
+
+    /// Whether one parameter is the whole body.
+    var isWhole: Bool {
+        switch kind {
+        case .wholeJSON, .raw: true
+        case .json, .formURLEncoded: false
         }
     }
 }
