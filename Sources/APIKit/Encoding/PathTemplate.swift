@@ -46,14 +46,7 @@ enum PathTemplate {
     private static func segment(for item: DeclaredParameters.Declared<PathParameter>, path: String) throws(BuildError) -> String {
         let name = item.parameter.name
         var texts: [String] = []
-        do {
-            try ScalarText.forEachText(of: item.parameter.value) { texts.append($0) }
-        } catch {
-            switch error {
-            case .unsupported(let reason): throw .unsupportedValue(field: item.field, key: name, reason: reason)
-            case .encodingFailed(let underlying): throw .valueEncodingFailed(field: item.field, key: name, underlying: underlying)
-            }
-        }
+        try ScalarText.forEachText(of: item.parameter.value, key: name, field: item.field) { texts.append($0) }
         guard let text = texts.first else { throw .missingPathValue(name, path: path) }
         guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
         guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }

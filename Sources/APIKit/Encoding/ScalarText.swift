@@ -51,6 +51,26 @@ enum ScalarText {
         encoder.texts.forEach(body)
     }
 
+    /// ``forEachText(of:_:)`` for a declared parameter: a failure becomes the ``BuildError``
+    /// that names the property and the key.
+    static func forEachText(
+        of value: any Encodable,
+        key: String,
+        field: String,
+        _ body: (String) -> Void
+    ) throws(BuildError) {
+        do {
+            try forEachText(of: value, body)
+        } catch {
+            switch error {
+            case .unsupported(let reason):
+                throw .unsupportedValue(field: field, key: key, reason: reason)
+            case .encodingFailed(let underlying):
+                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
+            }
+        }
+    }
+
     enum ScalarResult {
         case absent
         case text(String)

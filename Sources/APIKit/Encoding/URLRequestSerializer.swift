@@ -47,31 +47,13 @@ struct URLRequestSerializer {
                 isFirst = false
                 PercentEncoding.append(key, style: .query, to: &text)
             case .encodable(let value):
-                try Self.forEachText(of: value, key: key, field: items[index].field) { value in
+                try ScalarText.forEachText(of: value, key: key, field: items[index].field) { value in
                     if !isFirst { text.append(UInt8(ascii: "&")) }
                     isFirst = false
                     PercentEncoding.append(key, style: .query, to: &text)
                     text.append(UInt8(ascii: "="))
                     PercentEncoding.append(value, style: .query, to: &text)
                 }
-            }
-        }
-    }
-
-    private static func forEachText(
-        of value: any Encodable,
-        key: String,
-        field: String,
-        _ body: (String) -> Void
-    ) throws(BuildError) {
-        do {
-            try ScalarText.forEachText(of: value, body)
-        } catch {
-            switch error {
-            case .unsupported(let reason):
-                throw .unsupportedValue(field: field, key: key, reason: reason)
-            case .encodingFailed(let underlying):
-                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
             }
         }
     }
@@ -179,7 +161,7 @@ struct URLRequestSerializer {
         form.reserveCapacity(32 * declared.count)
         for index in declared.indices {
             let key = declared[index].parameter.key
-            try Self.forEachText(of: declared[index].parameter.value, key: key, field: declared[index].field) { text in
+            try ScalarText.forEachText(of: declared[index].parameter.value, key: key, field: declared[index].field) { text in
                 if !form.isEmpty { form.append(UInt8(ascii: "&")) }
                 PercentEncoding.append(key, style: .form, to: &form)
                 form.append(UInt8(ascii: "="))
