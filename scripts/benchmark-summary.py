@@ -127,6 +127,11 @@ class Runs:
         pairs = zip(self.values(a, metric, column), self.values(b, metric, column))
         return median(x / y for x, y in pairs if x is not None and y)
 
+    def pair_ratio(self, bench, a, b, column="p50"):
+        """Median over the runs of metric a ÷ metric b of one benchmark, each within one run."""
+        pairs = zip(self.values(bench, a, column), self.values(bench, b, column))
+        return median(x / y for x, y in pairs if x is not None and y)
+
 
 WALL = "Time (wall clock)"
 MALLOCS = "Malloc (total)"
@@ -155,6 +160,11 @@ def main(paths):
     for members in groups.values():
         members.sort(key=lambda name: not is_apikit(name))  # APIKit first, the rest in output order
 
+    interleaved = [
+        n for n in names if any(m.startswith("APIKit ") for run in parsed for m in run.get(n, {}))
+    ]
+    for name in interleaved:
+        groups.pop(name.split(": ", 1)[0], None)
     local = [g for g in groups if not any(RPS in run.get(n, {}) for run in parsed for n in groups[g])]
     e2e = [g for g in groups if g not in local]
     several = len(parsed) > 1
@@ -243,6 +253,29 @@ def main(paths):
                     fmt_time(None if l99 is None else l99 * 1e3),
                     "–" if memory is None else f"{memory / 1e6:.0f} MB",
                 ] + ratios
+                print("| " + " | ".join(row) + " |")
+    if interleaved:
+        print()
+        print(
+            "Interleaved: both clients in one benchmark, alternating batch by batch, so machine noise hits "
+            "both alike. Ratio = APIKit ÷ raw URLSession, each taken within one run."
+        )
+        print()
+        header = ["benchmark", "metric", "APIKit p50", "raw p50", "APIKit ÷ raw (p50)", "APIKit ÷ raw (p99)"]
+        print("| " + " | ".join(header) + " |")
+        print("|:--|:--" + "|--:" * (len(header) - 2) + "|")
+        for name in interleaved:
+            metrics = []
+            for run in parsed:
+                metrics += [m[len("APIKit "):] for m in run.get(name, {}) if m.startswith("APIKit ") and m not in metrics]
+            for metric in dict.fromkeys(metrics):
+                ours, theirs = "APIKit " + metric, "raw " + metric
+                row = [
+                    name, metric,
+                    fmt_count(runs.get(name, ours)), fmt_count(runs.get(name, theirs)),
+                    fmt_ratio(runs.pair_ratio(name, ours, theirs)),
+                    fmt_ratio(runs.pair_ratio(name, ours, theirs, "p99")),
+                ]
                 print("| " + " | ".join(row) + " |")
 
 

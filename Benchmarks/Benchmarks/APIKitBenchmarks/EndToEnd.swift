@@ -209,6 +209,72 @@ private func endToEndBenchmark(_ name: String, client: Client, inFlight: Int, ba
     }
 }
 
+// MARK: Interleaved
+
+/// The same work as ``endToEndBenchmark(_:client:inFlight:base:)`` for both clients in one
+/// benchmark: each iteration runs one APIKit batch and one raw batch, in alternating order, and
+/// records each side's requests per second, latency and client CPU time in metrics of its own.
+/// Whatever else the machine does in a moment slows both sides alike, so the ratio between
+/// them holds still where two separate benchmarks, seconds apart, drift by 10–30% here.
+private func interleavedBenchmark(_ name: String, inFlight: Int, base: String) {
+    let sides: [(client: Client, rps: BenchmarkMetric, latency: BenchmarkMetric, cpu: BenchmarkMetric)] = [
+        (.apikit, .custom("APIKit requests per s", polarity: .prefersLarger, useScalingFactor: false),
+         .custom("APIKit latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
+         .custom("APIKit CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)),
+        (.raw, .custom("raw requests per s", polarity: .prefersLarger, useScalingFactor: false),
+         .custom("raw latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
+         .custom("raw CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)),
+    ]
+    let metrics = sides.flatMap { [$0.rps, $0.latency, $0.cpu] }
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, .peakMemoryResident] + metrics,
+        timeUnits: .microseconds,
+        units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, .count) }),
+        warmupIterations: inFlight == 1 ? 50 : 5,
+        scalingFactor: .one,
+        maxDuration: .seconds(inFlight == 1 ? 8 : 12),
+        maxIterations: inFlight == 1 ? 10_000 : 1_000,
+        setup: {
+            for side in sides {
+                let (_, error) = await side.client.batch(inFlight, base: base, session: endToEndSession)
+                if let error {
+                    throw EndToEndSetupFailed(description: "\(name): warm-up request to \(base) failed: \(error)")
+                }
+            }
+        }
+    )
+    Benchmark(name, configuration: configuration) { benchmark in
+        var iteration = 0
+        for _ in benchmark.scaledIterations {
+            let order = iteration.isMultiple(of: 2) ? [sides[0], sides[1]] : [sides[1], sides[0]]
+            iteration += 1
+            for side in order {
+                let cpuStart = processCPUNanoseconds()
+                let start = DispatchTime.now().uptimeNanoseconds
+                let (latencies, error) = await side.client.batch(inFlight, base: base, session: endToEndSession)
+                let elapsed = max(DispatchTime.now().uptimeNanoseconds - start, 1)
+                let cpu = processCPUNanoseconds() - cpuStart
+                if let error {
+                    benchmark.error("\(name): request failed: \(error)")
+                    return
+                }
+                benchmark.measurement(side.rps, Int((UInt64(inFlight) * 1_000_000_000) / elapsed))
+                benchmark.measurement(side.cpu, Int(cpu / UInt64(inFlight) / 1_000))
+                for latency in latencies {
+                    benchmark.measurement(side.latency, Int(latency / 1_000))
+                }
+            }
+        }
+    }
+}
+
+/// CPU time this process has used, on all its threads (URLSession's included).
+private func processCPUNanoseconds() -> UInt64 {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+}
+
 struct EndToEndSetupFailed: Error, CustomStringConvertible {
     var description: String
 }
@@ -225,4 +291,6 @@ func registerEndToEndBenchmarks() {
     endToEndBenchmark("E2E GET sequential: raw URLSession", client: .raw, inFlight: 1, base: base)
     endToEndBenchmark("E2E GET 50 in flight: APIKit perform", client: .apikit, inFlight: 50, base: base)
     endToEndBenchmark("E2E GET 50 in flight: raw URLSession", client: .raw, inFlight: 50, base: base)
+    interleavedBenchmark("E2E GET sequential, interleaved", inFlight: 1, base: base)
+    interleavedBenchmark("E2E GET 50 in flight, interleaved", inFlight: 50, base: base)
 }
