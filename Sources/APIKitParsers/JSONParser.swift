@@ -1,5 +1,9 @@
 public import Foundation
 
+/// The decoder of every ``JSONParser`` made with ``JSONParser/init()``. Its options are never
+/// changed, and `JSONDecoder.decode` may be called from several threads at once.
+private let defaultJSONDecoder = JSONDecoder()
+
 /// Decodes a JSON response body into a `Decodable` value.
 ///
 /// `JSONParser` hands the body to a `JSONDecoder` as it is, without copying it
@@ -40,15 +44,24 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     // documents `decode` as safe to call concurrently), so it is stored as is.
     private let decoder: JSONDecoder
 
+    /// Creates a parser that decodes with a `JSONDecoder` with default options.
+    ///
+    /// All such parsers share one decoder, which nothing can change: a request's
+    /// ``Request/parser`` is made each time it is asked for (for the `Accept` header
+    /// as well as for the response), and making a `JSONDecoder` each time cost more
+    /// than a tenth of building a small request.
+    public init() {
+        self.decoder = defaultJSONDecoder
+    }
+
     /// Creates a parser that decodes with the given decoder.
     ///
     /// The parser keeps a reference to `decoder`; configure the decoder
     /// before creating the parser and do not change it afterwards, as a
     /// change would affect requests already under way.
     ///
-    /// - Parameter decoder: The decoder to use; a default `JSONDecoder` if
-    ///   omitted.
-    public init(decoder: JSONDecoder = JSONDecoder()) {
+    /// - Parameter decoder: The decoder to use.
+    public init(decoder: JSONDecoder) {
         self.decoder = decoder
     }
 

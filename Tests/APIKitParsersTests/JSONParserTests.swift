@@ -231,4 +231,23 @@ struct JSONParserTests {
         #expect(error.description.contains(#"["items", "Index 1", "id"]"#))
         #expect(error.description.contains("\(body.count) bytes"))
     }
+
+    @Test("parsers made with init() share one decoder, which decodes on many threads at once")
+    func defaultDecoderIsSharedSafely() async throws {
+        let results = await withTaskGroup(of: Item?.self) { group in
+            for id in 0..<200 {
+                group.addTask {
+                    try? JSONParser<Item>().parse(data: Data(#"{"id": \#(id), "name": "n\#(id)"}"#.utf8))
+                }
+            }
+            var items: [Item] = []
+            for await item in group {
+                if let item { items.append(item) }
+            }
+            return items
+        }
+        #expect(results.count == 200)
+        #expect(Set(results.map(\.id)) == Set(0..<200))
+        #expect(results.allSatisfy { $0.name == "n\($0.id)" })
+    }
 }

@@ -87,6 +87,11 @@ enum JSONBodyWriter {
         body.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
+            // Most strings need no escape: copy them in one go.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                body.append(contentsOf: utf8)
+                return
+            }
             for byte in utf8 {
                 switch byte {
                 case UInt8(ascii: "\""): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
