@@ -3,7 +3,7 @@
 /// ```swift
 /// struct UploadAvatarRequest: JSONDecodableRequest, RequestConfiguration {
 ///     @Part("user") var user = ""
-///     @FilePart("avatar") var avatar: MultipartFile
+///     @FilePart("avatar") var avatar: MultipartFile? = nil
 ///     @FilePart("thumbnail") var thumbnail: MultipartFile? = nil
 ///     @FilePart("attachments") var attachments: [MultipartFile] = []
 ///     // ...
@@ -44,10 +44,14 @@ public struct FilePart<Value: Encodable & Sendable>: BodyProtocol, Sendable {
 
     /// Declares an optional file part; `nil` sends nothing.
     ///
+    /// A property wrapper declared with arguments needs an initial value, so a file the caller
+    /// passes in is usually declared `@FilePart("avatar") var avatar: MultipartFile? = nil` and
+    /// set through the memberwise initializer: `UploadAvatarRequest(avatar: .file(url))`.
+    ///
     /// - Parameters:
     ///   - wrappedValue: The file, or `nil`.
     ///   - name: The part's name.
-    public init(wrappedValue: MultipartFile? = nil, _ name: String) where Value == MultipartFile? {
+    public init(wrappedValue: MultipartFile?, _ name: String) where Value == MultipartFile? {
         self.name = name
         self.wrappedValue = wrappedValue
     }

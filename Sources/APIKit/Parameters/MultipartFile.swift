@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// struct UploadRequest: JSONDecodableRequest, RequestConfiguration {
-///     @FilePart("avatar") var avatar: MultipartFile
+///     @FilePart("avatar") var avatar: MultipartFile? = nil
 ///     // ...
 /// }
 /// let photo = UploadRequest(avatar: .file(URL(fileURLWithPath: "/tmp/me.png")))

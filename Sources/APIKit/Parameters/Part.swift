@@ -5,7 +5,7 @@
 ///     @Part("title") var title = ""
 ///     @Part("tags") var tags: [String] = []
 ///     @Part("meta") var meta: Metadata? = nil     // an Encodable struct
-///     @FilePart("file") var file: MultipartFile
+///     @FilePart("file") var file: MultipartFile? = nil
 ///     // ...
 /// }
 /// // --APIKit-…
