@@ -22,7 +22,9 @@ struct MultipartEcho: Decodable, Sendable {
 
     /// The media type httpbin saw for a binary file part.
     func dataURLType(_ name: String) -> String? {
-        guard let value = files[name], value.hasPrefix("data:"), let semicolon = value.firstIndex(of: ";") else { return nil }
+        guard let value = files[name], value.hasPrefix("data:"), let semicolon = value.firstIndex(of: ";") else {
+            return nil
+        }
         return String(value[value.index(value.startIndex, offsetBy: 5)..<semicolon])
     }
 }

@@ -57,7 +57,9 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
         case .apikit:
             MultipartUploadRequest(file: .file(uploadFile), base: url).perform(session: endToEndSession) { result in
                 switch result {
-                case .success(let body): continuation.resume(returning: String(decoding: body, as: UTF8.self) == "ok\n" ? nil : "unexpected body")
+                case .success(let body):
+                    continuation.resume(
+                        returning: String(decoding: body, as: UTF8.self) == "ok\n" ? nil : "unexpected body")
                 case .failure(let error): continuation.resume(returning: "\(error)")
                 }
             }
@@ -72,7 +74,8 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
             }
             endToEndSession.dataTask(with: request) { data, response, error in
                 let status = (response as? HTTPURLResponse)?.statusCode
-                continuation.resume(returning: error.map { "\($0)" } ?? (status == 200 ? nil : "status \(String(describing: status))"))
+                continuation.resume(
+                    returning: error.map { "\($0)" } ?? (status == 200 ? nil : "status \(String(describing: status))"))
             }.resume()
         case .idle:
             continuation.resume(returning: nil)

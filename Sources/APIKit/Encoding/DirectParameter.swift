@@ -70,13 +70,17 @@ extension Field: DirectParameter {
 
 extension Part: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(.init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart)))
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+        )
     }
 }
 
 extension FilePart: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(.init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart)))
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+        )
     }
 }
 

@@ -122,7 +122,8 @@ public enum BuildError: Error, Sendable {
         case .missingPathValue: []
         case .unusedPathValue(_, let field, _), .invalidPathValue(_, let field, _): [field]
         case .duplicatePathValue(_, let fields): fields
-        case .invalidPartName(_, let field), .invalidFilename(_, let field, _), .unreadableFile(let field, _, _, _): [field]
+        case .invalidPartName(_, let field), .invalidFilename(_, let field, _), .unreadableFile(let field, _, _, _):
+            [field]
         }
     }
 }

@@ -57,7 +57,8 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
     ///   - mimeType: The media type to send; by default the one for the filename's extension.
     /// - Returns: The file part's value.
     public static func data(_ data: Data, filename: String, mimeType: String? = nil) -> MultipartFile {
-        MultipartFile(source: .data(data), filename: filename, mimeType: mimeType ?? Self.mimeType(forFilename: filename))
+        MultipartFile(
+            source: .data(data), filename: filename, mimeType: mimeType ?? Self.mimeType(forFilename: filename))
     }
 
     /// The media type APIKit sends for a file with this extension, compared case-insensitively:

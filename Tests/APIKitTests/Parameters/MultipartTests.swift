@@ -11,7 +11,9 @@ private func withBoundary<R>(_ boundary: String = "BOUNDARY", _ body: () throws 
 private let crlf = "\r\n"
 
 /// A part as RFC 7578 writes it, for the expected bodies below.
-private func part(_ disposition: String, type: String? = nil, _ content: String, boundary: String = "BOUNDARY") -> String {
+private func part(_ disposition: String, type: String? = nil, _ content: String, boundary: String = "BOUNDARY")
+    -> String
+{
     "--\(boundary)\r\nContent-Disposition: form-data; \(disposition)\r\n"
         + (type.map { "Content-Type: \($0)\r\n" } ?? "") + "\r\n\(content)\r\n"
 }
@@ -58,7 +60,9 @@ struct MultipartTests {
         expected += part(#"name="tags""#, "a") + part(#"name="tags""#, "b c")
         expected += part(#"name="at""#, "1970-01-01T00:00:00Z")
         expected += part(#"name="meta""#, type: "application/json", #"{"tags":["x/y"],"width":2}"#)
-        let blobHead = "--BOUNDARY\r\nContent-Disposition: form-data; name=\"blob\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+        let blobHead =
+            "--BOUNDARY\r\nContent-Disposition: form-data; name=\"blob\"\r\n"
+            + "Content-Type: application/octet-stream\r\n\r\n"
         var expectedBytes = Data(expected.utf8)
         expectedBytes.append(Data(blobHead.utf8))
         expectedBytes.append(Data([0x00, 0x0D, 0x0A, 0xFF]))
@@ -294,7 +298,9 @@ struct MultipartTests {
         var wrappedValue: URL
         var bodyParameters: [BodyParameter] {
             [
-                BodyParameter(key: "attachment", value: MultipartFile.file(wrappedValue, filename: "doc.txt"), encoding: .multipart),
+                BodyParameter(
+                    key: "attachment", value: MultipartFile.file(wrappedValue, filename: "doc.txt"),
+                    encoding: .multipart),
                 BodyParameter(key: "kind", value: "doc", encoding: .multipart),
             ]
         }
@@ -367,13 +373,15 @@ struct MultipartTests {
         #expect(String(describing: error!).contains("property `file`"))
 
         let directory = FileManager.default.temporaryDirectory
-        guard case .unreadableFile(_, _, _, .notRegularFile) = buildError(DiskFile(file: .file(directory)), method: .post)
+        guard
+            case .unreadableFile(_, _, _, .notRegularFile) = buildError(DiskFile(file: .file(directory)), method: .post)
         else {
             Issue.record("expected notRegularFile")
             return
         }
         let web = try #require(URL(string: "https://example.com/a.png"))
-        guard case .unreadableFile(_, _, let webPath, .notFileURL) = buildError(DiskFile(file: .file(web)), method: .post)
+        guard
+            case .unreadableFile(_, _, let webPath, .notFileURL) = buildError(DiskFile(file: .file(web)), method: .post)
         else {
             Issue.record("expected notFileURL")
             return
@@ -407,7 +415,8 @@ struct MultipartTests {
             Issue.record("expected invalidPartName")
             return
         }
-        guard case .invalidFilename("a\u{1B}[31m.txt", field: "file", key: "f") = buildError(BadFilename(), method: .post)
+        guard
+            case .invalidFilename("a\u{1B}[31m.txt", field: "file", key: "f") = buildError(BadFilename(), method: .post)
         else {
             Issue.record("expected invalidFilename")
             return
@@ -417,7 +426,9 @@ struct MultipartTests {
             Issue.record("expected invalidHeaderValue")
             return
         }
-        guard case .unsupportedValue(field: "number", key: "n", reason: .nonFiniteNumber) = buildError(NonFinite(), method: .post)
+        guard
+            case .unsupportedValue(field: "number", key: "n", reason: .nonFiniteNumber) = buildError(
+                NonFinite(), method: .post)
         else {
             Issue.record("expected unsupportedValue(nonFiniteNumber)")
             return

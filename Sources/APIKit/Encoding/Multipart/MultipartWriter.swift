@@ -67,7 +67,8 @@ enum MultipartWriter {
             return
         }
         if let data = unwrapped as? Data {
-            drafts.append(Draft(headers: disposition(name) + "Content-Type: application/octet-stream\r\n", content: .bytes(data)))
+            let headers = disposition(name) + "Content-Type: application/octet-stream\r\n"
+            drafts.append(Draft(headers: headers, content: .bytes(data)))
             return
         }
         var texts: [String] = []
@@ -76,7 +77,8 @@ enum MultipartWriter {
         } catch {
             switch error {
             case .unsupported(.nestedValue):
-                drafts.append(Draft(headers: disposition(name) + "Content-Type: application/json\r\n", content: .bytes(try json(value, key: key, field: field))))
+                let headers = disposition(name) + "Content-Type: application/json\r\n"
+                drafts.append(Draft(headers: headers, content: .bytes(try json(value, key: key, field: field))))
                 return
             case .unsupported(let reason):
                 throw .unsupportedValue(field: field, key: key, reason: reason)
@@ -89,19 +91,27 @@ enum MultipartWriter {
         }
     }
 
-    private static func filePart(_ file: MultipartFile, name: String, key: String, field: String) throws(BuildError) -> Draft {
+    private static func filePart(
+        _ file: MultipartFile,
+        name: String,
+        key: String,
+        field: String
+    ) throws(BuildError) -> Draft {
         guard let filename = escaped(file.filename) else {
             throw .invalidFilename(file.filename, field: field, key: key)
         }
         guard HTTPSyntax.isValidFieldValue(file.mimeType) else {
             throw .invalidHeaderValue(name: "Content-Type", field: field)
         }
-        let headers = "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\nContent-Type: \(file.mimeType)\r\n"
+        let headers =
+            "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\n"
+            + "Content-Type: \(file.mimeType)\r\n"
         switch file.source {
         case .data(let data):
             return Draft(headers: headers, content: .bytes(data))
         case .file(let url):
-            return Draft(headers: headers, content: .file(url, size: try FileCheck.size(of: url, field: field, key: key)))
+            let size = try FileCheck.size(of: url, field: field, key: key)
+            return Draft(headers: headers, content: .file(url, size: size))
         }
     }
 
