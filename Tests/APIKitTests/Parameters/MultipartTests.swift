@@ -291,6 +291,21 @@ struct MultipartTests {
         #expect(MultipartFile.data(Data(), filename: "a.tar.gz").mimeType == "application/gzip")
     }
 
+    /// Compiles only if the types are `Sendable`.
+    private func requireSendable<T: Sendable>(_: T.Type) {}
+
+    @Test("the multipart types are Sendable (a compile-time pin)")
+    func sendable() {
+        requireSendable(MultipartFile.self)
+        requireSendable(Part<String>.self)
+        requireSendable(FilePart<MultipartFile>.self)
+        requireSendable(FilePart<[MultipartFile]>.self)
+        requireSendable(BodyEncoding.self)
+        requireSendable(BuildError.UnreadableFileReason.self)
+        #expect(BodyEncoding.multipart.description == "multipart/form-data")
+        #expect(BodyEncoding.multipart != .formURLEncoded)
+    }
+
     // MARK: Custom wrappers
 
     @propertyWrapper
