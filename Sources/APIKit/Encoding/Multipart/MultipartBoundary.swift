@@ -6,7 +6,8 @@
 /// not read twice to check; that a file holds a given 190-bit random string is as unlikely as
 /// guessing it, which is the same argument browsers rely on.
 enum MultipartBoundary {
-    /// Replaces the random boundary: the writer calls it for each candidate. A test seam
+    /// Replaces the random boundary: the writer calls it for each candidate until one does not
+    /// occur in the parts, so it must eventually return such a one. A test seam
     /// (`@testable import`), scoped to the task that binds it.
     @TaskLocal static var generator: (@Sendable () -> String)?
 
