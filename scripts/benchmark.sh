@@ -160,8 +160,29 @@ http {
     server {
         listen 127.0.0.1:$port;
         root "$FIXTURES";
+        # Request bodies of any size (the upload benchmark sends 200 MB).
+        client_max_body_size 0;
         location / {
             add_header Cache-Control "no-store";
+        }
+        # The upload benchmark: POST /upload reads the whole body, then answers 200 "ok".
+        # A plain "return 200" would answer before the body arrived and the client would stop
+        # sending; mirror_request_body makes nginx read the body (into a temp file) before the
+        # content phase, where the static handler refuses POST (405), turned into a 200.
+        location = /upload {
+            mirror /upload-sink;
+            mirror_request_body on;
+            alias "$FIXTURES/items.json";
+            error_page 405 =200 /upload-done;
+        }
+        location = /upload-sink {
+            internal;
+            return 204;
+        }
+        location = /upload-done {
+            internal;
+            default_type text/plain;
+            return 200 "ok\n";
         }
     }
 }

@@ -18,4 +18,5 @@ let benchmarks: @Sendable () -> Void = {
     registerEncodeBenchmarks()
     registerParseBenchmarks()
     registerEndToEndBenchmarks()
+    registerUploadBenchmarks()
 }

@@ -68,6 +68,22 @@ extension Field: DirectParameter {
     }
 }
 
+extension Part: DirectParameter {
+    func declare(into parameters: inout DeclaredParameters, field: String) {
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+        )
+    }
+}
+
+extension FilePart: DirectParameter {
+    func declare(into parameters: inout DeclaredParameters, field: String) {
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+        )
+    }
+}
+
 extension PathSegment: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.path.append(.init(field: field, parameter: PathParameter(name: key, value: wrappedValue)))

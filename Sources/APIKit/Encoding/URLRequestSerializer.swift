@@ -26,8 +26,16 @@ struct URLRequestSerializer {
         // `GET` is URLRequest's default, and setting a method costs a case-insensitive
         // comparison against every standard method.
         if method != .get { request.httpMethod = method.rawValue }
-        request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType)
-        request.httpBody = body?.data
+        request.allHTTPHeaderFields = try headerFields(
+            parameters.headers,
+            contentType: body?.contentType,
+            contentLength: body?.streamedLength
+        )
+        switch body?.content {
+        case .data(let data): request.httpBody = data
+        case .stream(let multipart): request.httpBodyStream = multipart.makeStream()
+        case nil: break
+        }
         return request
     }
 
@@ -60,9 +68,12 @@ struct URLRequestSerializer {
 
     // MARK: Headers
 
+    /// - Parameter contentLength: The length of a streamed body, sent as `Content-Length`
+    ///   unless a header declares one.
     private func headerFields(
         _ declared: [DeclaredParameters.Declared<HeaderField>],
-        contentType: String?
+        contentType: String?,
+        contentLength: Int64?
     ) throws(BuildError) -> [String: String] {
         var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
         for index in declared.indices {
@@ -80,6 +91,11 @@ struct URLRequestSerializer {
         if let contentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Type") }) {
             fields["Content-Type"] = contentType
         }
+        if let contentLength,
+            !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Length") })
+        {
+            fields["Content-Length"] = String(contentLength)
+        }
         if let acceptedContentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Accept") }) {
             fields["Accept"] = acceptedContentType
         }
@@ -89,8 +105,44 @@ struct URLRequestSerializer {
     // MARK: Body
 
     private struct Body {
-        var data: Data
+        enum Content {
+            case data(Data)
+            /// A multipart body with a file on disk, read while it is sent.
+            case stream(MultipartBody)
+        }
+
+        var content: Content
         var contentType: String
+
+        init(data: Data, contentType: String) {
+            content = .data(data)
+            self.contentType = contentType
+        }
+
+        init(multipart: MultipartBody) {
+            contentType = multipart.contentType
+            if let data = multipart.inMemoryData {
+                content = .data(data)
+            } else {
+                content = .stream(multipart)
+            }
+        }
+
+        /// The `Content-Length` to declare for a streamed body; `httpBody` gets one from URLSession.
+        ///
+        /// None with corelibs Foundation (Linux, Windows): its URLSession sends every
+        /// `httpBodyStream` with `Transfer-Encoding: chunked` and would send a declared
+        /// `Content-Length` next to it, which HTTP forbids (RFC 9112, section 6.2) and servers
+        /// such as gunicorn reject with 400. Apple's URLSession sends the declared length instead
+        /// of chunking.
+        var streamedLength: Int64? {
+            #if canImport(FoundationNetworking)
+                return nil
+            #else
+                guard case .stream(let multipart) = content else { return nil }
+                return multipart.length
+            #endif
+        }
     }
 
     // These loops read elements by index: binding a whole element copies its key, field name
@@ -105,6 +157,7 @@ struct URLRequestSerializer {
         }
         let data: Data
         switch encoding.kind {
+        case .multipart: return Body(multipart: try MultipartWriter.body(declared))
         case .json: data = try jsonBody(declared)
         case .formURLEncoded: data = try formBody(declared)
         case .wholeJSON:

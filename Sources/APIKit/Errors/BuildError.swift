@@ -34,6 +34,36 @@ public enum BuildError: Error, Sendable {
     case duplicatePathValue(_ name: String, fields: [String])
     /// A path value that would not stay one plain segment.
     case invalidPathValue(_ name: String, field: String, reason: InvalidPathValueReason)
+    /// A multipart part name holds a control character other than CR and LF (which are sent
+    /// as `%0D` and `%0A`).
+    case invalidPartName(_ name: String, field: String)
+    /// A multipart filename holds a control character other than CR and LF.
+    case invalidFilename(_ filename: String, field: String, key: String)
+    /// A file to upload (``MultipartFile/file(_:filename:mimeType:)``) cannot be read; checked
+    /// when the request is built, so nothing is sent.
+    case unreadableFile(field: String, key: String, path: String, reason: UnreadableFileReason)
+
+    /// Why a file to upload cannot be read.
+    public enum UnreadableFileReason: Sendable, Hashable, CustomStringConvertible {
+        /// The URL is not a `file:` URL.
+        case notFileURL
+        /// Nothing exists at the path.
+        case missing
+        /// The path names a directory, a device or another kind of file that is not a regular file.
+        case notRegularFile
+        /// The process may not read the file.
+        case notReadable
+
+        /// A sentence describing the reason.
+        public var description: String {
+            switch self {
+            case .notFileURL: "it is not a file: URL"
+            case .missing: "no file exists there"
+            case .notRegularFile: "it is not a regular file"
+            case .notReadable: "it cannot be read"
+            }
+        }
+    }
 
     /// Why a value cannot fill a path segment.
     public enum InvalidPathValueReason: Sendable, Hashable, CustomStringConvertible {
@@ -92,6 +122,8 @@ public enum BuildError: Error, Sendable {
         case .missingPathValue: []
         case .unusedPathValue(_, let field, _), .invalidPathValue(_, let field, _): [field]
         case .duplicatePathValue(_, let fields): fields
+        case .invalidPartName(_, let field), .invalidFilename(_, let field, _), .unreadableFile(let field, _, _, _):
+            [field]
         }
     }
 }
@@ -126,6 +158,12 @@ extension BuildError: CustomStringConvertible {
             "placeholder {\(name.debugEscaped)} is filled more than once, by \(fields.backticked)"
         case .invalidPathValue(let name, let field, let reason):
             "value for {\(name.debugEscaped)} (property `\(field)`) cannot be a path segment: \(reason)"
+        case .invalidPartName(let name, let field):
+            "multipart part name \"\(name.debugEscaped)\" of property `\(field)` contains a control character"
+        case .invalidFilename(let filename, let field, let key):
+            "filename \"\(filename.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) contains a control character"
+        case .unreadableFile(let field, let key, let path, let reason):
+            "file \"\(path.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) cannot be uploaded: \(reason)"
         }
     }
 }

@@ -15,8 +15,23 @@
 /// }
 /// ```
 ///
-/// A request's body fields must all use one ``BodyEncoding``: mixing `.json`
-/// and `.formURLEncoded` fails with ``BuildError/conflictingBodies(_:_:)``, and a
+/// A wrapper of your own can add parts to a multipart body: a `.multipart` parameter's value
+/// is sent as ``Part`` sends it — a ``MultipartFile`` as a file part, a scalar as a text part,
+/// any other `Encodable` value as an `application/json` part:
+///
+/// ```swift
+/// @propertyWrapper
+/// struct Attachment: BodyProtocol {
+///     var wrappedValue: URL
+///
+///     var bodyParameters: [BodyParameter] {
+///         [BodyParameter(key: "attachment", value: MultipartFile.file(wrappedValue), encoding: .multipart)]
+///     }
+/// }
+/// ```
+///
+/// A request's body fields must all use one ``BodyEncoding``: mixing `.json`,
+/// `.formURLEncoded` and `.multipart` fails with ``BuildError/conflictingBodies(_:_:)``, and a
 /// `.wholeJSON` or `.raw` parameter must be the only one.
 public protocol BodyProtocol {
     /// The body fields to write, in order; a `nil` value is omitted.
@@ -55,6 +70,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
         case formURLEncoded
         case wholeJSON
         case raw(contentType: String)
+        case multipart
     }
 
     let kind: Kind
@@ -64,6 +80,13 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
 
     /// An HTML form body: `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
     public static let formURLEncoded = BodyEncoding(kind: .formURLEncoded)
+
+    /// A `multipart/form-data` body (RFC 7578) with one part per parameter, in order; the key
+    /// is the part's name. The value may be a ``MultipartFile`` (a file part, streamed from
+    /// disk for a file), a scalar (a text part), `Data` or any other `Encodable` value (an
+    /// `application/json` part); see ``Part``. Sent with
+    /// `Content-Type: multipart/form-data; boundary=…`.
+    public static let multipart = BodyEncoding(kind: .multipart)
 
     /// The parameter's value is the whole body, encoded as one JSON value — an object, an
     /// array or a fragment such as a string: `Content-Type: application/json`. The key is
@@ -79,14 +102,15 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
         BodyEncoding(kind: .raw(contentType: contentType))
     }
 
-    /// The name of the encoding: `"json"`, `"form-urlencoded"`, `"whole JSON"` or
-    /// `"raw <content type>"`.
+    /// The name of the encoding: `"json"`, `"form-urlencoded"`, `"whole JSON"`,
+    /// `"raw <content type>"` or `"multipart/form-data"`.
     public var description: String {
         switch kind {
         case .json: "json"
         case .formURLEncoded: "form-urlencoded"
         case .wholeJSON: "whole JSON"
         case .raw(let contentType): "raw \(contentType.debugEscaped)"
+        case .multipart: "multipart/form-data"
         }
     }
 
@@ -96,6 +120,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
         case .json, .wholeJSON: "application/json"
         case .formURLEncoded: "application/x-www-form-urlencoded; charset=utf-8"
         case .raw(let contentType): contentType
+        case .multipart: "multipart/form-data"
         }
     }
 
@@ -103,7 +128,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
     var isWhole: Bool {
         switch kind {
         case .wholeJSON, .raw: true
-        case .json, .formURLEncoded: false
+        case .json, .formURLEncoded, .multipart: false
         }
     }
 }

@@ -1,0 +1,163 @@
+/// Writes the body parameters of a `.multipart` body as a ``MultipartBody`` (RFC 7578).
+///
+/// Each part is
+///
+///     --<boundary> CRLF
+///     Content-Disposition: form-data; name="<name>"[; filename="<filename>"] CRLF
+///     [Content-Type: <type> CRLF]
+///     CRLF
+///     <content> CRLF
+///
+/// and the body ends with `--<boundary>--` CRLF; a body whose parameters are all `nil` holds
+/// only that line. In a name and a filename `"`, CR and LF are written as `%22`, `%0D` and
+/// `%0A`, as browsers do (RFC 7578 section 4.2 and the HTML standard), other characters as
+/// UTF-8; `filename*=` is not sent, as RFC 7578 requires. Other control characters are
+/// rejected. Which parts a value becomes is documented on ``Part``.
+enum MultipartWriter {
+    /// One part before the boundary is chosen.
+    private struct Draft {
+        /// The header lines, each ending in CRLF, without the blank line.
+        var headers: String
+        var content: MultipartBody.Segment
+    }
+
+    static func body(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> MultipartBody {
+        var drafts: [Draft] = []
+        for index in declared.indices {
+            try appendParts(of: declared[index], to: &drafts)
+        }
+        let boundary = chooseBoundary(for: drafts)
+        var segments: [MultipartBody.Segment] = []
+        var pending = Data()
+        for draft in drafts {
+            pending.append(contentsOf: Array("--\(boundary)\r\n\(draft.headers)\r\n".utf8))
+            switch draft.content {
+            case .bytes(let bytes):
+                pending.append(bytes)
+            case .file:
+                segments.append(.bytes(pending))
+                segments.append(draft.content)
+                pending = Data()
+            }
+            pending.append(contentsOf: [0x0D, 0x0A])
+        }
+        pending.append(contentsOf: Array("--\(boundary)--\r\n".utf8))
+        segments.append(.bytes(pending))
+        return MultipartBody(boundary: boundary, segments: segments)
+    }
+
+    // MARK: Parts
+
+    private static func appendParts(
+        of item: DeclaredParameters.Declared<BodyParameter>,
+        to drafts: inout [Draft]
+    ) throws(BuildError) {
+        let key = item.parameter.key
+        let field = item.field
+        let value = item.parameter.value
+        if isNil(value) { return }
+        guard let name = escaped(key) else { throw .invalidPartName(key, field: field) }
+        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        if let file = unwrapped as? MultipartFile {
+            drafts.append(try filePart(file, name: name, key: key, field: field))
+            return
+        }
+        if let files = unwrapped as? [MultipartFile] {
+            for file in files { drafts.append(try filePart(file, name: name, key: key, field: field)) }
+            return
+        }
+        if let data = unwrapped as? Data {
+            let headers = disposition(name) + "Content-Type: application/octet-stream\r\n"
+            drafts.append(Draft(headers: headers, content: .bytes(data)))
+            return
+        }
+        var texts: [String] = []
+        do {
+            try ScalarText.forEachText(of: value) { texts.append($0) }
+        } catch {
+            switch error {
+            case .unsupported(.nestedValue):
+                let headers = disposition(name) + "Content-Type: application/json\r\n"
+                drafts.append(Draft(headers: headers, content: .bytes(try json(value, key: key, field: field))))
+                return
+            case .unsupported(let reason):
+                throw .unsupportedValue(field: field, key: key, reason: reason)
+            case .encodingFailed(let underlying):
+                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
+            }
+        }
+        for text in texts {
+            drafts.append(Draft(headers: disposition(name), content: .bytes(Data(text.utf8))))
+        }
+    }
+
+    private static func filePart(
+        _ file: MultipartFile,
+        name: String,
+        key: String,
+        field: String
+    ) throws(BuildError) -> Draft {
+        guard let filename = escaped(file.filename) else {
+            throw .invalidFilename(file.filename, field: field, key: key)
+        }
+        guard HTTPSyntax.isValidFieldValue(file.mimeType) else {
+            throw .invalidHeaderValue(name: "Content-Type", field: field)
+        }
+        let headers =
+            "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\n"
+            + "Content-Type: \(file.mimeType)\r\n"
+        switch file.source {
+        case .data(let data):
+            return Draft(headers: headers, content: .bytes(data))
+        case .file(let url):
+            let size = try FileCheck.size(of: url, field: field, key: key)
+            return Draft(headers: headers, content: .file(url, size: size))
+        }
+    }
+
+    private static func disposition(_ name: String) -> String {
+        "Content-Disposition: form-data; name=\"\(name)\"\r\n"
+    }
+
+    private static func json(_ value: any Encodable, key: String, field: String) throws(BuildError) -> Data {
+        do {
+            return try JSONBodyWriter.document(value)
+        } catch {
+            throw .valueEncodingFailed(field: field, key: key, underlying: error)
+        }
+    }
+
+    /// `text` with `"`, CR and LF percent-encoded, or `nil` when it holds another control
+    /// character (C0 other than tab, or DEL).
+    static func escaped(_ text: String) -> String? {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": result += "%22"
+            case "\r": result += "%0D"
+            case "\n": result += "%0A"
+            case "\t": result.unicodeScalars.append(scalar)
+            case "\u{00}"..."\u{1F}", "\u{7F}": return nil
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    // MARK: Boundary
+
+    /// A boundary that occurs in no part held in memory (see ``MultipartBoundary``).
+    private static func chooseBoundary(for drafts: [Draft]) -> String {
+        while true {
+            let boundary = MultipartBoundary.make()
+            let bytes = Data(boundary.utf8)
+            let occurs = drafts.contains { draft in
+                if draft.headers.contains(boundary) { return true }
+                guard case .bytes(let content) = draft.content else { return false }
+                return content.range(of: bytes) != nil
+            }
+            if !occurs { return boundary }
+        }
+    }
+}

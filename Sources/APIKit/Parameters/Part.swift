@@ -1,0 +1,66 @@
+/// Declares a part of the request's `multipart/form-data` body; `nil` sends nothing.
+///
+/// ```swift
+/// struct UploadRequest: JSONDecodableRequest, RequestConfiguration {
+///     @Part("title") var title = ""
+///     @Part("tags") var tags: [String] = []
+///     @Part("meta") var meta: Metadata? = nil     // an Encodable struct
+///     @FilePart("file") var file: MultipartFile? = nil
+///     // ...
+/// }
+/// // --APIKit-…
+/// // Content-Disposition: form-data; name="title"
+/// //
+/// // Holiday
+/// // --APIKit-…
+/// ```
+///
+/// What a value becomes:
+/// - a scalar is a text part, written as a ``Query`` value is (`Bool` as `true`/`false`,
+///   dates as ISO 8601, numbers, URLs and UUIDs as text), in UTF-8 with no `Content-Type`
+///   (multipart's default, `text/plain`);
+/// - an array of scalars is one text part per element, all with the same name;
+/// - `Data` is a part of type `application/octet-stream` without a filename;
+/// - a ``MultipartFile`` (or an array of them) is a file part, as ``FilePart`` sends it;
+/// - any other `Encodable` value (a struct, a dictionary, an array of structs) is one part of
+///   type `application/json`, encoded as ``JSON`` encodes a member.
+///
+/// Parts are written in declaration order, and several may share a name. The body is sent
+/// with `Content-Type: multipart/form-data; boundary=…` (RFC 7578).
+///
+/// Declaring `@Part` together with ``JSON``, ``Field`` or a whole body fails with
+/// ``BuildError/conflictingBodies(_:_:)``; a name holding a control character other than CR
+/// and LF fails with ``BuildError/invalidPartName(_:field:)``.
+@propertyWrapper
+public struct Part<Value: Encodable>: BodyProtocol {
+    /// The part's name, sent in its `Content-Disposition`.
+    public let name: String
+    /// The value.
+    public var wrappedValue: Value
+
+    /// Declares a multipart body part.
+    ///
+    /// - Parameters:
+    ///   - wrappedValue: The value; `nil` omits the part.
+    ///   - name: The part's name.
+    public init(wrappedValue: Value, _ name: String) {
+        self.name = name
+        self.wrappedValue = wrappedValue
+    }
+
+    /// Declares an optional multipart body part that starts as `nil`.
+    ///
+    /// - Parameter name: The part's name.
+    public init<Wrapped>(_ name: String) where Value == Wrapped? {
+        self.init(wrappedValue: nil, name)
+    }
+
+    /// The declared part.
+    public var bodyParameters: [BodyParameter] {
+        [BodyParameter(key: name, value: wrappedValue, encoding: .multipart)]
+    }
+}
+
+extension Part: Sendable where Value: Sendable {}
+extension Part: Equatable where Value: Equatable {}
+extension Part: Hashable where Value: Hashable {}
