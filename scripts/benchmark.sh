@@ -2,7 +2,7 @@
 # scripts/benchmark.sh — runs APIKit's benchmarks (the Benchmarks/ package).
 #
 #   bash scripts/benchmark.sh                        # the whole suite (a few minutes)
-#   bash scripts/benchmark.sh --filter '^Encode'     # extra arguments go to `swift package benchmark`
+#   bash scripts/benchmark.sh --filter 'Encode.*'     # extra arguments go to `swift package benchmark`
 #   bash scripts/benchmark.sh --format markdown
 #   bash scripts/benchmark.sh baseline update before # then: ... baseline compare before
 #
