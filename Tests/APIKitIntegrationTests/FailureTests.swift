@@ -66,11 +66,11 @@ struct FailureTests {
         #expect(context.url?.port == base.port)
     }
 
-    @Test("intercept(urlRequest:) setting timeoutInterval = 1 times out /delay/3")
+    @Test("intercept(urlRequest:) setting timeoutInterval = 1 times out /delay/8")
     func timeout() async throws {
         let clock = ContinuousClock()
         let started = clock.now
-        let error = try #require(try await perform(DelayRequest(seconds: 3, timeout: 1)).failure)
+        let error = try #require(try await perform(DelayRequest(seconds: 8, timeout: 1)).failure)
         let elapsed = clock.now - started
 
         guard case .transportFailed(let underlying, _) = error else {
@@ -79,7 +79,8 @@ struct FailureTests {
         }
         #expect((underlying as? URLError)?.code == .timedOut, "underlying error: \(underlying)")
         #expect(error.stage == .transport)
-        #expect(elapsed < .milliseconds(2800), "took \(elapsed)")
+        // Well before the server's 8 s, with room for a loaded machine.
+        #expect(elapsed < .seconds(6), "took \(elapsed)")
     }
 
     @Test("A header value with CR LF is buildFailed, and nothing is sent")
