@@ -31,9 +31,11 @@ extension HeaderDict: DirectParameter {
 }
 
 extension Query: DirectParameter {
+    // A `nil` value is still declared: the request's strategy may write it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        if case .none = KnownScalar(wrappedValue) { return }
-        parameters.query.append(.init(field: field, parameter: QueryParameter(key: key, value: wrappedValue)))
+        parameters.query.append(
+            .init(field: field, parameter: QueryParameter(key: key, value: wrappedValue, strategy: strategy))
+        )
     }
 }
 
@@ -55,7 +57,7 @@ extension KeyQuery: DirectParameter {
 
 extension JSON: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(.init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json)))
+        parameters.body.append(.init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy)))
     }
 }
 
@@ -63,7 +65,10 @@ extension Field: DirectParameter {
     // A `nil` body field is still declared: it decides the kind of body the request has.
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded))
+            .init(
+                field: field,
+                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded, strategy: strategy)
+            )
         )
     }
 }

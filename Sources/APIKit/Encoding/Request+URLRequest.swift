@@ -35,7 +35,8 @@ extension Request {
             base: base,
             path: path,
             method: method,
-            acceptedContentType: parser.contentType
+            acceptedContentType: parser.contentType,
+            strategy: encodingStrategy
         )
         return try serializer.urlRequest(for: ParameterCollector.collect(from: configuration, reading: reading))
     }

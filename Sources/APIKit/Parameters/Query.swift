@@ -31,27 +31,35 @@ public struct Query<Value: Encodable>: QueryProtocol {
     public let key: String
     /// The value.
     public var wrappedValue: Value
+    /// How the value is written; members it does not state come from the request's
+    /// ``Request/encodingStrategy``, then the defaults.
+    public let strategy: EncodingStrategy
 
     /// Declares a query item.
     ///
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the item.
     ///   - key: The query key.
-    public init(wrappedValue: Value, _ key: String) {
+    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///     as the request's ``Request/encodingStrategy`` says.
+    public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key
         self.wrappedValue = wrappedValue
+        self.strategy = strategy
     }
 
     /// Declares an optional query item that starts as `nil`.
     ///
-    /// - Parameter key: The query key.
-    public init<Wrapped>(_ key: String) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key)
+    /// - Parameters:
+    ///   - key: The query key.
+    ///   - strategy: How the value is written; by default as the request says.
+    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
+        self.init(wrappedValue: nil, key, strategy: strategy)
     }
 
     /// The declared item.
     public var queryParameters: [QueryParameter] {
-        [QueryParameter(key: key, value: wrappedValue)]
+        [QueryParameter(key: key, value: wrappedValue, strategy: strategy)]
     }
 }
 

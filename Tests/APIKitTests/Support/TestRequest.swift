@@ -9,6 +9,7 @@ struct TestRequest<Configuration: RequestConfiguration & Sendable>: Request {
     var path = "items"
     var method: HTTPMethod = .get
     var configuration: Configuration
+    var encodingStrategy: EncodingStrategy = .inherit
     var parser: RawDataParser { RawDataParser() }
 }
 
@@ -36,9 +37,16 @@ func urlRequest<C: RequestConfiguration & Sendable>(
     method: HTTPMethod = .get,
     base: String = "https://api.example.com",
     path: String = "items",
+    strategy: EncodingStrategy = .inherit,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> URLRequest {
-    let request = TestRequest(base: URL(string: base)!, path: path, method: method, configuration: configuration)
+    let request = TestRequest(
+        base: URL(string: base)!,
+        path: path,
+        method: method,
+        configuration: configuration,
+        encodingStrategy: strategy
+    )
     let built = try request.makeURLRequest()
     let reference = try request.encodedURLRequest(reading: .mirror)
     expectIdentical(built, reference, sourceLocation: sourceLocation)
@@ -63,9 +71,10 @@ func buildError<C: RequestConfiguration & Sendable>(
     _ configuration: C,
     method: HTTPMethod = .get,
     path: String = "items",
+    strategy: EncodingStrategy = .inherit,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> BuildError? {
-    let request = TestRequest(path: path, method: method, configuration: configuration)
+    let request = TestRequest(path: path, method: method, configuration: configuration, encodingStrategy: strategy)
     var referenceError: BuildError?
     do {
         _ = try request.encodedURLRequest(reading: .mirror)
