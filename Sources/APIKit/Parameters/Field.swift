@@ -13,8 +13,15 @@
 /// Fields are written in declaration order with HTML form encoding: a space is
 /// sent as `+`, a `+` as `%2B`, and everything outside `A-Z a-z 0-9 - . _ ~` is
 /// percent-encoded as UTF-8. Values follow the same rules as ``Query`` (arrays
-/// repeat the key, `Bool` is `true`/`false`, dates are ISO 8601). The body is sent
-/// with `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
+/// repeat the key, objects nest in brackets, `Bool` is `true`/`false`, dates are
+/// ISO 8601), and the same ``EncodingStrategy`` changes them:
+///
+/// ```swift
+/// @Field("roles", strategy: .arrays(.indexed)) var roles = ["admin"]           // roles[0]=admin
+/// @Field("at", strategy: .dates(.secondsSince1970).bools(.numeric)) var at = Date()
+/// ```
+///
+/// The body is sent with `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
 ///
 /// Declaring `@Field` together with ``JSON`` fails with ``BuildError/conflictingBodies(_:_:)``.
 @propertyWrapper

@@ -17,6 +17,15 @@
 /// ISO 8601 strings and `/` is not escaped. A request with `@JSON` properties sends
 /// an object even when every value is `nil` (`{}`).
 ///
+/// The date, bool and nil members of an ``EncodingStrategy`` — the field's, else the
+/// request's — apply; arrays and objects stay JSON arrays and objects:
+///
+/// ```swift
+/// @JSON("assignee", strategy: .nils(.null)) var assignee: String? = nil     // "assignee":null
+/// @JSON("due", strategy: .dates(.millisecondsSince1970)) var due = Date()   // "due":1714564800000
+/// @JSON("flags", strategy: .bools(.numeric)) var flags = ["beta": true]     // "flags":{"beta":1}
+/// ```
+///
 /// Declaring `@JSON` together with ``Field`` fails with ``BuildError/conflictingBodies(_:_:)``;
 /// one key declared twice fails with ``BuildError/duplicateBodyKey(_:fields:)``;
 /// a value whose encoding throws fails with ``BuildError/valueEncodingFailed(field:key:underlying:)``.

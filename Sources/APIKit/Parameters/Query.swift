@@ -22,9 +22,24 @@
 /// | `Date` | ISO 8601 in UTC (`2024-05-01T12:00:00Z`) |
 /// | `URL`, `UUID` | the absolute string, the UUID string |
 /// | array | the key repeated for each element (`ids=1&ids=2`); `nil` elements are skipped |
+/// | struct, dictionary | each member in brackets (`filter[status]=open`, brackets percent-encoded); a dictionary's members sorted by key |
 ///
-/// A value that needs nesting (a struct, a dictionary, an array of arrays) or a
-/// non-finite number fails with ``BuildError/unsupportedValue(field:key:reason:)``.
+/// Those are the defaults. A strategy, for the field or for the whole request
+/// (``Request/encodingStrategy``), writes arrays, nested objects, `Bool`, `Date` and `nil`
+/// other ways; the field's overrides the request's member by member:
+///
+/// ```swift
+/// @Query("ids", strategy: .arrays(.commaSeparated)) var ids = [1, 2]        // ids=1,2
+/// @Query("tags", strategy: .arrays(.brackets)) var tags = ["a", "b"]        // tags[]=a&tags[]=b
+/// @Query("filter", strategy: .nesting(.dotted)) var filter = Filter()       // filter.status=open
+/// @Query("since", strategy: .dates(.secondsSince1970)) var since = Date()   // since=1714564800
+/// @Query("on", strategy: .bools(.numeric)) var on = true                    // on=1
+/// @Query("cursor", strategy: .nils(.empty)) var cursor: String? = nil       // cursor=
+/// ```
+///
+/// See ``EncodingStrategy`` for every rule. A list of lists or of objects can only be written
+/// with ``ArrayEncoding/indexed``; otherwise, and for a non-finite number, building fails
+/// with ``BuildError/unsupportedValue(field:key:reason:)`` naming the property.
 @propertyWrapper
 public struct Query<Value: Encodable>: QueryProtocol {
     /// The query key, before percent-encoding.

@@ -26,24 +26,30 @@ public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
 
     /// A user's formatting function. Two are equal when they come from equal format styles
     /// (``formatted(_:)``), or are the same value made by one call to ``custom(_:)``:
-    /// closures cannot be compared.
-    struct CustomFormat: Hashable, Sendable {
-        /// Identifies a ``custom(_:)`` closure; never read.
-        final class Token: Sendable {}
-
+    /// closures cannot be compared. A class, so that a strategy stays one word wide and
+    /// cheap to copy into every parameter.
+    final class CustomFormat: Hashable, Sendable {
         let format: @Sendable (Date) -> String
+        /// The format style it was made from, if any.
         let style: (any Hashable & Sendable)?
-        let token: Token?
+
+        init(format: @escaping @Sendable (Date) -> String, style: (any Hashable & Sendable)?) {
+            self.format = format
+            self.style = style
+        }
 
         static func == (lhs: CustomFormat, rhs: CustomFormat) -> Bool {
-            if let left = lhs.style, let right = rhs.style { return Self.equal(left, right) }
-            if let left = lhs.token, let right = rhs.token { return left === right }
-            return false
+            if lhs === rhs { return true }
+            guard let left = lhs.style, let right = rhs.style else { return false }
+            return equal(left, right)
         }
 
         func hash(into hasher: inout Hasher) {
-            if let style { hasher.combine(AnyHashable(style)) }
-            if let token { hasher.combine(ObjectIdentifier(token)) }
+            if let style {
+                hasher.combine(AnyHashable(style))
+            } else {
+                hasher.combine(ObjectIdentifier(self))
+            }
         }
 
         private static func equal<T: Hashable>(_ left: T, _ right: Any) -> Bool {
@@ -76,7 +82,7 @@ public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
     ///   built, on the thread that builds it.
     /// - Returns: The strategy. Closures cannot be compared: it equals only itself.
     public static func custom(_ format: @escaping @Sendable (Date) -> String) -> DateEncoding {
-        DateEncoding(kind: .custom(CustomFormat(format: format, style: nil, token: CustomFormat.Token())))
+        DateEncoding(kind: .custom(CustomFormat(format: format, style: nil)))
     }
 
     /// Text made by a Foundation format style; a JSON string in JSON bodies.
@@ -90,7 +96,7 @@ public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
     /// - Returns: The strategy.
     public static func formatted<Style: FormatStyle & Sendable>(_ style: Style) -> DateEncoding
     where Style.FormatInput == Date, Style.FormatOutput == String {
-        DateEncoding(kind: .custom(CustomFormat(format: { style.format($0) }, style: style, token: nil)))
+        DateEncoding(kind: .custom(CustomFormat(format: { style.format($0) }, style: style)))
     }
 
     /// The strategy's name: `"iso8601"`, `"iso8601WithFractionalSeconds"`, `"secondsSince1970"`,

@@ -35,10 +35,11 @@ public struct EncodingStrategy: Hashable, Sendable {
     public var nesting: NestingEncoding?
     /// How `Bool` is written; `nil` inherits.
     public var bools: BoolEncoding?
-    /// How `Date` is written; `nil` inherits.
-    public var dates: DateEncoding?
     /// How `nil` is written; `nil` inherits.
     public var nils: NilEncoding?
+    // Last, so that the one-byte members pack before it: the strategy is 16 bytes.
+    /// How `Date` is written; `nil` inherits.
+    public var dates: DateEncoding?
 
     /// A strategy stating the given members; the others inherit.
     ///

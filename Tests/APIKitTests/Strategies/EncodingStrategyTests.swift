@@ -95,4 +95,19 @@ struct EncodingStrategyTests {
         #expect(Set([Field(wrappedValue: 1, "a"), Field(wrappedValue: 1, "a")]).count == 1)
         #expect(JSON(wrappedValue: 1, "a", strategy: .nils(.null)).strategy.nils == .null)
     }
+
+    /// Compiles only while the strategy types are `Sendable` and `Hashable`.
+    private static func requireSendableHashable<T: Sendable & Hashable>(_: T.Type) {}
+
+    @Test("the strategy types are Sendable and Hashable values")
+    func sendable() {
+        Self.requireSendableHashable(EncodingStrategy.self)
+        Self.requireSendableHashable(ArrayEncoding.self)
+        Self.requireSendableHashable(NestingEncoding.self)
+        Self.requireSendableHashable(BoolEncoding.self)
+        Self.requireSendableHashable(DateEncoding.self)
+        Self.requireSendableHashable(NilEncoding.self)
+        Self.requireSendableHashable(Query<Int>.self)
+        #expect(MemoryLayout<EncodingStrategy>.size <= 16, "a strategy is copied into every parameter: keep it small")
+    }
 }
