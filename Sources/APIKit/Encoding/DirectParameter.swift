@@ -57,7 +57,9 @@ extension KeyQuery: DirectParameter {
 
 extension JSON: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(.init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy)))
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
+        )
     }
 }
 

@@ -180,7 +180,8 @@ private struct KeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
         keyedBy keyType: NestedKey.Type,
         forKey key: Key
     ) -> KeyedEncodingContainer<NestedKey> {
-        FormValueEncoder(slot: member(key), codingPath: codingPath + [key], sortsKeys: false).container(keyedBy: keyType)
+        FormValueEncoder(slot: member(key), codingPath: codingPath + [key], sortsKeys: false)
+            .container(keyedBy: keyType)
     }
 
     mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {

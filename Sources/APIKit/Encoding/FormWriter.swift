@@ -47,7 +47,8 @@ struct FormWriter {
         } catch {
             switch error {
             case .unsupported(let reason): throw .unsupportedValue(field: field, key: key, reason: reason)
-            case .encodingFailed(let underlying): throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
+            case .encodingFailed(let underlying):
+                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
             }
         }
     }

@@ -94,7 +94,11 @@ enum JSONBodyWriter {
 
     /// A value encoded by `JSONEncoder` with the strategy's dates, and its bools rewritten
     /// as `1`/`0` for ``BoolEncoding/numeric``.
-    private static func appendEncoded(_ value: any Encodable, strategy: ResolvedStrategy, to body: inout [UInt8]) throws {
+    private static func appendEncoded(
+        _ value: any Encodable,
+        strategy: ResolvedStrategy,
+        to body: inout [UInt8]
+    ) throws {
         let encoded = try encoder(for: strategy.dates).encode(value)
         if strategy.bools == .numeric {
             appendWithNumericBools(encoded, to: &body)

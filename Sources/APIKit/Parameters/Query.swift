@@ -22,7 +22,7 @@
 /// | `Date` | ISO 8601 in UTC (`2024-05-01T12:00:00Z`) |
 /// | `URL`, `UUID` | the absolute string, the UUID string |
 /// | array | the key repeated for each element (`ids=1&ids=2`); `nil` elements are skipped |
-/// | struct, dictionary | each member in brackets (`filter[status]=open`, brackets percent-encoded); a dictionary's members sorted by key |
+/// | struct, dictionary | each member in brackets (`filter[status]=open`); a dictionary's sorted by key |
 ///
 /// Those are the defaults. A strategy, for the field or for the whole request
 /// (``Request/encodingStrategy``), writes arrays, nested objects, `Bool`, `Date` and `nil`
