@@ -31,8 +31,11 @@ extension HeaderDict: DirectParameter {
 }
 
 extension Query: DirectParameter {
-    // A `nil` value is still declared: the request's strategy may write it (`key=`).
+    // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
+        if case .none = KnownScalar(wrappedValue), !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues) {
+            return
+        }
         parameters.query.append(
             .init(field: field, parameter: QueryParameter(key: key, value: wrappedValue, strategy: strategy))
         )

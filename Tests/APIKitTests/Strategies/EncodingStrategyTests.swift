@@ -25,6 +25,21 @@ struct EncodingStrategyTests {
         )
     }
 
+    struct Nils: RequestConfiguration, Sendable {
+        @Query("a") var a: String? = nil
+        @Query("b", strategy: .nils(.omit)) var b: Int? = nil
+        @Query("c", strategy: .nils(.empty)) var c: Bool? = nil
+        @Query("d", strategy: .nils(.null)) var d: Double? = nil
+    }
+
+    @Test("nil precedence: the field's nil strategy wins over the request's, in both directions")
+    func nilPrecedence() throws {
+        #expect(try urlRequest(Nils()).percentEncodedQuery == "c=&d=null")
+        #expect(try urlRequest(Nils(), strategy: .nils(.null)).percentEncodedQuery == "a=null&c=&d=null")
+        #expect(try urlRequest(Nils(), strategy: .nils(.empty)).percentEncodedQuery == "a=&c=&d=null")
+        #expect(try urlRequest(Nils(), strategy: .nils(.omit)).percentEncodedQuery == "c=&d=null")
+    }
+
     @Test("builders chain and merge; overriding keeps the receiver's stated members")
     func builders() {
         let strategy = EncodingStrategy.dates(.secondsSince1970).bools(.numeric).nils(.null)
