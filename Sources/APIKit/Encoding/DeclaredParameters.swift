@@ -9,6 +9,11 @@ struct DeclaredParameters {
         var parameter: Parameter
     }
 
+    /// Whether the request's strategy writes `nil` query values (`key=`, `key=null`), so that a
+    /// built-in wrapper holding `nil` must declare it rather than skip it. Only a shortcut: the
+    /// serializer omits `nil` values by the same rule.
+    var keepsNilQueryValues = false
+
     var headers: [Declared<HeaderField>] = []
     var query: [Declared<QueryParameter>] = []
     var body: [Declared<BodyParameter>] = []

@@ -31,9 +31,14 @@ extension HeaderDict: DirectParameter {
 }
 
 extension Query: DirectParameter {
+    // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        if case .none = KnownScalar(wrappedValue) { return }
-        parameters.query.append(.init(field: field, parameter: QueryParameter(key: key, value: wrappedValue)))
+        if case .none = KnownScalar(wrappedValue), !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues) {
+            return
+        }
+        parameters.query.append(
+            .init(field: field, parameter: QueryParameter(key: key, value: wrappedValue, strategy: strategy))
+        )
     }
 }
 
@@ -55,7 +60,9 @@ extension KeyQuery: DirectParameter {
 
 extension JSON: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(.init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json)))
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
+        )
     }
 }
 
@@ -63,7 +70,10 @@ extension Field: DirectParameter {
     // A `nil` body field is still declared: it decides the kind of body the request has.
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded))
+            .init(
+                field: field,
+                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded, strategy: strategy)
+            )
         )
     }
 }
@@ -71,7 +81,10 @@ extension Field: DirectParameter {
 extension Part: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+            .init(
+                field: field,
+                parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart, strategy: strategy)
+            )
         )
     }
 }

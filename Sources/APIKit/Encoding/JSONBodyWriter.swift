@@ -4,7 +4,8 @@
 /// directly; any other value is encoded on its own by a shared `JSONEncoder`, so it keeps its
 /// own structure. The direct writer produces exactly what that encoder would: the same
 /// string escapes, `1` for `1.0`, `/` not escaped (`JSONBodyWriterTests` compares them).
-/// Dates are ISO 8601 strings; `nil` members are left out. The keys of nested objects are
+/// Dates are ISO 8601 strings and `nil` members are left out, unless the request's or the
+/// member's ``EncodingStrategy`` says otherwise (dates, bools and nils apply to JSON). The keys of nested objects are
 /// sorted: `JSONEncoder` would otherwise write them in hash order, which changes from one
 /// process to the next, and a body must be the same every time (for signing, caching and
 /// tests).
@@ -29,27 +30,43 @@ enum JSONBodyWriter {
         var description: String { "a non-finite number (NaN or infinity) has no JSON form" }
     }
 
-    /// The JSON object holding `members`, skipping those whose value is `nil`.
-    static func write(_ members: [DeclaredParameters.Declared<BodyParameter>]) throws(MemberFailure) -> Data {
+    /// The JSON object holding `members`, skipping those whose value is `nil` unless the
+    /// nil strategy is ``NilEncoding/null``.
+    ///
+    /// - Parameter strategy: The request's strategy, which each member's overrides.
+    static func write(
+        _ members: [DeclaredParameters.Declared<BodyParameter>],
+        strategy request: EncodingStrategy = .inherit
+    ) throws(MemberFailure) -> Data {
         var body: [UInt8] = [UInt8(ascii: "{")]
         body.reserveCapacity(64 * members.count + 2)
         var isFirst = true
         for index in members.indices {
             let value = members[index].parameter.value
+            let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
             let known = KnownScalar(opening: value)
-            if case .none = known { continue }
-            if case .unknown = known, isNil(value) { continue }
+            let isNull: Bool
+            switch known {
+            case .none: isNull = true
+            case .unknown: isNull = isNil(value)
+            default: isNull = false
+            }
+            if isNull && strategy.nils != .null { continue }
             if !isFirst { body.append(UInt8(ascii: ",")) }
             isFirst = false
             appendString(members[index].parameter.key, to: &body)
             body.append(UInt8(ascii: ":"))
+            if isNull {
+                body.append(contentsOf: "null".utf8)
+                continue
+            }
             do {
                 switch known {
                 case .string(let string): appendString(string, to: &body)
                 case .int(let int): body.append(contentsOf: String(int).utf8)
-                case .bool(let bool): body.append(contentsOf: (bool ? "true" : "false").utf8)
+                case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
                 case .double(let double): try appendDouble(double, to: &body)
-                case .none, .unknown, .strings, .ints: body.append(contentsOf: try encoder.encode(value))
+                case .none, .unknown, .strings, .ints: try appendEncoded(value, strategy: strategy, to: &body)
                 }
             } catch {
                 throw MemberFailure(index: index, underlying: error)
@@ -60,17 +77,105 @@ enum JSONBodyWriter {
     }
 
     /// One value as a whole JSON document: an object, an array or a fragment.
-    static func document(_ value: any Encodable) throws -> Data {
+    ///
+    /// - Parameter strategy: Its dates and bools strategies apply.
+    static func document(_ value: any Encodable, strategy: ResolvedStrategy) throws -> Data {
         var body: [UInt8] = []
         switch KnownScalar(opening: value) {
         case .string(let string): appendString(string, to: &body)
         case .int(let int): body.append(contentsOf: String(int).utf8)
-        case .bool(let bool): body.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
         case .double(let double): try appendDouble(double, to: &body)
         case .none: body.append(contentsOf: "null".utf8)
-        case .unknown, .strings, .ints: return try encoder.encode(value)
+        case .unknown, .strings, .ints: try appendEncoded(value, strategy: strategy, to: &body)
         }
         return Data(body)
+    }
+
+    /// A value encoded by `JSONEncoder` with the strategy's dates, and its bools rewritten
+    /// as `1`/`0` for ``BoolEncoding/numeric``.
+    private static func appendEncoded(
+        _ value: any Encodable,
+        strategy: ResolvedStrategy,
+        to body: inout [UInt8]
+    ) throws {
+        let encoded = try encoder(for: strategy.dates).encode(value)
+        if strategy.bools == .numeric {
+            appendWithNumericBools(encoded, to: &body)
+        } else {
+            body.append(contentsOf: encoded)
+        }
+    }
+
+    /// The encoder that writes dates by `dates`; a shared one for each built-in strategy.
+    private static func encoder(for dates: DateEncoding) -> JSONEncoder {
+        switch dates.kind {
+        case .iso8601: encoder
+        case .iso8601WithFractionalSeconds: fractionalSecondsEncoder
+        case .secondsSince1970: secondsEncoder
+        case .millisecondsSince1970: millisecondsEncoder
+        case .custom: makeEncoder(dates: dates)
+        }
+    }
+
+    // Like `encoder`, these are never changed after they are made.
+    private static let fractionalSecondsEncoder = makeEncoder(dates: .iso8601WithFractionalSeconds)
+    private static let secondsEncoder = makeEncoder(dates: .secondsSince1970)
+    private static let millisecondsEncoder = makeEncoder(dates: .millisecondsSince1970)
+
+    /// An encoder like `encoder` whose dates are written as `DateEncoding` says: the
+    /// numbers of the epoch strategies as numbers, every other text as a string.
+    private static func makeEncoder(dates: DateEncoding) -> JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            switch dates.kind {
+            case .secondsSince1970: try container.encode(date.timeIntervalSince1970)
+            case .millisecondsSince1970: try container.encode(DateEncoding.milliseconds(date))
+            case .iso8601, .iso8601WithFractionalSeconds, .custom: try container.encode(dates.text(date))
+            }
+        }
+        return encoder
+    }
+
+    /// Appends JSON text with each `true` and `false` literal outside strings written as `1`
+    /// and `0`. Outside strings, `t` and `f` start nothing but those literals.
+    static func appendWithNumericBools(_ json: Data, to body: inout [UInt8]) {
+        body.reserveCapacity(body.count + json.count)
+        var inString = false
+        var escaped = false
+        var skip = 0
+        for byte in json {
+            if skip > 0 {
+                skip -= 1
+                continue
+            }
+            if inString {
+                body.append(byte)
+                if escaped {
+                    escaped = false
+                } else if byte == UInt8(ascii: "\\") {
+                    escaped = true
+                } else if byte == UInt8(ascii: "\"") {
+                    inString = false
+                }
+                continue
+            }
+            switch byte {
+            case UInt8(ascii: "\""):
+                inString = true
+                body.append(byte)
+            case UInt8(ascii: "t"):
+                body.append(UInt8(ascii: "1"))
+                skip = 3  // "rue"
+            case UInt8(ascii: "f"):
+                body.append(UInt8(ascii: "0"))
+                skip = 4  // "alse"
+            default:
+                body.append(byte)
+            }
+        }
     }
 
     /// A double as `JSONEncoder` writes it: the shortest text that reads back as the same

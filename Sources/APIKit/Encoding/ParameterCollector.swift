@@ -22,16 +22,22 @@ enum ParameterCollector {
         case mirror
     }
 
+    /// - Parameter strategy: The request's strategy; it decides whether `nil` query values
+    ///   are declared at all (``DeclaredParameters/keepsNilQueryValues``).
     static func collect<Configuration>(
         from configuration: Configuration,
-        reading: Reading = .automatic
+        reading: Reading = .automatic,
+        strategy: EncodingStrategy = .inherit
     ) -> DeclaredParameters {
+        let keepsNil = strategy.nils.map { $0 != .omit } ?? false
         if reading == .automatic, let plan = FieldPlan.plan(for: configuration),
-            let parameters = collect(from: configuration, plan: plan)
+            var parameters = collect(from: configuration, plan: plan, keepsNil: keepsNil)
         {
+            parameters.keepsNilQueryValues = keepsNil
             return parameters
         }
         var parameters = DeclaredParameters()
+        parameters.keepsNilQueryValues = keepsNil
         var visited: Set<ObjectIdentifier> = []
         if type(of: configuration as Any) is AnyClass {
             visited.insert(ObjectIdentifier(configuration as AnyObject))
@@ -47,10 +53,15 @@ enum ParameterCollector {
 
     // MARK: Field plan
 
-    private static func collect<Configuration>(from configuration: Configuration, plan: FieldPlan) -> DeclaredParameters? {
+    private static func collect<Configuration>(
+        from configuration: Configuration,
+        plan: FieldPlan,
+        keepsNil: Bool
+    ) -> DeclaredParameters? {
         withUnsafeBytes(of: configuration) { bytes -> DeclaredParameters? in
             guard let base = bytes.baseAddress else { return plan.fields.isEmpty ? DeclaredParameters() : nil }
             var parameters = DeclaredParameters()
+            parameters.keepsNilQueryValues = keepsNil
             parameters.headers.reserveCapacity(plan.headerCount)
             parameters.query.reserveCapacity(plan.queryCount)
             parameters.body.reserveCapacity(plan.bodyCount)

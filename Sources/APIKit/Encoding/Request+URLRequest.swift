@@ -35,9 +35,10 @@ extension Request {
             base: base,
             path: path,
             method: method,
-            acceptedContentType: parser.contentType
+            acceptedContentType: parser.contentType,
+            strategy: encodingStrategy
         )
-        return try serializer.urlRequest(for: ParameterCollector.collect(from: configuration, reading: reading))
+        return try serializer.urlRequest(for: ParameterCollector.collect(from: configuration, reading: reading, strategy: encodingStrategy))
     }
 
     /// The context errors carry before the URL is known. Computed only when an error is

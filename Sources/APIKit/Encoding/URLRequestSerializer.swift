@@ -13,6 +13,8 @@ struct URLRequestSerializer {
     var method: HTTPMethod
     /// The parser's media type, sent as `Accept` unless a header declares one.
     var acceptedContentType: String?
+    /// The request's ``Request/encodingStrategy``, which each field's strategy overrides.
+    var strategy: EncodingStrategy = .inherit
 
     func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
@@ -46,22 +48,18 @@ struct URLRequestSerializer {
         _ items: [DeclaredParameters.Declared<QueryParameter>],
         to text: inout [UInt8]
     ) throws(BuildError) {
-        var isFirst = true
+        // The writer takes the text over and gives it back: no copy.
+        var writer = FormWriter(style: .query)
+        swap(&writer.output, &text)
+        defer { swap(&writer.output, &text) }
         for index in items.indices {
             let key = items[index].parameter.key
             switch items[index].parameter.value {
             case .keyOnly:
-                if !isFirst { text.append(UInt8(ascii: "&")) }
-                isFirst = false
-                PercentEncoding.append(key, style: .query, to: &text)
+                writer.appendKeyOnly(key)
             case .encodable(let value):
-                try ScalarText.forEachText(of: value, key: key, field: items[index].field) { value in
-                    if !isFirst { text.append(UInt8(ascii: "&")) }
-                    isFirst = false
-                    PercentEncoding.append(key, style: .query, to: &text)
-                    text.append(UInt8(ascii: "="))
-                    PercentEncoding.append(value, style: .query, to: &text)
-                }
+                let strategy = ResolvedStrategy(field: items[index].parameter.strategy, request: strategy)
+                try writer.append(value, key: key, field: items[index].field, strategy: strategy)
             }
         }
     }
@@ -157,7 +155,7 @@ struct URLRequestSerializer {
         }
         let data: Data
         switch encoding.kind {
-        case .multipart: return Body(multipart: try MultipartWriter.body(declared))
+        case .multipart: return Body(multipart: try MultipartWriter.body(declared, strategy: strategy))
         case .json: data = try jsonBody(declared)
         case .formURLEncoded: data = try formBody(declared)
         case .wholeJSON:
@@ -178,7 +176,8 @@ struct URLRequestSerializer {
         let value = item.parameter.value
         if isNil(value) { return nil }
         do {
-            return try JSONBodyWriter.document(value)
+            let strategy = ResolvedStrategy(field: item.parameter.strategy, request: strategy)
+            return try JSONBodyWriter.document(value, strategy: strategy)
         } catch {
             throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error)
         }
@@ -202,7 +201,7 @@ struct URLRequestSerializer {
             }
         }
         do {
-            return try JSONBodyWriter.write(declared)
+            return try JSONBodyWriter.write(declared, strategy: strategy)
         } catch {
             let item = declared[error.index]
             throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error.underlying)
@@ -210,17 +209,17 @@ struct URLRequestSerializer {
     }
 
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        var form: [UInt8] = []
-        form.reserveCapacity(32 * declared.count)
+        var writer = FormWriter(style: .form)
+        writer.output.reserveCapacity(32 * declared.count)
         for index in declared.indices {
-            let key = declared[index].parameter.key
-            try ScalarText.forEachText(of: declared[index].parameter.value, key: key, field: declared[index].field) { text in
-                if !form.isEmpty { form.append(UInt8(ascii: "&")) }
-                PercentEncoding.append(key, style: .form, to: &form)
-                form.append(UInt8(ascii: "="))
-                PercentEncoding.append(text, style: .form, to: &form)
-            }
+            let strategy = ResolvedStrategy(field: declared[index].parameter.strategy, request: strategy)
+            try writer.append(
+                declared[index].parameter.value,
+                key: declared[index].parameter.key,
+                field: declared[index].field,
+                strategy: strategy
+            )
         }
-        return Data(form)
+        return Data(writer.output)
     }
 }

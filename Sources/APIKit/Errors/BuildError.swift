@@ -89,9 +89,14 @@ public enum BuildError: Error, Sendable {
 
     /// Why a value cannot be written into a query string or a form body.
     public enum UnsupportedValueReason: Sendable, Hashable, CustomStringConvertible {
-        /// The value needs nesting — a keyed container or an array inside an array.
-        /// The type name is given.
+        /// The value needs nesting that this place cannot express (a path segment holds one
+        /// value). The type name is given. In query strings and form bodies objects and lists
+        /// are written by ``NestingEncoding`` and ``ArrayEncoding``.
         case nestedValue(String)
+        /// An element of a list, at the key given as a person reads it (`filter[tags][0]`), is
+        /// itself a `"list"` or an `"object"`, which the array strategy cannot write
+        /// unambiguously; only ``ArrayEncoding/indexed`` can (`ids[0][0]=1`).
+        case elementNotExpressible(at: String, element: String, arrays: ArrayEncoding)
         /// A `Double` or `Float` that is infinite or NaN.
         case nonFiniteNumber
         /// A raw body (``BodyEncoding/raw(contentType:)``) whose value is not `Data`; the type
@@ -102,7 +107,10 @@ public enum BuildError: Error, Sendable {
         public var description: String {
             switch self {
             case .nestedValue(let type):
-                "a value of type \(type) needs nesting, which query and form encoding cannot express"
+                "a value of type \(type) needs nesting, which a single value such as a path segment cannot express"
+            case .elementNotExpressible(let key, let element, let arrays):
+                "the element at \"\(key.debugEscaped)\" is a nested \(element), which ArrayEncoding.\(arrays) cannot "
+                    + "write unambiguously; use .arrays(.indexed)"
             case .nonFiniteNumber:
                 "a non-finite number (NaN or infinity) has no text form"
             case .notData(let type):

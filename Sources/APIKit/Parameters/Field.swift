@@ -13,8 +13,15 @@
 /// Fields are written in declaration order with HTML form encoding: a space is
 /// sent as `+`, a `+` as `%2B`, and everything outside `A-Z a-z 0-9 - . _ ~` is
 /// percent-encoded as UTF-8. Values follow the same rules as ``Query`` (arrays
-/// repeat the key, `Bool` is `true`/`false`, dates are ISO 8601). The body is sent
-/// with `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
+/// repeat the key, objects nest in brackets, `Bool` is `true`/`false`, dates are
+/// ISO 8601), and the same ``EncodingStrategy`` changes them:
+///
+/// ```swift
+/// @Field("roles", strategy: .arrays(.indexed)) var roles = ["admin"]           // roles[0]=admin
+/// @Field("at", strategy: .dates(.secondsSince1970).bools(.numeric)) var at = Date()
+/// ```
+///
+/// The body is sent with `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
 ///
 /// Declaring `@Field` together with ``JSON`` fails with ``BuildError/conflictingBodies(_:_:)``.
 @propertyWrapper
@@ -23,27 +30,35 @@ public struct Field<Value: Encodable>: BodyProtocol {
     public let key: String
     /// The value.
     public var wrappedValue: Value
+    /// How the value is written; members it does not state come from the request's
+    /// ``Request/encodingStrategy``, then the defaults.
+    public let strategy: EncodingStrategy
 
     /// Declares a form field.
     ///
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the field.
     ///   - key: The field name.
-    public init(wrappedValue: Value, _ key: String) {
+    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///     as the request's ``Request/encodingStrategy`` says.
+    public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key
         self.wrappedValue = wrappedValue
+        self.strategy = strategy
     }
 
     /// Declares an optional form field that starts as `nil`.
     ///
-    /// - Parameter key: The field name.
-    public init<Wrapped>(_ key: String) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key)
+    /// - Parameters:
+    ///   - key: The field name.
+    ///   - strategy: How the value is written; by default as the request says.
+    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
+        self.init(wrappedValue: nil, key, strategy: strategy)
     }
 
     /// The declared field.
     public var bodyParameters: [BodyParameter] {
-        [BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded)]
+        [BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded, strategy: strategy)]
     }
 }
 

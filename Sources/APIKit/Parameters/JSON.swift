@@ -17,6 +17,15 @@
 /// ISO 8601 strings and `/` is not escaped. A request with `@JSON` properties sends
 /// an object even when every value is `nil` (`{}`).
 ///
+/// The date, bool and nil members of an ``EncodingStrategy`` — the field's, else the
+/// request's — apply; arrays and objects stay JSON arrays and objects:
+///
+/// ```swift
+/// @JSON("assignee", strategy: .nils(.null)) var assignee: String? = nil     // "assignee":null
+/// @JSON("due", strategy: .dates(.millisecondsSince1970)) var due = Date()   // "due":1714564800000
+/// @JSON("flags", strategy: .bools(.numeric)) var flags = ["beta": true]     // "flags":{"beta":1}
+/// ```
+///
 /// Declaring `@JSON` together with ``Field`` fails with ``BuildError/conflictingBodies(_:_:)``;
 /// one key declared twice fails with ``BuildError/duplicateBodyKey(_:fields:)``;
 /// a value whose encoding throws fails with ``BuildError/valueEncodingFailed(field:key:underlying:)``.
@@ -26,27 +35,35 @@ public struct JSON<Value: Encodable>: BodyProtocol {
     public let key: String
     /// The value.
     public var wrappedValue: Value
+    /// How the value is written; members it does not state come from the request's
+    /// ``Request/encodingStrategy``, then the defaults.
+    public let strategy: EncodingStrategy
 
     /// Declares a JSON body member.
     ///
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the member.
     ///   - key: The member name.
-    public init(wrappedValue: Value, _ key: String) {
+    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///     as the request's ``Request/encodingStrategy`` says.
+    public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key
         self.wrappedValue = wrappedValue
+        self.strategy = strategy
     }
 
     /// Declares an optional JSON body member that starts as `nil`.
     ///
-    /// - Parameter key: The member name.
-    public init<Wrapped>(_ key: String) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key)
+    /// - Parameters:
+    ///   - key: The member name.
+    ///   - strategy: How the value is written; by default as the request says.
+    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
+        self.init(wrappedValue: nil, key, strategy: strategy)
     }
 
     /// The declared member.
     public var bodyParameters: [BodyParameter] {
-        [BodyParameter(key: key, value: wrappedValue, encoding: .json)]
+        [BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy)]
     }
 }
 

@@ -7,8 +7,9 @@
 /// }
 /// ```
 ///
-/// The value is encoded like a ``JSON`` member (dates as ISO 8601, `/` not escaped, nested
-/// keys sorted) and sent with `Content-Type: application/json`; `nil` sends no body. It must
+/// The value is encoded like a ``JSON`` member (dates as ISO 8601 unless the request's
+/// ``Request/encodingStrategy`` says otherwise, bools by its bool strategy, `/` not escaped,
+/// nested keys sorted) and sent with `Content-Type: application/json`; `nil` sends no body. It must
 /// be the request's only body parameter: together with ``JSON``, ``Field`` or another
 /// whole body it fails with ``BuildError/conflictingBodies(_:_:)``.
 @propertyWrapper

@@ -22,36 +22,59 @@
 /// | `Date` | ISO 8601 in UTC (`2024-05-01T12:00:00Z`) |
 /// | `URL`, `UUID` | the absolute string, the UUID string |
 /// | array | the key repeated for each element (`ids=1&ids=2`); `nil` elements are skipped |
+/// | struct, dictionary | each member in brackets (`filter[status]=open`); a dictionary's sorted by key |
 ///
-/// A value that needs nesting (a struct, a dictionary, an array of arrays) or a
-/// non-finite number fails with ``BuildError/unsupportedValue(field:key:reason:)``.
+/// Those are the defaults. A strategy, for the field or for the whole request
+/// (``Request/encodingStrategy``), writes arrays, nested objects, `Bool`, `Date` and `nil`
+/// other ways; the field's overrides the request's member by member:
+///
+/// ```swift
+/// @Query("ids", strategy: .arrays(.commaSeparated)) var ids = [1, 2]        // ids=1,2
+/// @Query("tags", strategy: .arrays(.brackets)) var tags = ["a", "b"]        // tags[]=a&tags[]=b
+/// @Query("filter", strategy: .nesting(.dotted)) var filter = Filter()       // filter.status=open
+/// @Query("since", strategy: .dates(.secondsSince1970)) var since = Date()   // since=1714564800
+/// @Query("on", strategy: .bools(.numeric)) var on = true                    // on=1
+/// @Query("cursor", strategy: .nils(.empty)) var cursor: String? = nil       // cursor=
+/// ```
+///
+/// See ``EncodingStrategy`` for every rule. A list of lists or of objects can only be written
+/// with ``ArrayEncoding/indexed``; otherwise, and for a non-finite number, building fails
+/// with ``BuildError/unsupportedValue(field:key:reason:)`` naming the property.
 @propertyWrapper
 public struct Query<Value: Encodable>: QueryProtocol {
     /// The query key, before percent-encoding.
     public let key: String
     /// The value.
     public var wrappedValue: Value
+    /// How the value is written; members it does not state come from the request's
+    /// ``Request/encodingStrategy``, then the defaults.
+    public let strategy: EncodingStrategy
 
     /// Declares a query item.
     ///
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the item.
     ///   - key: The query key.
-    public init(wrappedValue: Value, _ key: String) {
+    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///     as the request's ``Request/encodingStrategy`` says.
+    public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key
         self.wrappedValue = wrappedValue
+        self.strategy = strategy
     }
 
     /// Declares an optional query item that starts as `nil`.
     ///
-    /// - Parameter key: The query key.
-    public init<Wrapped>(_ key: String) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key)
+    /// - Parameters:
+    ///   - key: The query key.
+    ///   - strategy: How the value is written; by default as the request says.
+    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
+        self.init(wrappedValue: nil, key, strategy: strategy)
     }
 
     /// The declared item.
     public var queryParameters: [QueryParameter] {
-        [QueryParameter(key: key, value: wrappedValue)]
+        [QueryParameter(key: key, value: wrappedValue, strategy: strategy)]
     }
 }
 

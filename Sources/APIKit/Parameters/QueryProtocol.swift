@@ -28,8 +28,9 @@ public protocol QueryProtocol {
 
 /// One declared query item: a key and either an `Encodable` value or no value at all.
 ///
-/// The value is encoded when the request is built: `nil` omits the item,
-/// an array repeats the key, and scalars follow the rules documented on ``Query``.
+/// The value is encoded when the request is built: by default `nil` omits the item,
+/// an array repeats the key, and scalars follow the rules documented on ``Query``; its
+/// ``strategy`` and the request's ``Request/encodingStrategy`` can change that.
 public struct QueryParameter {
     /// What a query item carries besides its key.
     public enum Value {
@@ -43,15 +44,24 @@ public struct QueryParameter {
     public var key: String
     /// The value.
     public var value: Value
+    /// How the value is written; members it does not state come from the request's
+    /// ``Request/encodingStrategy``, then the defaults.
+    public var strategy: EncodingStrategy
 
     /// Creates a query item whose value is encoded by the query rules.
     ///
+    /// ```swift
+    /// QueryParameter(key: "ids", value: [1, 2], strategy: .arrays(.commaSeparated))   // ids=1,2
+    /// ```
+    ///
     /// - Parameters:
     ///   - key: The key, before percent-encoding.
-    ///   - value: The value; `nil` omits the item, an array repeats the key.
-    public init(key: String, value: any Encodable) {
+    ///   - value: The value; `nil` omits the item, an array repeats the key (by default).
+    ///   - strategy: How the value is written; by default as the request says.
+    public init(key: String, value: any Encodable, strategy: EncodingStrategy = .inherit) {
         self.key = key
         self.value = .encodable(value)
+        self.strategy = strategy
     }
 
     /// Creates a query item that is the key alone, with no `=`.
@@ -65,5 +75,6 @@ public struct QueryParameter {
     private init(key: String, keyOnlyValue: Void) {
         self.key = key
         self.value = .keyOnly
+        self.strategy = .inherit
     }
 }

@@ -103,9 +103,25 @@ public protocol Request: Sendable {
     ///   is reported as ``RequestError/unacceptableStatusCode(_:body:response:context:)``,
     ///   any other error as ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
     func intercept(urlResponse: URLResponse) throws
+
+    /// How the values of the query string and the body are written — arrays, nested objects,
+    /// `Bool`, `Date` and `nil` — unless a field states otherwise.
+    ///
+    /// The default implementation states nothing, which means ``ArrayEncoding/repeatKey``,
+    /// ``NestingEncoding/brackets``, ``BoolEncoding/literal``, ``DateEncoding/iso8601`` and
+    /// ``NilEncoding/omit``. A field's own strategy (`@Query("ids", strategy: …)`) overrides
+    /// this one member by member.
+    ///
+    /// ```swift
+    /// var encodingStrategy: EncodingStrategy { .dates(.millisecondsSince1970).bools(.numeric) }
+    /// ```
+    var encodingStrategy: EncodingStrategy { get }
 }
 
 extension Request {
+    /// States nothing: fields use their own strategy, then the defaults.
+    public var encodingStrategy: EncodingStrategy { .inherit }
+
     /// Returns `urlRequest` unchanged.
     ///
     /// - Parameter urlRequest: The request built from the declaration.

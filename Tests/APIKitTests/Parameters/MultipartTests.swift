@@ -468,4 +468,27 @@ struct MultipartTests {
         }
         #expect(endpoint.receivedRequests.isEmpty)
     }
+
+    struct StrategyParts: RequestConfiguration, Sendable {
+        @Part("at") var at = Date(timeIntervalSince1970: 86_400)
+        @Part("flags") var flags = [true, false]
+        @Part("note", strategy: .nils(.empty)) var note: String? = nil
+        @Part("gone") var gone: Int? = nil
+        @Part("when", strategy: .dates(.iso8601)) var when = Date(timeIntervalSince1970: 0)
+        @Part("meta") var meta = ["enabled": true]
+    }
+
+    @Test("golden: the request's and the field's Bool, Date and nil strategies apply to text and JSON parts")
+    func strategies() throws {
+        let request = try withBoundary {
+            try urlRequest(StrategyParts(), method: .post, strategy: .dates(.secondsSince1970).bools(.numeric))
+        }
+        var expected = part(#"name="at""#, "86400")
+        expected += part(#"name="flags""#, "1") + part(#"name="flags""#, "0")
+        expected += part(#"name="note""#, "")
+        expected += part(#"name="when""#, "1970-01-01T00:00:00Z")
+        expected += part(#"name="meta""#, type: "application/json", #"{"enabled":1}"#)
+        expected += end()
+        #expect(request.bodyText == expected)
+    }
 }

@@ -134,26 +134,18 @@ struct QueryTests {
         @Query("map") var map = ["a": 1]
     }
 
-    @Test("a value that needs nesting is a build error naming the field and the type, not a description dump")
-    func nestingRejected() throws {
-        let point = try #require(buildError(Nested()))
-        guard case .unsupportedValue(let field, let key, .nestedValue(let type)) = point else {
-            Issue.record("unexpected \(point)")
-            return
-        }
-        #expect(field == "point" && key == "point" && type == "Point")
-        #expect(String(describing: point).contains("`point`"))
+    @Test("objects nest with brackets by default; a list inside a repeated-key list is a build error naming field and key")
+    func nestingByDefault() throws {
+        #expect(try urlRequest(Nested()).percentEncodedQuery == "point%5Bx%5D=1")
+        #expect(try urlRequest(Dictionary()).percentEncodedQuery == "map%5Ba%5D=1")
 
         let grid = try #require(buildError(NestedList()))
-        guard case .unsupportedValue("grid", "grid", .nestedValue) = grid else {
+        guard case .unsupportedValue("grid", "grid", .elementNotExpressible("grid[0]", "list", .repeatKey)) = grid else {
             Issue.record("unexpected \(grid)")
             return
         }
-        let map = try #require(buildError(Dictionary()))
-        guard case .unsupportedValue("map", "map", .nestedValue) = map else {
-            Issue.record("unexpected \(map)")
-            return
-        }
+        #expect(String(describing: grid).contains("`grid`"))
+        #expect(String(describing: grid).contains("grid[0]"))
     }
 
     struct NotFinite: RequestConfiguration, Sendable {

@@ -9,6 +9,7 @@ struct TestRequest<Configuration: RequestConfiguration & Sendable>: Request {
     var path = "items"
     var method: HTTPMethod = .get
     var configuration: Configuration
+    var encodingStrategy: EncodingStrategy = .inherit
     var parser: RawDataParser { RawDataParser() }
 }
 
@@ -54,9 +55,16 @@ func urlRequest<C: RequestConfiguration & Sendable>(
     method: HTTPMethod = .get,
     base: String = "https://api.example.com",
     path: String = "items",
+    strategy: EncodingStrategy = .inherit,
     sourceLocation: SourceLocation = #_sourceLocation
 ) throws -> URLRequest {
-    let request = TestRequest(base: URL(string: base)!, path: path, method: method, configuration: configuration)
+    let request = TestRequest(
+        base: URL(string: base)!,
+        path: path,
+        method: method,
+        configuration: configuration,
+        encodingStrategy: strategy
+    )
     let built = try request.makeURLRequest()
     // Compare a second pair of builds: a stream body can be read only once, and the one returned
     // stays unread. A multipart boundary is random unless a test fixes it; the pair shares one.
@@ -93,9 +101,10 @@ func buildError<C: RequestConfiguration & Sendable>(
     _ configuration: C,
     method: HTTPMethod = .get,
     path: String = "items",
+    strategy: EncodingStrategy = .inherit,
     sourceLocation: SourceLocation = #_sourceLocation
 ) -> BuildError? {
-    let request = TestRequest(path: path, method: method, configuration: configuration)
+    let request = TestRequest(path: path, method: method, configuration: configuration, encodingStrategy: strategy)
     var referenceError: BuildError?
     do {
         _ = try request.encodedURLRequest(reading: .mirror)

@@ -21,10 +21,14 @@ enum MultipartWriter {
         var content: MultipartBody.Segment
     }
 
-    static func body(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> MultipartBody {
+    static func body(
+        _ declared: [DeclaredParameters.Declared<BodyParameter>],
+        strategy: EncodingStrategy = .inherit
+    ) throws(BuildError) -> MultipartBody {
         var drafts: [Draft] = []
         for index in declared.indices {
-            try appendParts(of: declared[index], to: &drafts)
+            let resolved = ResolvedStrategy(field: declared[index].parameter.strategy, request: strategy)
+            try appendParts(of: declared[index], strategy: resolved, to: &drafts)
         }
         let boundary = chooseBoundary(for: drafts)
         var segments: [MultipartBody.Segment] = []
@@ -50,13 +54,20 @@ enum MultipartWriter {
 
     private static func appendParts(
         of item: DeclaredParameters.Declared<BodyParameter>,
+        strategy: ResolvedStrategy,
         to drafts: inout [Draft]
     ) throws(BuildError) {
         let key = item.parameter.key
         let field = item.field
         let value = item.parameter.value
-        if isNil(value) { return }
         guard let name = escaped(key) else { throw .invalidPartName(key, field: field) }
+        if isNil(value) {
+            // Omitted by default; `.empty` and `.null` write a text part.
+            if let text = strategy.nils.text {
+                drafts.append(Draft(headers: disposition(name), content: .bytes(Data(text.utf8))))
+            }
+            return
+        }
         let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
         if let file = unwrapped as? MultipartFile {
             drafts.append(try filePart(file, name: name, key: key, field: field))
@@ -71,19 +82,34 @@ enum MultipartWriter {
             drafts.append(Draft(headers: headers, content: .bytes(data)))
             return
         }
-        var texts: [String] = []
+        // Scalars and lists of scalars are text parts written with the strategies, one part per
+        // element; anything with structure is one JSON part.
+        let tree: FormValue
         do {
-            try ScalarText.forEachText(of: value) { texts.append($0) }
+            tree = try FormValue.make(value)
         } catch {
             switch error {
-            case .unsupported(.nestedValue):
-                let headers = disposition(name) + "Content-Type: application/json\r\n"
-                drafts.append(Draft(headers: headers, content: .bytes(try json(value, key: key, field: field))))
-                return
             case .unsupported(let reason):
                 throw .unsupportedValue(field: field, key: key, reason: reason)
             case .encodingFailed(let underlying):
                 throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
+            }
+        }
+        let elements: [FormValue]
+        if case .list(let list) = tree { elements = list } else { elements = [tree] }
+        var texts: [String] = []
+        for element in elements {
+            switch element {
+            case .list, .object:
+                let headers = disposition(name) + "Content-Type: application/json\r\n"
+                drafts.append(
+                    Draft(headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy)))
+                )
+                return
+            case .null:
+                if let text = strategy.nils.text { texts.append(text) }
+            default:
+                if let text = FormWriter.text(of: element, strategy) { texts.append(text) }
             }
         }
         for text in texts {
@@ -119,9 +145,14 @@ enum MultipartWriter {
         "Content-Disposition: form-data; name=\"\(name)\"\r\n"
     }
 
-    private static func json(_ value: any Encodable, key: String, field: String) throws(BuildError) -> Data {
+    private static func json(
+        _ value: any Encodable,
+        key: String,
+        field: String,
+        strategy: ResolvedStrategy
+    ) throws(BuildError) -> Data {
         do {
-            return try JSONBodyWriter.document(value)
+            return try JSONBodyWriter.document(value, strategy: strategy)
         } catch {
             throw .valueEncodingFailed(field: field, key: key, underlying: error)
         }

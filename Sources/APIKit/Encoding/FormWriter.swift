@@ -1,0 +1,233 @@
+/// Writes query items and form fields — `key=text` joined by `&`, percent-encoded — with the
+/// encoding strategies: the second step of writing a value, shared by the query string and
+/// the form body.
+///
+/// The common scalars and `[String]`/`[Int]` are written directly (``KnownScalar``); any
+/// other value becomes a ``FormValue`` tree first, which is flattened here: an object's
+/// members get `key[member]` or `key.member` keys, a list's elements follow the
+/// ``ArrayEncoding``. A shape the array strategy cannot write unambiguously throws.
+struct FormWriter {
+    /// The text written so far (for a query, the URL up to and including `?` or `&`).
+    var output: [UInt8]
+    let style: PercentEncoding.Style
+    /// Whether an item has been written, so the next one needs a `&`.
+    private var hasItems = false
+
+    init(output: [UInt8] = [], style: PercentEncoding.Style) {
+        self.output = output
+        self.style = style
+    }
+
+    /// One part of a nested key after the parameter's own key.
+    enum KeyPart {
+        case member(String)
+        case index(Int)
+        /// `[]`, for ``ArrayEncoding/brackets``.
+        case append
+    }
+
+    // MARK: Items
+
+    /// Appends the bare key, with no `=`.
+    mutating func appendKeyOnly(_ key: String) {
+        separate()
+        PercentEncoding.append(key, style: style, to: &output)
+    }
+
+    /// Appends the items of a declared value, turning a failure into the ``BuildError`` that
+    /// names the property and the key.
+    mutating func append(
+        _ value: any Encodable,
+        key: String,
+        field: String,
+        strategy: ResolvedStrategy
+    ) throws(BuildError) {
+        do {
+            try append(value, key: key, strategy: strategy)
+        } catch {
+            switch error {
+            case .unsupported(let reason): throw .unsupportedValue(field: field, key: key, reason: reason)
+            case .encodingFailed(let underlying):
+                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
+            }
+        }
+    }
+
+    /// Appends the items a value is written as: none for `nil` (unless the nil strategy
+    /// writes one) or an empty array, one for a scalar, one per element for an array.
+    mutating func append(_ value: any Encodable, key: String, strategy: ResolvedStrategy) throws(ScalarText.Failure) {
+        switch KnownScalar(opening: value) {
+        case .string(let string): return appendItem(key, [], string, strategy)
+        case .int(let int): return appendItem(key, [], String(int), strategy)
+        case .bool(let bool): return appendItem(key, [], strategy.bools.text(bool), strategy)
+        case .double(let double):
+            guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
+            return appendItem(key, [], String(describing: double), strategy)
+        case .strings(let strings): return appendList(key, strings, strategy)
+        case .ints(let ints): return appendList(key, ints.map { String($0) }, strategy)
+        case .none: return appendNil(key, [], strategy)
+        case .unknown: break
+        }
+        try append(FormValue.make(value), key: key, parts: [], strategy: strategy)
+    }
+
+    // MARK: Trees
+
+    private mutating func append(
+        _ value: FormValue,
+        key: String,
+        parts: [KeyPart],
+        strategy: ResolvedStrategy
+    ) throws(ScalarText.Failure) {
+        switch value {
+        case .null: appendNil(key, parts, strategy)
+        case .object(let members):
+            for member in members {
+                try append(member.value, key: key, parts: parts + [.member(member.key)], strategy: strategy)
+            }
+        case .list(let elements): try appendList(elements, key: key, parts: parts, strategy: strategy)
+        case .text, .bool, .date: appendItem(key, parts, scalarText(value, strategy) ?? "", strategy)
+        }
+    }
+
+    private mutating func appendList(
+        _ elements: [FormValue],
+        key: String,
+        parts: [KeyPart],
+        strategy: ResolvedStrategy
+    ) throws(ScalarText.Failure) {
+        if strategy.arrays == .indexed {
+            for (index, element) in elements.enumerated() {
+                try append(element, key: key, parts: parts + [.index(index)], strategy: strategy)
+            }
+            return
+        }
+        for (index, element) in elements.enumerated() {
+            let kind: String
+            switch element {
+            case .list: kind = "list"
+            case .object: kind = "object"
+            case .text, .bool, .date, .null: continue
+            }
+            throw .unsupported(
+                .elementNotExpressible(
+                    at: Self.describe(key, parts + [.index(index)], strategy),
+                    element: kind,
+                    arrays: ArrayEncoding(kind: strategy.arrays)
+                )
+            )
+        }
+        var texts: [String] = []
+        texts.reserveCapacity(elements.count)
+        for element in elements {
+            if case .null = element {
+                if let text = strategy.nils.text { texts.append(text) }
+            } else if let text = scalarText(element, strategy) {
+                texts.append(text)
+            }
+        }
+        appendList(key, texts, strategy, parts: parts)
+    }
+
+    /// The text of a scalar node.
+    private func scalarText(_ value: FormValue, _ strategy: ResolvedStrategy) -> String? {
+        Self.text(of: value, strategy)
+    }
+
+    /// The text of a scalar node, `nil` for a list or an object; also used for multipart text parts.
+    static func text(of value: FormValue, _ strategy: ResolvedStrategy) -> String? {
+        switch value {
+        case .text(let text): text
+        case .bool(let bool): strategy.bools.text(bool)
+        case .date(let date): strategy.dates.text(date)
+        case .null: strategy.nils.text
+        case .list, .object: nil
+        }
+    }
+
+    // MARK: Writing
+
+    private mutating func separate() {
+        if hasItems { output.append(UInt8(ascii: "&")) }
+        hasItems = true
+    }
+
+    private mutating func appendKey(_ key: String, _ parts: [KeyPart], _ strategy: ResolvedStrategy) {
+        PercentEncoding.append(key, style: style, to: &output)
+        for part in parts {
+            switch part {
+            case .member(let member):
+                if strategy.nesting == .dotted {
+                    output.append(UInt8(ascii: "."))
+                    PercentEncoding.append(member, style: style, to: &output)
+                } else {
+                    output.append(contentsOf: Self.openBracket)
+                    PercentEncoding.append(member, style: style, to: &output)
+                    output.append(contentsOf: Self.closeBracket)
+                }
+            case .index(let index):
+                output.append(contentsOf: Self.openBracket)
+                output.append(contentsOf: String(index).utf8)
+                output.append(contentsOf: Self.closeBracket)
+            case .append:
+                output.append(contentsOf: Self.openBracket)
+                output.append(contentsOf: Self.closeBracket)
+            }
+        }
+    }
+
+    private mutating func appendItem(_ key: String, _ parts: [KeyPart], _ text: String, _ strategy: ResolvedStrategy) {
+        separate()
+        appendKey(key, parts, strategy)
+        output.append(UInt8(ascii: "="))
+        PercentEncoding.append(text, style: style, to: &output)
+    }
+
+    private mutating func appendNil(_ key: String, _ parts: [KeyPart], _ strategy: ResolvedStrategy) {
+        guard let text = strategy.nils.text else { return }
+        appendItem(key, parts, text, strategy)
+    }
+
+    /// The elements of a flat list of texts, by the array strategy.
+    private mutating func appendList(
+        _ key: String,
+        _ texts: [String],
+        _ strategy: ResolvedStrategy,
+        parts: [KeyPart] = []
+    ) {
+        guard !texts.isEmpty else { return }
+        switch strategy.arrays {
+        case .repeatKey:
+            for text in texts { appendItem(key, parts, text, strategy) }
+        case .brackets:
+            let keyParts = parts + [.append]
+            for text in texts { appendItem(key, keyParts, text, strategy) }
+        case .indexed:
+            for (index, text) in texts.enumerated() { appendItem(key, parts + [.index(index)], text, strategy) }
+        case .commaSeparated:
+            separate()
+            appendKey(key, parts, strategy)
+            output.append(UInt8(ascii: "="))
+            for (index, text) in texts.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                PercentEncoding.append(text, style: style, to: &output)
+            }
+        }
+    }
+
+    private static let openBracket: [UInt8] = Array("%5B".utf8)
+    private static let closeBracket: [UInt8] = Array("%5D".utf8)
+
+    /// A nested key as a person reads it, before percent-encoding: `filter[tags][0]`, `filter.tags[0]`.
+    static func describe(_ key: String, _ parts: [KeyPart], _ strategy: ResolvedStrategy) -> String {
+        var text = key
+        for part in parts {
+            switch part {
+            case .member(let member): text += strategy.nesting == .dotted ? ".\(member)" : "[\(member)]"
+            case .index(let index): text += "[\(index)]"
+            case .append: text += "[]"
+            }
+        }
+        return text
+    }
+}

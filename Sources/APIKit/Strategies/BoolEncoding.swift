@@ -1,0 +1,39 @@
+/// How a `Bool` is written, in query strings, form bodies and JSON bodies.
+///
+/// ```swift
+/// @Query("active") var active = true                                     // active=true
+/// @Query("active", strategy: .bools(.numeric)) var active = true         // active=1
+/// @JSON("active", strategy: .bools(.numeric)) var active = true          // {"active":1}
+/// ```
+///
+/// The strategy applies to every `Bool` in the value, nested ones and array elements too.
+public struct BoolEncoding: Hashable, Sendable, CustomStringConvertible {
+    enum Kind: Hashable, Sendable {
+        case literal
+        case numeric
+    }
+
+    let kind: Kind
+
+    /// `true` and `false`; in JSON, the literals `true` and `false`. The default.
+    public static let literal = BoolEncoding(kind: .literal)
+
+    /// `1` and `0`; in JSON, the numbers `1` and `0`.
+    public static let numeric = BoolEncoding(kind: .numeric)
+
+    /// The strategy's name: `"literal"` or `"numeric"`.
+    public var description: String {
+        switch kind {
+        case .literal: "literal"
+        case .numeric: "numeric"
+        }
+    }
+
+    /// The text of `value`.
+    func text(_ value: Bool) -> String {
+        switch kind {
+        case .literal: value ? "true" : "false"
+        case .numeric: value ? "1" : "0"
+        }
+    }
+}
