@@ -7,6 +7,9 @@ struct DeclaredParameters {
         /// The property name, without the `_` of wrapper storage.
         var field: String
         var parameter: Parameter
+        /// Set by the field plan for a `nil` body member that the strategies leave out: it
+        /// writes nothing, but still counts in the declaration checks (``NilCheck``).
+        var isOmitted = false
     }
 
     /// Whether the request's strategy writes `nil` query values (`key=`, `key=null`), so that a

@@ -6,6 +6,10 @@
 /// request both ways (``ParameterCollector/Reading``) and compare the bytes.
 protocol DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String)
+
+    /// For a wrapper whose value is an `Optional`: how to see that it is `nil` without copying
+    /// the wrapper, and what a `nil` value still declares. Asked once per type, by ``FieldPlan``.
+    static var nilCheck: NilCheck? { get }
 }
 
 extension DirectParameter {
@@ -13,9 +17,125 @@ extension DirectParameter {
     static func declare(at storage: UnsafeRawPointer, into parameters: inout DeclaredParameters, field: String) {
         storage.load(as: Self.self).declare(into: &parameters, field: field)
     }
+
+    static var nilCheck: NilCheck? { nil }
+
+    /// The offset of the wrapper's `strategy.nils`.
+    fileprivate static func nilsOffset(strategy: PartialKeyPath<Self>) -> Int? {
+        guard let strategyOffset = MemoryLayout<Self>.offset(of: strategy),
+            let nils = MemoryLayout<EncodingStrategy>.offset(of: \.nils)
+        else { return nil }
+        return strategyOffset + nils
+    }
+}
+
+/// Tells whether an `Optional` stored in memory is `nil`.
+///
+/// For the common value types the check is concrete code that reads the value's tag in place;
+/// through the generic ``OptionalProtocol`` it would copy and destroy the value through its
+/// value witnesses (~350 instructions).
+enum NilProbe {
+    case string, int, bool, double, strings, ints
+    case other(any OptionalProtocol.Type)
+
+    init(_ type: any OptionalProtocol.Type) {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(String?.self): self = .string
+        case ObjectIdentifier(Int?.self): self = .int
+        case ObjectIdentifier(Bool?.self): self = .bool
+        case ObjectIdentifier(Double?.self): self = .double
+        case ObjectIdentifier([String]?.self): self = .strings
+        case ObjectIdentifier([Int]?.self): self = .ints
+        default: self = .other(type)
+        }
+    }
+
+    @inline(__always)
+    func isNone(at pointer: UnsafeRawPointer) -> Bool {
+        switch self {
+        case .string: pointer.assumingMemoryBound(to: String?.self).pointee == nil
+        case .int: pointer.assumingMemoryBound(to: Int?.self).pointee == nil
+        case .bool: pointer.assumingMemoryBound(to: Bool?.self).pointee == nil
+        case .double: pointer.assumingMemoryBound(to: Double?.self).pointee == nil
+        case .strings: pointer.assumingMemoryBound(to: [String]?.self).pointee == nil
+        case .ints: pointer.assumingMemoryBound(to: [Int]?.self).pointee == nil
+        case .other(let type): type.isNone(at: pointer)
+        }
+    }
+}
+
+/// Where a built-in wrapper keeps its `Optional` value, so that the field plan sees a `nil`
+/// at a fixed offset — a few instructions — instead of copying the wrapper and declaring an
+/// item that writes nothing. A request with many `nil` fields then costs what it would
+/// without them.
+///
+/// What it lets the plan skip is exactly what ``DirectParameter/declare(into:field:)`` would
+/// have declared to no effect; the encoder tests compare every request with the Mirror reading.
+struct NilCheck {
+    /// What a `nil` value still declares when the strategies leave it out.
+    enum Declares {
+        /// Nothing (a header, a query dictionary or item).
+        case nothing
+        /// Its key and body kind: a body member decides what kind of body the request has, and
+        /// takes part in the duplicate-key and conflicting-body checks, even when it is `nil`.
+        case bodyMember(keyOffset: Int, encoding: BodyEncoding)
+    }
+
+    let valueOffset: Int
+    let valueType: NilProbe
+    /// The offset of the wrapper's `strategy.nils`, for wrappers that carry a strategy.
+    let nilsOffset: Int?
+    /// Whether the value is seen by the strategies at all (query and body values), so that a
+    /// request's `.nils(.empty)` or `.nils(.null)` makes it write something.
+    let followsStrategy: Bool
+    let declares: Declares
+
+    /// Whether the value stored in the wrapper at `storage` is `nil`.
+    @inline(__always)
+    func isNil(in storage: UnsafeRawPointer) -> Bool {
+        valueType.isNone(at: storage + valueOffset)
+    }
+
+    init(
+        valueOffset: Int,
+        valueType: any OptionalProtocol.Type,
+        nilsOffset: Int?,
+        followsStrategy: Bool,
+        declares: Declares
+    ) {
+        self.valueOffset = valueOffset
+        self.valueType = NilProbe(valueType)
+        self.nilsOffset = nilsOffset
+        self.followsStrategy = followsStrategy
+        self.declares = declares
+    }
+
+    /// Whether a `nil` value writes nothing: the field's nil strategy, else the request's, omits it.
+    @inline(__always)
+    func omitsNil(in storage: UnsafeRawPointer, requestKeepsNil: Bool) -> Bool {
+        guard followsStrategy else { return true }
+        guard let nilsOffset else { return !requestKeepsNil }
+        let nils = storage.load(fromByteOffset: nilsOffset, as: NilEncoding?.self)
+        return !(nils.map { $0 != .omit } ?? requestKeepsNil)
+    }
+
+    /// Declares what a `nil` value left out by the strategies still declares.
+    func declareOmitted(in storage: UnsafeRawPointer, into parameters: inout DeclaredParameters, field: String) {
+        guard case .bodyMember(let keyOffset, let encoding) = declares else { return }
+        let key = storage.load(fromByteOffset: keyOffset, as: String.self)
+        parameters.body.append(
+            .init(field: field, parameter: BodyParameter(key: key, value: Int?.none, encoding: encoding), isOmitted: true)
+        )
+    }
 }
 
 extension Header: DirectParameter {
+    static var nilCheck: NilCheck? {
+        MemoryLayout<Self>.offset(of: \.wrappedValue).map {
+            NilCheck(valueOffset: $0, valueType: String?.self, nilsOffset: nil, followsStrategy: false, declares: .nothing)
+        }
+    }
+
     func declare(into parameters: inout DeclaredParameters, field: String) {
         guard let value = wrappedValue else { return }
         parameters.headers.append(.init(field: field, parameter: HeaderField(name: key, value: value)))
@@ -31,6 +151,19 @@ extension HeaderDict: DirectParameter {
 }
 
 extension Query: DirectParameter {
+    static var nilCheck: NilCheck? {
+        guard let type = Value.self as? any OptionalProtocol.Type,
+            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue)
+        else { return nil }
+        return NilCheck(
+            valueOffset: offset,
+            valueType: type,
+            nilsOffset: nilsOffset(strategy: \Self.strategy),
+            followsStrategy: true,
+            declares: .nothing
+        )
+    }
+
     // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
         if case .none = KnownScalar(wrappedValue), !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues) {
@@ -43,6 +176,18 @@ extension Query: DirectParameter {
 }
 
 extension QueryDict: DirectParameter {
+    static var nilCheck: NilCheck? {
+        MemoryLayout<Self>.offset(of: \.wrappedValue).map {
+            NilCheck(
+                valueOffset: $0,
+                valueType: [String: String]?.self,
+                nilsOffset: nil,
+                followsStrategy: false,
+                declares: .nothing
+            )
+        }
+    }
+
     func declare(into parameters: inout DeclaredParameters, field: String) {
         guard let items = wrappedValue else { return }
         for item in items.sorted(by: { $0.key < $1.key }) {
@@ -59,6 +204,20 @@ extension KeyQuery: DirectParameter {
 }
 
 extension JSON: DirectParameter {
+    static var nilCheck: NilCheck? {
+        guard let type = Value.self as? any OptionalProtocol.Type,
+            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
+            let keyOffset = MemoryLayout<Self>.offset(of: \.key)
+        else { return nil }
+        return NilCheck(
+            valueOffset: offset,
+            valueType: type,
+            nilsOffset: nilsOffset(strategy: \Self.strategy),
+            followsStrategy: true,
+            declares: .bodyMember(keyOffset: keyOffset, encoding: .json)
+        )
+    }
+
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
             .init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
@@ -67,6 +226,20 @@ extension JSON: DirectParameter {
 }
 
 extension Field: DirectParameter {
+    static var nilCheck: NilCheck? {
+        guard let type = Value.self as? any OptionalProtocol.Type,
+            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
+            let keyOffset = MemoryLayout<Self>.offset(of: \.key)
+        else { return nil }
+        return NilCheck(
+            valueOffset: offset,
+            valueType: type,
+            nilsOffset: nilsOffset(strategy: \Self.strategy),
+            followsStrategy: true,
+            declares: .bodyMember(keyOffset: keyOffset, encoding: .formURLEncoded)
+        )
+    }
+
     // A `nil` body field is still declared: it decides the kind of body the request has.
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
@@ -79,6 +252,20 @@ extension Field: DirectParameter {
 }
 
 extension Part: DirectParameter {
+    static var nilCheck: NilCheck? {
+        guard let type = Value.self as? any OptionalProtocol.Type,
+            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
+            let keyOffset = MemoryLayout<Self>.offset(of: \.name)
+        else { return nil }
+        return NilCheck(
+            valueOffset: offset,
+            valueType: type,
+            nilsOffset: nilsOffset(strategy: \Self.strategy),
+            followsStrategy: true,
+            declares: .bodyMember(keyOffset: keyOffset, encoding: .multipart)
+        )
+    }
+
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
             .init(
@@ -90,6 +277,21 @@ extension Part: DirectParameter {
 }
 
 extension FilePart: DirectParameter {
+    static var nilCheck: NilCheck? {
+        guard let type = Value.self as? any OptionalProtocol.Type,
+            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
+            let keyOffset = MemoryLayout<Self>.offset(of: \.name)
+        else { return nil }
+        // No strategy of its own; the request's nil strategy still applies to its value.
+        return NilCheck(
+            valueOffset: offset,
+            valueType: type,
+            nilsOffset: nil,
+            followsStrategy: true,
+            declares: .bodyMember(keyOffset: keyOffset, encoding: .multipart)
+        )
+    }
+
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
             .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))

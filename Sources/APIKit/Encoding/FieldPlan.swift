@@ -31,6 +31,8 @@ final class FieldPlan {
         var path: (any PathProtocol.Type)?
         /// Set for the built-in wrappers, which add their parameters without the protocols' arrays.
         var direct: (any DirectParameter.Type)?
+        /// Set for built-in wrappers with an `Optional` value: a `nil` is seen in place.
+        var nilCheck: NilCheck?
     }
 
     let fields: [Field]
@@ -120,7 +122,8 @@ final class FieldPlan {
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
                 path: fieldType as? any PathProtocol.Type,
-                direct: fieldType as? any DirectParameter.Type
+                direct: fieldType as? any DirectParameter.Type,
+                nilCheck: (fieldType as? any DirectParameter.Type)?.nilCheck
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {
                 fields.append(field)

@@ -42,6 +42,7 @@ enum JSONBodyWriter {
         body.reserveCapacity(64 * members.count + 2)
         var isFirst = true
         for index in members.indices {
+            if members[index].isOmitted { continue }
             let value = members[index].parameter.value
             let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
             let known = KnownScalar(opening: value)

@@ -70,6 +70,12 @@ enum ParameterCollector {
             for index in fields.indices {
                 let storage = base + fields[index].offset
                 if let direct = fields[index].direct {
+                    if let check = fields[index].nilCheck, check.isNil(in: storage),
+                        check.omitsNil(in: storage, requestKeepsNil: keepsNil)
+                    {
+                        check.declareOmitted(in: storage, into: &parameters, field: fields[index].name)
+                        continue
+                    }
                     direct.declare(at: storage, into: &parameters, field: fields[index].name)
                     continue
                 }

@@ -211,7 +211,7 @@ struct URLRequestSerializer {
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
         var writer = FormWriter(style: .form)
         writer.output.reserveCapacity(32 * declared.count)
-        for index in declared.indices {
+        for index in declared.indices where !declared[index].isOmitted {
             let strategy = ResolvedStrategy(field: declared[index].parameter.strategy, request: strategy)
             try writer.append(
                 declared[index].parameter.value,
