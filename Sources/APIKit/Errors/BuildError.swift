@@ -34,6 +34,8 @@ public enum BuildError: Error, Sendable {
     case duplicatePathValue(_ name: String, fields: [String])
     /// A path value that would not stay one plain segment.
     case invalidPathValue(_ name: String, field: String, reason: InvalidPathValueReason)
+    /// A ``RequestOptions/timeout`` that is zero, negative, infinite or NaN.
+    case invalidTimeout(TimeInterval)
 
     /// Why a value cannot fill a path segment.
     public enum InvalidPathValueReason: Sendable, Hashable, CustomStringConvertible {
@@ -84,7 +86,7 @@ public enum BuildError: Error, Sendable {
     /// The property the problem was found in, when there is one.
     public var fields: [String] {
         switch self {
-        case .invalidURL, .invalidMethod: []
+        case .invalidURL, .invalidMethod, .invalidTimeout: []
         case .invalidHeaderName(_, let field), .invalidHeaderValue(_, let field): [field]
         case .duplicateHeader(_, let fields), .duplicateBodyKey(_, let fields): fields
         case .conflictingBodies(let first, let second): [first, second]
@@ -126,6 +128,8 @@ extension BuildError: CustomStringConvertible {
             "placeholder {\(name.debugEscaped)} is filled more than once, by \(fields.backticked)"
         case .invalidPathValue(let name, let field, let reason):
             "value for {\(name.debugEscaped)} (property `\(field)`) cannot be a path segment: \(reason)"
+        case .invalidTimeout(let timeout):
+            "timeout \(timeout) is not a positive, finite number of seconds"
         }
     }
 }

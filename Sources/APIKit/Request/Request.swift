@@ -103,9 +103,24 @@ public protocol Request: Sendable {
     ///   is reported as ``RequestError/unacceptableStatusCode(_:body:response:context:)``,
     ///   any other error as ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
     func intercept(urlResponse: URLResponse) throws
+
+    /// The timeout and cache policy for every request of this type.
+    ///
+    /// They win over the ``Session``'s options and lose to those given for one call,
+    /// member by member (see ``RequestOptions``). The default sets nothing.
+    ///
+    /// ```swift
+    /// var options: RequestOptions { RequestOptions(timeout: 120) }   // a slow report
+    /// ```
+    var options: RequestOptions { get }
 }
 
 extension Request {
+    /// No options: the session's apply, unless the call gives its own.
+    public var options: RequestOptions {
+        RequestOptions()
+    }
+
     /// Returns `urlRequest` unchanged.
     ///
     /// - Parameter urlRequest: The request built from the declaration.
