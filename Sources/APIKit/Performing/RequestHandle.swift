@@ -11,10 +11,20 @@ public final class RequestHandle: Sendable {
     private enum Phase {
         /// Neither finished nor cancelled: what to stop on cancellation (the transport task,
         /// or the `Task` running interceptors), the URL once built, and how to report it.
-        case running(task: (any TransportTask)?, url: URL?, onCancel: @Sendable (URL?) -> Void)
+        /// `stage` orders the attachments: one from an earlier stage never replaces a later one.
+        case running(task: (any TransportTask)?, stage: Stage, url: URL?, onCancel: @Sendable (URL?) -> Void)
         /// The outcome has been claimed: by the response, a failure or `cancel()`. The
         /// cancellation closure is dropped here, which breaks the cycle it may close.
         case finished
+    }
+
+    /// The stages that attach something to cancel, in pipeline order.
+    enum Stage: Int, Comparable {
+        case none, adapt, transport, inspect
+
+        static func < (lhs: Stage, rhs: Stage) -> Bool {
+            lhs.rawValue < rhs.rawValue
+        }
     }
 
     private let phase: Locked<Phase>
@@ -23,7 +33,7 @@ public final class RequestHandle: Sendable {
     ///   URL once it is known; called at most once, and only when `cancel()` wins the race
     ///   against the response.
     init(onCancelAt onCancel: @escaping @Sendable (URL?) -> Void) {
-        phase = Locked(.running(task: nil, url: nil, onCancel: onCancel))
+        phase = Locked(.running(task: nil, stage: .none, url: nil, onCancel: onCancel))
     }
 
     /// - Parameter onCancel: Delivers the cancellation to the completion; called at most once,
@@ -43,7 +53,7 @@ public final class RequestHandle: Sendable {
     public func cancel() {
         let running: (task: (any TransportTask)?, url: URL?, onCancel: @Sendable (URL?) -> Void)? =
             phase.withLock { phase in
-                guard case .running(let task, let url, let onCancel) = phase else { return nil }
+                guard case .running(let task, _, let url, let onCancel) = phase else { return nil }
                 phase = .finished
                 return (task, url, onCancel)
             }
@@ -62,11 +72,19 @@ public final class RequestHandle: Sendable {
 
     /// Records what `cancel()` must stop now, and the URL; returns `false`, and cancels `task`,
     /// when the outcome was already decided.
+    ///
+    /// The transport may answer, and the next stage attach its `Task`, before `send` has
+    /// attached the transfer: an attachment from an earlier `stage` than the current one is
+    /// then ignored (that stage is over).
     @discardableResult
-    func attach(_ task: any TransportTask, url: URL? = nil) -> Bool {
+    func attach(_ task: any TransportTask, stage: Stage = .transport, url: URL? = nil) -> Bool {
         let attached = phase.withLock { phase in
-            guard case .running(_, let known, let onCancel) = phase else { return false }
-            phase = .running(task: task, url: url ?? known, onCancel: onCancel)
+            guard case .running(let current, let currentStage, let known, let onCancel) = phase else { return false }
+            if stage >= currentStage {
+                phase = .running(task: task, stage: stage, url: url ?? known, onCancel: onCancel)
+            } else {
+                phase = .running(task: current, stage: currentStage, url: known ?? url, onCancel: onCancel)
+            }
             return true
         }
         if !attached { task.cancel() }

@@ -59,7 +59,7 @@ final class RequestPipeline<R: Request>: Sendable {
             send(urlRequest, handle: handle)
         } else {
             let task = Task { await self.adaptAndSend(urlRequest, handle: handle) }
-            handle.attach(TaskCancellation(task: task), url: urlRequest.url)
+            handle.attach(TaskCancellation(task: task), stage: .adapt, url: urlRequest.url)
         }
     }
 
@@ -110,7 +110,7 @@ final class RequestPipeline<R: Request>: Sendable {
                 received(result, url: url, handle: handle)
             }
         }
-        handle.attach(task, url: url)
+        handle.attach(task, stage: .transport, url: url)
     }
 
     /// Runs the session's `inspect` hooks in reverse order, when there are any and a response
@@ -144,7 +144,7 @@ final class RequestPipeline<R: Request>: Sendable {
                 finish(result, url: url, handle: handle)
             }
         }
-        handle.attach(TaskCancellation(task: task))
+        handle.attach(TaskCancellation(task: task), stage: .inspect)
     }
 
     /// Claims the outcome and runs the request's response stages and the completion.
