@@ -100,7 +100,7 @@ extension Session {
     func performProbed<R: Request>(
         _ request: R,
         options: RequestOptions? = nil,
-        timeout: TimeInterval = 5
+        timeout: TimeInterval = 30
     ) async -> (result: Result<R.Response, RequestError>?, probe: CompletionProbe<Result<R.Response, RequestError>>)
     where R.Response: Sendable {
         let probe = CompletionProbe<Result<R.Response, RequestError>>()

@@ -183,7 +183,7 @@ struct SessionInterceptorTests {
                 probe.record((returned.withLock { $0 }, DispatchQueue.getSpecific(key: key)))
             }
             returned.withLock { $0 = true }
-            let (afterReturn, queueTag) = try #require(await probe.first())
+            let (afterReturn, queueTag) = try #require(await probe.first(timeout: 30))
             #expect(afterReturn)
             #expect(queueTag == "completion")
         }

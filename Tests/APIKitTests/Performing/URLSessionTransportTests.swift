@@ -8,7 +8,7 @@ struct URLSessionTransportTests {
     func send(_ request: URLRequest) async -> Result<TransportResponse, any Error>? {
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         _ = StubURLProtocol.session.send(request) { probe.record($0) }
-        return await probe.first()
+        return await probe.first(timeout: 30)
     }
 
     @Test("a response arrives with its status and whole body")
@@ -35,7 +35,7 @@ struct URLSessionTransportTests {
 
         task.cancel()
 
-        let result = try #require(await probe.first())
+        let result = try #require(await probe.first(timeout: 30))
         #expect((result.errorValue as? URLError)?.code == .cancelled)
     }
 }

@@ -14,7 +14,7 @@ struct StubTransportTests {
         let returned = Locked(false)
         _ = transport.send(request) { probe.record(($0, returned.withLock { $0 })) }
         returned.withLock { $0 = true }
-        let first = await probe.first()
+        let first = await probe.first(timeout: 30)
         return (first?.0, first?.1 ?? false)
     }
 
@@ -69,12 +69,12 @@ struct StubTransportTests {
         }
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         let task = transport.send(URLRequest(url: stubBase)) { probe.record($0) }
-        _ = await asked.first()
+        _ = await asked.first(timeout: 30)
 
         task.cancel()
         task.cancel()
 
-        let result = try #require(await probe.first())
+        let result = try #require(await probe.first(timeout: 30))
         #expect((result.errorValue as? URLError)?.code == .cancelled)
         await settle(0.4)
         #expect(probe.count == 1)
