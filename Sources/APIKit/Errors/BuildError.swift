@@ -64,6 +64,8 @@ public enum BuildError: Error, Sendable {
             }
         }
     }
+    /// A ``RequestOptions/timeout`` that is zero, negative, infinite or NaN.
+    case invalidTimeout(TimeInterval)
 
     /// Why a value cannot fill a path segment.
     public enum InvalidPathValueReason: Sendable, Hashable, CustomStringConvertible {
@@ -122,7 +124,7 @@ public enum BuildError: Error, Sendable {
     /// The property the problem was found in, when there is one.
     public var fields: [String] {
         switch self {
-        case .invalidURL, .invalidMethod: []
+        case .invalidURL, .invalidMethod, .invalidTimeout: []
         case .invalidHeaderName(_, let field), .invalidHeaderValue(_, let field): [field]
         case .duplicateHeader(_, let fields), .duplicateBodyKey(_, let fields): fields
         case .conflictingBodies(let first, let second): [first, second]
@@ -172,6 +174,8 @@ extension BuildError: CustomStringConvertible {
             "filename \"\(filename.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) contains a control character"
         case .unreadableFile(let field, let key, let path, let reason):
             "file \"\(path.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) cannot be uploaded: \(reason)"
+        case .invalidTimeout(let timeout):
+            "timeout \(timeout) is not a positive, finite number of seconds"
         }
     }
 }

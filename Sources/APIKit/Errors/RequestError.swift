@@ -22,7 +22,8 @@
 public enum RequestError: Error {
     /// The declaration could not be turned into a `URLRequest`; nothing was sent.
     case buildFailed(BuildError, context: RequestContext)
-    /// ``Request/intercept(urlRequest:)`` threw; nothing was sent.
+    /// ``Request/intercept(urlRequest:)`` or a session ``Interceptor``'s
+    /// ``Interceptor/adapt(_:for:)`` threw; nothing was sent.
     case requestInterceptorFailed(any Error, context: RequestContext)
     /// The request could not be sent or no response arrived (usually a `URLError`:
     /// refused connection, timeout, TLS failure).
@@ -30,24 +31,27 @@ public enum RequestError: Error {
     /// The response's status code was rejected (by default, one outside `200..<300`);
     /// the body was not parsed and is carried as received.
     case unacceptableStatusCode(Int, body: Data, response: HTTPURLResponse, context: RequestContext)
-    /// ``Request/intercept(urlResponse:)`` threw an error other than ``UnacceptableStatusCode``.
+    /// ``Request/intercept(urlResponse:)`` or a session ``Interceptor``'s
+    /// ``Interceptor/inspect(_:data:for:)`` threw an error other than ``UnacceptableStatusCode``.
     case responseInterceptorFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
     /// The parser could not read the body (usually a ``ParsingError``).
     case parsingFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
     /// ``Request/response(from:urlResponse:)`` threw.
     case responseConversionFailed(any Error, response: URLResponse, context: RequestContext)
-    /// The request was cancelled through its ``RequestHandle`` before it completed.
+    /// The request was cancelled — through its ``RequestHandle``, or by cancelling the `Task`
+    /// awaiting ``Request/response(session:options:)`` — before it completed.
     case cancelled(context: RequestContext)
 
     /// The stages of a request, in order; each ``RequestError`` belongs to one.
     public enum Stage: String, Sendable, Hashable, CaseIterable {
         /// Encoding the declaration into a `URLRequest`.
         case build
-        /// ``Request/intercept(urlRequest:)``.
+        /// ``Request/intercept(urlRequest:)`` and the session's ``Interceptor/adapt(_:for:)``.
         case requestInterceptor
         /// Sending the request and receiving the response.
         case transport
-        /// Checking the status code and ``Request/intercept(urlResponse:)``.
+        /// Checking the status code, ``Request/intercept(urlResponse:)`` and the session's
+        /// ``Interceptor/inspect(_:data:for:)``.
         case responseValidation
         /// Parsing the body.
         case parsing
@@ -140,13 +144,13 @@ extension RequestError: LocalizedError, CustomStringConvertible {
         case .buildFailed(let error, _):
             "could not build the request: \(error)"
         case .requestInterceptorFailed(let error, _):
-            "intercept(urlRequest:) rejected the request: \(error)"
+            "intercept(urlRequest:) or a session interceptor rejected the request: \(error)"
         case .transportFailed(let error, _):
             "transport failed: \(Self.describe(error))"
         case .unacceptableStatusCode(let code, let body, _, _):
             "server answered with status code \(code) (\(body.count) body bytes)"
         case .responseInterceptorFailed(let error, _, _, _):
-            "intercept(urlResponse:) rejected the response: \(error)"
+            "intercept(urlResponse:) or a session interceptor rejected the response: \(error)"
         case .parsingFailed(let error, let body, _, _):
             "could not parse the \(body.count)-byte body: \(error)"
         case .responseConversionFailed(let error, _, _):

@@ -1,23 +1,33 @@
-/// Where `perform` processes the response and calls the completion: a chosen queue, or the
-/// session's delegate queue, where `URLSession` already calls back.
+/// Where the pipeline processes the response and calls the completion: a chosen queue, or
+/// where the transport calls back (a `URLSession`'s delegate queue).
 struct Delivery: Sendable {
-    let session: URLSession
+    /// The session whose delegate queue takes outcomes that do not come from it, when the
+    /// transport is a `URLSession`.
+    let urlSession: URLSession?
     let queue: DispatchQueue?
 
-    /// Runs `work` later: on the chosen queue, or as an operation on the delegate queue.
-    /// Used for outcomes that do not come from the session (a build error, a cancellation),
-    /// so that the completion is never called on the caller's thread.
+    init(transport: any Transport, queue: DispatchQueue?) {
+        self.urlSession = queue == nil ? transport as? URLSession : nil
+        self.queue = queue
+    }
+
+    /// Runs `work` later: on the chosen queue, as an operation on the `URLSession`'s delegate
+    /// queue, or on a global queue for other transports. Used for outcomes that do not come
+    /// from the transport (a build error, a cancellation, the end of an interceptor), so that
+    /// the completion is never called on the caller's thread.
     func async(_ work: @escaping @Sendable () -> Void) {
         if let queue {
             queue.async(execute: work)
+        } else if let urlSession {
+            urlSession.delegateQueue.addOperation(work)
         } else {
-            session.delegateQueue.addOperation(work)
+            DispatchQueue.global().async(execute: work)
         }
     }
 
-    /// Runs `work`, called from the session's completion handler: at once, since that
-    /// handler already runs on the delegate queue, or on the chosen queue.
-    func fromSessionCallback(_ work: @escaping @Sendable () -> Void) {
+    /// Runs `work`, called from the transport's completion: at once, where the transport
+    /// called back (for `URLSession`, already its delegate queue), or on the chosen queue.
+    func fromTransportCallback(_ work: @escaping @Sendable () -> Void) {
         if let queue {
             queue.async(execute: work)
         } else {

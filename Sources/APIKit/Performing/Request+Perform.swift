@@ -5,7 +5,13 @@ extension Request {
     /// ``intercept(urlRequest:)`` adapts the `URLRequest`, the request is sent with
     /// `session`, ``intercept(urlResponse:)`` checks the response (by default rejecting a
     /// status code outside `200..<300` before parsing), the ``parser`` reads the body and
-    /// ``response(from:urlResponse:)`` produces the ``Response``.
+    /// ``response(from:urlResponse:)`` produces the ``Response``. The request type's
+    /// ``options`` are applied before ``intercept(urlRequest:)``.
+    ///
+    /// This is `Session(transport: session, completionQueue: completionQueue).perform(self)`:
+    /// the same pipeline as ``Session/perform(_:options:completion:)`` and
+    /// ``response(session:options:)``. Use a ``Session`` for default headers, interceptors,
+    /// per-call options or another transport.
     ///
     /// ```swift
     /// request.perform { result in
@@ -40,41 +46,23 @@ extension Request {
         completionQueue: DispatchQueue? = nil,
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> RequestHandle {
-        let deliver = Delivery(session: session, queue: completionQueue)
-        let urlRequest: URLRequest
-        do {
-            urlRequest = try makeURLRequest()
-        } catch {
-            let handle = RequestHandle(onCancel: {})
-            if handle.claimCompletion() {
-                deliver.async { completion(.failure(error)) }
-            }
-            return handle
-        }
-        // The error context is made only when an error is reported: it costs more than encoding.
-        let url = urlRequest.url
-        let handle = RequestHandle(onCancel: { [self] in
-            deliver.async { completion(.failure(.cancelled(context: self.initialContext.with(url: url)))) }
-        })
-        let task = session.dataTask(with: urlRequest) { [self] data, response, error in
-            deliver.fromSessionCallback {
-                guard handle.claimCompletion() else { return }
-                let outcome = self.outcome(
-                    data: data,
-                    urlResponse: response,
-                    error: error,
-                    context: self.initialContext.with(url: url)
-                )
-                completion(outcome)
-            }
-        }
-        if handle.attach(task) {
-            task.resume()
-        }
-        return handle
+        Session(transport: session, completionQueue: completionQueue).perform(self, completion: completion)
     }
 
     /// Runs the response stages on what the transport delivered.
+    func outcome(
+        _ result: Result<TransportResponse, any Error>,
+        context: @autoclosure () -> RequestContext
+    ) -> Result<Response, RequestError> {
+        switch result {
+        case .success(let response):
+            outcome(data: response.data, urlResponse: response.urlResponse, error: nil, context: context())
+        case .failure(let error):
+            .failure(.transportFailed(error, context: context()))
+        }
+    }
+
+    /// Runs the response stages on what a `URLSession` completion handler delivered.
     func outcome(
         data: Data?,
         urlResponse: URLResponse?,
@@ -90,13 +78,8 @@ extension Request {
         let body = data ?? Data()
         do {
             try intercept(urlResponse: urlResponse)
-        } catch let status as UnacceptableStatusCode {
-            if let http = urlResponse as? HTTPURLResponse {
-                return .failure(.unacceptableStatusCode(status.statusCode, body: body, response: http, context: context()))
-            }
-            return .failure(.responseInterceptorFailed(status, body: body, response: urlResponse, context: context()))
         } catch {
-            return .failure(.responseInterceptorFailed(error, body: body, response: urlResponse, context: context()))
+            return .failure(Self.responseValidationError(error, body: body, response: urlResponse, context: context()))
         }
         let object: DataParser.Object
         do {
@@ -109,5 +92,19 @@ extension Request {
         } catch {
             return .failure(.responseConversionFailed(error, response: urlResponse, context: context()))
         }
+    }
+
+    /// The error for a response hook that threw: an ``UnacceptableStatusCode`` on an HTTP
+    /// response is a status-code error, anything else a response-interceptor failure.
+    static func responseValidationError(
+        _ error: any Error,
+        body: Data,
+        response: URLResponse,
+        context: RequestContext
+    ) -> RequestError {
+        if let status = error as? UnacceptableStatusCode, let http = response as? HTTPURLResponse {
+            return .unacceptableStatusCode(status.statusCode, body: body, response: http, context: context)
+        }
+        return .responseInterceptorFailed(error, body: body, response: response, context: context)
     }
 }

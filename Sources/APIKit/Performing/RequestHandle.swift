@@ -1,4 +1,5 @@
-/// A request in flight, returned by ``Request/perform(session:completionQueue:completion:)``.
+/// A request in flight, returned by ``Request/perform(session:completionQueue:completion:)``
+/// and ``Session/perform(_:options:completion:)``.
 ///
 /// Keep it to cancel the request; dropping it does not cancel anything.
 ///
@@ -8,37 +9,57 @@
 /// ```
 public final class RequestHandle: Sendable {
     private enum Phase {
-        /// Neither finished nor cancelled; the task, once started.
-        case running(URLSessionTask?)
-        /// The outcome has been claimed: by the response, a failure or `cancel()`.
+        /// Neither finished nor cancelled: what to stop on cancellation (the transport task,
+        /// or the `Task` running interceptors), the URL once built, and how to report it.
+        /// `stage` orders the attachments: one from an earlier stage never replaces a later one.
+        case running(task: (any TransportTask)?, stage: Stage, url: URL?, onCancel: @Sendable (URL?) -> Void)
+        /// The outcome has been claimed: by the response, a failure or `cancel()`. The
+        /// cancellation closure is dropped here, which breaks the cycle it may close.
         case finished
     }
 
-    private let phase = Locked(Phase.running(nil))
-    private let onCancel: @Sendable () -> Void
+    /// The stages that attach something to cancel, in pipeline order.
+    enum Stage: Int, Comparable {
+        case none, adapt, transport, inspect
+
+        static func < (lhs: Stage, rhs: Stage) -> Bool {
+            lhs.rawValue < rhs.rawValue
+        }
+    }
+
+    private let phase: Locked<Phase>
+
+    /// - Parameter onCancel: Delivers the cancellation to the completion, with the request's
+    ///   URL once it is known; called at most once, and only when `cancel()` wins the race
+    ///   against the response.
+    init(onCancelAt onCancel: @escaping @Sendable (URL?) -> Void) {
+        phase = Locked(.running(task: nil, stage: .none, url: nil, onCancel: onCancel))
+    }
 
     /// - Parameter onCancel: Delivers the cancellation to the completion; called at most once,
     ///   and only when `cancel()` wins the race against the response.
-    init(onCancel: @escaping @Sendable () -> Void) {
-        self.onCancel = onCancel
+    convenience init(onCancel: @escaping @Sendable () -> Void) {
+        self.init(onCancelAt: { _ in onCancel() })
     }
 
     /// Cancels the request, if it has not completed yet.
     ///
-    /// When the cancellation comes before the response is processed on the completion
-    /// queue, the network transfer is stopped (if still running) and the completion is
-    /// called with ``RequestError/cancelled(context:)``. Once processing of the response
-    /// has begun, this does nothing: the completion gets that outcome instead. Either way
-    /// the completion is called exactly once. Calling `cancel()` again does nothing.
+    /// When the cancellation comes before the response is processed, the network transfer
+    /// (or the interceptor running) is stopped and the completion is called with
+    /// ``RequestError/cancelled(context:)``; a request not yet sent is never sent. Once
+    /// processing of the response has begun, this does nothing: the completion gets that
+    /// outcome instead. Either way the completion is called exactly once. Calling `cancel()`
+    /// again does nothing.
     public func cancel() {
-        let task: URLSessionTask?? = phase.withLock { phase in
-            guard case .running(let task) = phase else { return .none }
-            phase = .finished
-            return .some(task)
-        }
-        guard case .some(let running) = task else { return }
-        running?.cancel()
-        onCancel()
+        let running: (task: (any TransportTask)?, url: URL?, onCancel: @Sendable (URL?) -> Void)? =
+            phase.withLock { phase in
+                guard case .running(let task, _, let url, let onCancel) = phase else { return nil }
+                phase = .finished
+                return (task, url, onCancel)
+            }
+        guard let running else { return }
+        running.task?.cancel()
+        running.onCancel(running.url)
     }
 
     /// Whether the outcome has been decided: a response received, a failure, or a cancellation.
@@ -49,11 +70,21 @@ public final class RequestHandle: Sendable {
         }
     }
 
-    /// Records the started task; returns `false`, and cancels it, when `cancel()` came first.
-    func attach(_ task: URLSessionTask) -> Bool {
+    /// Records what `cancel()` must stop now, and the URL; returns `false`, and cancels `task`,
+    /// when the outcome was already decided.
+    ///
+    /// The transport may answer, and the next stage attach its `Task`, before `send` has
+    /// attached the transfer: an attachment from an earlier `stage` than the current one is
+    /// then ignored (that stage is over).
+    @discardableResult
+    func attach(_ task: any TransportTask, stage: Stage = .transport, url: URL? = nil) -> Bool {
         let attached = phase.withLock { phase in
-            guard case .running = phase else { return false }
-            phase = .running(task)
+            guard case .running(let current, let currentStage, let known, let onCancel) = phase else { return false }
+            if stage >= currentStage {
+                phase = .running(task: task, stage: stage, url: url ?? known, onCancel: onCancel)
+            } else {
+                phase = .running(task: current, stage: currentStage, url: known ?? url, onCancel: onCancel)
+            }
             return true
         }
         if !attached { task.cancel() }
@@ -67,5 +98,14 @@ public final class RequestHandle: Sendable {
             phase = .finished
             return true
         }
+    }
+}
+
+/// Lets a ``RequestHandle`` cancel the `Task` that runs a request's async stages.
+struct TaskCancellation: TransportTask {
+    let task: Task<Void, Never>
+
+    func cancel() {
+        task.cancel()
     }
 }

@@ -4,7 +4,7 @@
 /// ``method``), the parameters (``configuration``, a ``RequestConfiguration``
 /// whose wrapped properties become headers, query items and body fields), and
 /// how the body is read (``parser`` and ``response(from:urlResponse:)``). Then
-/// call ``perform(session:completionQueue:completion:)``.
+/// call ``perform(session:completionQueue:completion:)`` or `try await` ``response(session:options:)``.
 ///
 /// ```swift
 /// struct UserRequest: Request, RequestConfiguration {
@@ -32,6 +32,11 @@
 ///    status code outside `200..<300` before the body is parsed;
 /// 5. ``parser`` turns the body into a ``Parser/Object``;
 /// 6. ``response(from:urlResponse:)`` turns that into the ``Response``.
+///
+/// Performed through a ``Session`` (``Request/response(session:options:)``,
+/// ``Session/perform(_:options:completion:)``), the session's default headers and the
+/// ``RequestOptions`` are applied right after step 1, and its ``Interceptor``s adapt the
+/// request after step 2 and inspect the response before step 4.
 ///
 /// Requests are values that may be performed from any thread, so they are `Sendable`.
 public protocol Request: Sendable {
@@ -116,11 +121,26 @@ public protocol Request: Sendable {
     /// var encodingStrategy: EncodingStrategy { .dates(.millisecondsSince1970).bools(.numeric) }
     /// ```
     var encodingStrategy: EncodingStrategy { get }
+
+    /// The timeout and cache policy for every request of this type.
+    ///
+    /// They win over the ``Session``'s options and lose to those given for one call,
+    /// member by member (see ``RequestOptions``). The default sets nothing.
+    ///
+    /// ```swift
+    /// var options: RequestOptions { RequestOptions(timeout: 120) }   // a slow report
+    /// ```
+    var options: RequestOptions { get }
 }
 
 extension Request {
     /// States nothing: fields use their own strategy, then the defaults.
     public var encodingStrategy: EncodingStrategy { .inherit }
+
+    /// No options: the session's apply, unless the call gives its own.
+    public var options: RequestOptions {
+        RequestOptions()
+    }
 
     /// Returns `urlRequest` unchanged.
     ///

@@ -1,0 +1,163 @@
+/// One request going through the stages a ``Session`` runs: the single code path behind
+/// `perform` (completion) and `response()` (async), whatever the transport.
+///
+/// The stages, each a method, in order:
+///
+/// 1. ``start(_:)`` — encode, default headers, options, the request's `intercept(urlRequest:)`;
+/// 2. ``adaptAndSend(_:handle:)`` — the session's `adapt` hooks, in list order (only when
+///    there are interceptors; they run in a `Task`);
+/// 3. ``send(_:handle:)`` — the transport (a retry policy would re-enter here);
+/// 4. ``received(_:url:handle:)`` — the session's `inspect` hooks in reverse order (again in a
+///    `Task`, only when there are interceptors);
+/// 5. ``finish(_:url:handle:)`` — claims the outcome, then the request's
+///    `intercept(urlResponse:)`, parser and `response(from:urlResponse:)`, and the completion.
+///
+/// With no interceptors nothing is asynchronous but the transport: no `Task` is made and the
+/// response is processed where the transport calls back, as before sessions existed.
+///
+/// The pipeline holds no mutable state; the ``RequestHandle`` passed along decides, exactly
+/// once, whether the outcome is the response, a failure or the cancellation.
+final class RequestPipeline<R: Request>: Sendable {
+    typealias Completion = @Sendable (sending Result<R.Response, RequestError>) -> Void
+
+    let request: R
+    let session: Session
+    /// The options of this call, which win over the request type's and the session's.
+    let callOptions: RequestOptions?
+    let delivery: Delivery
+    let completion: Completion
+
+    init(request: R, session: Session, options: RequestOptions?, completion: @escaping Completion) {
+        self.request = request
+        self.session = session
+        self.callOptions = options
+        self.delivery = Delivery(transport: session.transport, queue: session.completionQueue)
+        self.completion = completion
+    }
+
+    /// A handle whose cancellation reports ``RequestError/cancelled(context:)`` through this
+    /// pipeline's delivery.
+    func makeHandle() -> RequestHandle {
+        RequestHandle(onCancelAt: { [self] url in
+            delivery.async { [self] in
+                completion(.failure(.cancelled(context: request.initialContext.with(url: url))))
+            }
+        })
+    }
+
+    /// Runs the request; does nothing when `handle` was already cancelled.
+    func start(_ handle: RequestHandle) {
+        guard !handle.isFinished else { return }
+        let urlRequest: URLRequest
+        do {
+            urlRequest = try prepare()
+        } catch {
+            fail(error, handle: handle)
+            return
+        }
+        if session.interceptors.isEmpty {
+            send(urlRequest, handle: handle)
+        } else {
+            let task = Task { await self.adaptAndSend(urlRequest, handle: handle) }
+            handle.attach(TaskCancellation(task: task), stage: .adapt, url: urlRequest.url)
+        }
+    }
+
+    /// Encodes the request, adds the default headers, applies the options and runs the
+    /// request's own `intercept(urlRequest:)`.
+    func prepare() throws(RequestError) -> URLRequest {
+        var built: URLRequest
+        do {
+            built = try request.encodedURLRequest()
+            if !session.defaultHeaders.isEmpty {
+                try session.addDefaultHeaders(to: &built)
+            }
+            let options = (callOptions ?? RequestOptions()).overriding(request.options).overriding(session.options)
+            if !options.isEmpty {
+                try options.apply(to: &built)
+            }
+        } catch {
+            throw .buildFailed(error, context: request.initialContext)
+        }
+        do {
+            return try request.intercept(urlRequest: built)
+        } catch {
+            throw .requestInterceptorFailed(error, context: request.initialContext.with(url: built.url))
+        }
+    }
+
+    /// Runs the session's `adapt` hooks in list order, then sends.
+    func adaptAndSend(_ urlRequest: URLRequest, handle: RequestHandle) async {
+        var adapted = urlRequest
+        for interceptor in session.interceptors {
+            guard !handle.isFinished else { return }
+            do {
+                adapted = try await interceptor.adapt(adapted, for: request.initialContext.with(url: adapted.url))
+            } catch {
+                fail(.requestInterceptorFailed(error, context: request.initialContext.with(url: adapted.url)), handle: handle)
+                return
+            }
+        }
+        send(adapted, handle: handle)
+    }
+
+    /// Hands the request to the transport, unless the request was cancelled meanwhile.
+    func send(_ urlRequest: URLRequest, handle: RequestHandle) {
+        guard !handle.isFinished else { return }
+        let url = urlRequest.url
+        let task = session.transport.send(urlRequest) { [self] result in
+            delivery.fromTransportCallback { [self] in
+                received(result, url: url, handle: handle)
+            }
+        }
+        handle.attach(task, stage: .transport, url: url)
+    }
+
+    /// Runs the session's `inspect` hooks in reverse order, when there are any and a response
+    /// arrived, then finishes.
+    func received(_ result: Result<TransportResponse, any Error>, url: URL?, handle: RequestHandle) {
+        guard !session.interceptors.isEmpty, case .success(let response) = result else {
+            finish(result, url: url, handle: handle)
+            return
+        }
+        let task = Task {
+            for interceptor in session.interceptors.reversed() {
+                guard !handle.isFinished else { return }
+                do {
+                    try await interceptor.inspect(
+                        response.urlResponse,
+                        data: response.data,
+                        for: request.initialContext.with(url: url)
+                    )
+                } catch {
+                    let failure = R.responseValidationError(
+                        error,
+                        body: response.data,
+                        response: response.urlResponse,
+                        context: request.initialContext.with(url: url)
+                    )
+                    fail(failure, handle: handle)
+                    return
+                }
+            }
+            delivery.async { [self] in
+                finish(result, url: url, handle: handle)
+            }
+        }
+        handle.attach(TaskCancellation(task: task), stage: .inspect)
+    }
+
+    /// Claims the outcome and runs the request's response stages and the completion.
+    func finish(_ result: Result<TransportResponse, any Error>, url: URL?, handle: RequestHandle) {
+        guard handle.claimCompletion() else { return }
+        completion(request.outcome(result, context: request.initialContext.with(url: url)))
+    }
+
+    /// Claims the outcome and delivers `error`, never on the current thread.
+    func fail(_ error: RequestError, handle: RequestHandle) {
+        guard handle.claimCompletion() else { return }
+        delivery.async { [self] in
+            completion(.failure(error))
+        }
+    }
+}

@@ -1,0 +1,92 @@
+/// Performs requests: the transport that sends them, where results are delivered, default
+/// headers and options, and session-wide ``Interceptor``s.
+///
+/// A `Session` is a value: copies share the transport, and changing a copy's properties
+/// changes only that copy. ``shared`` (used by ``Request/perform(session:completionQueue:completion:)``
+/// and ``Request/response(session:options:)``) sends with `URLSession.shared` and adds nothing.
+///
+/// ```swift
+/// let api = Session(
+///     defaultHeaders: ["User-Agent": "MyApp/1.0"],
+///     options: RequestOptions(timeout: 20),
+///     interceptors: [BearerToken(tokens: store)]
+/// )
+/// let user = try await api.response(for: UserRequest(id: 1))
+/// api.perform(UserRequest(id: 2)) { result in print(result) }
+/// ```
+///
+/// Everything a session does is one pipeline whatever the transport and whether the call is
+/// `async` or takes a completion: encode, default headers and options, the request's
+/// ``Request/intercept(urlRequest:)``, the interceptors' ``Interceptor/adapt(_:for:)`` in list
+/// order, send, their ``Interceptor/inspect(_:data:for:)`` in reverse order, the request's
+/// ``Request/intercept(urlResponse:)``, the parser, ``Request/response(from:urlResponse:)``.
+/// With no interceptors every stage runs synchronously, on the transport's callback queue.
+public struct Session: Sendable {
+    /// Sends the requests; `URLSession.shared` by default, a ``StubTransport`` in tests.
+    public var transport: any Transport
+    /// Where the response is processed and the completion called; `nil` for where the
+    /// transport calls back (a `URLSession`'s delegate queue), or a global queue for outcomes
+    /// that do not come from the transport (build errors, cancellation).
+    public var completionQueue: DispatchQueue?
+    /// Headers added to every request that does not declare a header of the same name
+    /// (compared case-insensitively), before ``Request/intercept(urlRequest:)`` runs.
+    /// An invalid name or value, or two names that differ only in case, fail each request with
+    /// a ``BuildError`` naming `Session.defaultHeaders`.
+    public var defaultHeaders: [String: String]
+    /// Options for every request; those of the request type and of the call win, member by member.
+    public var options: RequestOptions
+    /// Adapt every request in list order, and inspect every response in reverse order.
+    public var interceptors: [any Interceptor]
+
+    /// The session of ``Request/perform(session:completionQueue:completion:)`` and
+    /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
+    /// completion queue, no default headers, options or interceptors.
+    public static let shared = Session()
+
+    /// Creates a session.
+    ///
+    /// - Parameters:
+    ///   - transport: Sends the requests; `URLSession.shared` by default.
+    ///   - completionQueue: Where responses are processed and completions called; `nil` for
+    ///     where the transport calls back.
+    ///   - defaultHeaders: Headers for every request that does not declare them.
+    ///   - options: Options for every request, unless the request type or the call sets them.
+    ///   - interceptors: Session-wide hooks, run in list order before sending and in reverse
+    ///     order after.
+    public init(
+        transport: any Transport = URLSession.shared,
+        completionQueue: DispatchQueue? = nil,
+        defaultHeaders: [String: String] = [:],
+        options: RequestOptions = RequestOptions(),
+        interceptors: [any Interceptor] = []
+    ) {
+        self.transport = transport
+        self.completionQueue = completionQueue
+        self.defaultHeaders = defaultHeaders
+        self.options = options
+        self.interceptors = interceptors
+    }
+
+    /// The field name that errors about ``defaultHeaders`` carry.
+    static let defaultHeadersField = "Session.defaultHeaders"
+
+    /// Adds the default headers that `urlRequest` does not declare.
+    func addDefaultHeaders(to urlRequest: inout URLRequest) throws(BuildError) {
+        let field = Self.defaultHeadersField
+        let names = defaultHeaders.keys.sorted()
+        for (index, name) in names.enumerated() {
+            guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: field) }
+            if names[..<index].contains(where: { HTTPSyntax.namesEqual($0, name) }) {
+                throw .duplicateHeader(name, fields: [field])
+            }
+        }
+        let declared = urlRequest.allHTTPHeaderFields ?? [:]
+        for name in names {
+            let value = defaultHeaders[name] ?? ""
+            guard HTTPSyntax.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name, field: field) }
+            if !declared.keys.contains(where: { HTTPSyntax.namesEqual($0, name) }) {
+                urlRequest.setValue(value, forHTTPHeaderField: name)
+            }
+        }
+    }
+}

@@ -1,0 +1,70 @@
+/// Sends a `URLRequest` and delivers what came back: the seam between APIKit's pipeline and
+/// an HTTP engine.
+///
+/// `URLSession` is a `Transport`, and the one every ``Session`` uses unless told otherwise.
+/// ``StubTransport`` answers from canned responses, for unit tests without a network. Any
+/// other HTTP engine plugs in the same way: everything else — encoding, default headers,
+/// options, interceptors, status validation, parsing, exactly-once delivery, cancellation —
+/// is APIKit's pipeline and does not change with the transport.
+///
+/// ```swift
+/// struct LoggingTransport: Transport {
+///     var base: any Transport = URLSession.shared
+///
+///     func send(
+///         _ request: URLRequest,
+///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+///     ) -> any TransportTask {
+///         print("→", request.httpMethod ?? "GET", request.url?.path ?? "")
+///         return base.send(request, completion: completion)
+///     }
+/// }
+/// ```
+///
+/// Rules a transport follows:
+///
+/// - `send` starts the transfer and returns at once; it never calls `completion` before it
+///   returns (call it from another queue);
+/// - `completion` is called exactly once: with the response and the whole body, or with
+///   the error that stopped the transfer (a `URLError` where one fits);
+/// - ``TransportTask/cancel()`` stops the transfer; the transport then still calls
+///   `completion` once, usually with `URLError(.cancelled)`, which APIKit ignores because it
+///   has already reported the cancellation.
+public protocol Transport: Sendable {
+    /// Starts sending `request`.
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it: default headers, options and every
+    ///     interceptor applied.
+    ///   - completion: Receives the response or the transport's error, exactly once, never
+    ///     before `send` returns. APIKit processes the response where this is called (unless
+    ///     the session has a completion queue), so call it from a queue that may run a little
+    ///     work, not from a real-time thread.
+    /// - Returns: The transfer in flight, to cancel it.
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask
+}
+
+/// A transfer started by a ``Transport``.
+public protocol TransportTask: Sendable {
+    /// Stops the transfer if it is still running; does nothing otherwise.
+    func cancel()
+}
+
+/// What a ``Transport`` received: the response and its whole body.
+public struct TransportResponse: Sendable {
+    /// The body, empty when there was none.
+    public var data: Data
+    /// The response; an `HTTPURLResponse` for HTTP.
+    public var urlResponse: URLResponse
+
+    /// - Parameters:
+    ///   - data: The body, empty when there was none.
+    ///   - urlResponse: The response; an `HTTPURLResponse` for HTTP.
+    public init(data: Data, urlResponse: URLResponse) {
+        self.data = data
+        self.urlResponse = urlResponse
+    }
+}

@@ -1,0 +1,105 @@
+import APIKit
+import Testing
+
+/// httpbin's `/headers`: the request headers as the server received them.
+struct HeadersRequest: JSONDecodableRequest, RequestConfiguration {
+    struct Response: Decodable, Sendable {
+        var headers: [String: String]
+
+        func header(_ name: String) -> String? {
+            headers.first { $0.key.lowercased() == name.lowercased() }?.value
+        }
+    }
+
+    @Header("X-Declared") var declared: String? = nil
+
+    var base = HTTPBin.baseURL
+    var path = "headers"
+    var method: HTTPMethod = .get
+    var configuration: Self { self }
+}
+
+/// Adds an API key header to every request, as a session-wide interceptor, and remembers the
+/// status codes it saw.
+struct APIKeyInterceptor: Interceptor {
+    let key: String
+    let statuses = Protected<[Int]>([])
+
+    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+        var request = urlRequest
+        request.setValue(key, forHTTPHeaderField: "X-Api-Key")
+        return request
+    }
+
+    func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws {
+        let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+        statuses.withLock { $0.append(status) }
+    }
+}
+
+@Suite("Sessions and async/await over HTTP", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
+struct SessionIntegrationTests {
+    @Test("try await response() returns the decoded response")
+    func asyncResponse() async throws {
+        let echo = try await IndexedRequest(index: 7).response()
+        #expect(echo.arg("i") == .one("7"))
+        #expect(echo.method == "GET")
+    }
+
+    @Test("response() throws the status error with the body")
+    func asyncStatusError() async throws {
+        do {
+            _ = try await StatusRequest(code: 418).response(session: Session(transport: HTTPBin.session))
+            Issue.record("expected a status error")
+        } catch {
+            #expect(error.statusCode == 418)
+            #expect(error.stage == .responseValidation)
+        }
+    }
+
+    @Test("a session's interceptor and default headers reach the server; a declared header wins")
+    func interceptorAddsHeader() async throws {
+        let interceptor = APIKeyInterceptor(key: "k-123")
+        let session = Session(
+            transport: HTTPBin.session,
+            defaultHeaders: ["X-Declared": "default", "X-Client": "APIKitTests"],
+            interceptors: [interceptor]
+        )
+
+        let response = try await HeadersRequest(declared: "declared").response(session: session)
+
+        #expect(response.header("X-Api-Key") == "k-123")
+        #expect(response.header("X-Client") == "APIKitTests")
+        #expect(response.header("X-Declared") == "declared")
+        #expect(interceptor.statuses.withLock { $0 } == [200])
+    }
+
+    @Test("cancelling the Task stops a slow request with .cancelled")
+    func taskCancellation() async throws {
+        let task = Task { () async -> RequestError? in
+            do throws(RequestError) {
+                _ = try await DelayRequest(seconds: 5).response(session: Session(transport: HTTPBin.session))
+                return nil
+            } catch {
+                return error
+            }
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        task.cancel()
+        let error: RequestError = try #require(await task.value)
+        #expect(error.stage == .cancelled)
+        #expect(error.context.url?.path == "/delay/5")
+    }
+
+    @Test("a per-call timeout overrides the default and fails the transfer")
+    func perCallTimeout() async throws {
+        let session = Session(transport: HTTPBin.session, options: RequestOptions(timeout: 30))
+        do {
+            _ = try await DelayRequest(seconds: 5).response(session: session, options: RequestOptions(timeout: 1))
+            Issue.record("expected a timeout")
+        } catch {
+            #expect(error.stage == .transport)
+            #expect((error.underlyingError as? URLError)?.code == .timedOut)
+        }
+    }
+}

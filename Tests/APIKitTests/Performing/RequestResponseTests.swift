@@ -1,0 +1,172 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+@Suite("response(): async/await over the same pipeline")
+struct RequestResponseTests {
+    @Test("returns the typed response")
+    func success() async throws {
+        let session = Session(transport: StubTransport(.success(body: "hello")))
+        let value: String = try await ProbeRequest(base: stubBase).response(session: session)
+        #expect(value == "hello")
+    }
+
+    @Test("session.response(for:) is the same call")
+    func sessionResponse() async throws {
+        let session = Session(transport: StubTransport(.success(body: "hi")))
+        #expect(try await session.response(for: ProbeRequest(base: stubBase)) == "hi")
+    }
+
+    @Test("the thrown error is a RequestError without a cast")
+    func typedThrows() async {
+        let session = Session(transport: StubTransport(.success(status: 500)))
+        do {
+            _ = try await ProbeRequest(base: stubBase).response(session: session)
+            Issue.record("expected a failure")
+        } catch {
+            let typed: RequestError = error
+            #expect(typed.statusCode == 500)
+        }
+    }
+
+    enum Failing: String, CaseIterable, Sendable {
+        case build, requestInterceptor, transport, status, responseInterceptor, parser, responseConversion
+    }
+
+    @Test("every failure stage throws its RequestError", arguments: Failing.allCases)
+    func failures(stage: Failing) async throws {
+        var answer = StubResponse.success(body: "x")
+        var request = ProbeRequest(base: stubBase)
+        let expected: RequestError.Stage
+        switch stage {
+        case .build:
+            request = ProbeRequest(base: stubBase, method: "BAD METHOD")
+            expected = .build
+        case .requestInterceptor:
+            request = ProbeRequest(base: stubBase, failing: .requestInterceptor)
+            expected = .requestInterceptor
+        case .transport:
+            answer = .failure(URLError(.timedOut))
+            expected = .transport
+        case .status:
+            answer = .success(status: 503, body: "down")
+            expected = .responseValidation
+        case .responseInterceptor:
+            request = ProbeRequest(base: stubBase, failing: .responseInterceptor)
+            expected = .responseValidation
+        case .parser:
+            request = ProbeRequest(base: stubBase, failing: .parser)
+            expected = .parsing
+        case .responseConversion:
+            request = ProbeRequest(base: stubBase, failing: .responseConversion)
+            expected = .responseConversion
+        }
+        let session = Session(transport: StubTransport(answer))
+
+        let result = await request.result(session: session)
+
+        let error = try #require(result.errorValue)
+        #expect(error.stage == expected)
+        #expect(error.context.requestType == "ProbeRequest")
+        if stage == .status { #expect(error.body == Data("down".utf8)) }
+    }
+
+    @Test("a Task cancelled before the call: .cancelled, and the transport is never called")
+    func cancelledBeforeSend() async throws {
+        for interceptors in [[], [RecordingInterceptor(name: "A", log: EventLog())]] as [[any Interceptor]] {
+            let transport = RecordingTransport(StubTransport(.success(body: "x")))
+            let session = Session(transport: transport, interceptors: interceptors)
+            let log = EventLog()
+            let task = Task {
+                withUnsafeCurrentTask { $0?.cancel() }
+                return await ProbeRequest(base: stubBase, log: log).result(session: session)
+            }
+
+            let error = try #require(await task.value.errorValue)
+
+            #expect(error.stage == .cancelled)
+            #expect(transport.sentRequests.isEmpty)
+            #expect(!log.names.contains("build"), "a cancelled request is not even built")
+        }
+    }
+
+    @Test("cancelling the Task during a delayed answer: .cancelled, and the transfer is cancelled")
+    func cancelledDuringTransfer() async throws {
+        for interceptors in [[], [RecordingInterceptor(name: "A", log: EventLog())]] as [[any Interceptor]] {
+            let started = CompletionProbe<Bool>()
+            let transport = RecordingTransport(
+                StubTransport { _ in
+                    started.record(true)
+                    return .success(body: "late", delay: 60)
+                }
+            )
+            let session = Session(transport: transport, interceptors: interceptors)
+            let log = EventLog()
+            let task = Task {
+                await ProbeRequest(base: stubBase, log: log).result(session: session)
+            }
+            #expect(await started.first(timeout: 30) == true, "the stub never received the request")
+
+            task.cancel()
+            let error = try #require(await task.value.errorValue)
+
+            guard case .cancelled(let context) = error else {
+                Issue.record("expected .cancelled, got \(error)")
+                continue
+            }
+            #expect(context.url?.path == "/v1/probe")
+            let transportResult = try #require(await transport.results.first(timeout: 30), "the transfer was not stopped")
+            #expect((transportResult.errorValue as? URLError)?.code == .cancelled)
+            #expect(!log.names.contains("parse"))
+        }
+    }
+
+    @Test("cancelling the Task while an interceptor's adapt waits cancels that hook; nothing is sent")
+    func cancelledDuringAdapt() async throws {
+        let waiting = CompletionProbe<String>()
+        let cancelled = CompletionProbe<String>()
+        let transport = RecordingTransport(StubTransport(.success()))
+        let interceptor = RecordingInterceptor(
+            name: "A",
+            log: EventLog(),
+            adaptBehaviour: .waitForCancellation,
+            waiting: waiting,
+            cancelled: cancelled
+        )
+        let session = Session(transport: transport, interceptors: [interceptor])
+        let task = Task { await ProbeRequest(base: stubBase).result(session: session) }
+        #expect(await waiting.first(timeout: 30) == "adapt A")
+
+        task.cancel()
+
+        #expect(try #require(await task.value.errorValue).stage == .cancelled)
+        #expect(await cancelled.first(timeout: 30) == "adapt A", "the interceptor's Task was not cancelled")
+        #expect(transport.sentRequests.isEmpty)
+    }
+
+    @Test("cancelling the Task while inspect waits: .cancelled; the response is not parsed")
+    func cancelledDuringInspect() async throws {
+        let waiting = CompletionProbe<String>()
+        let cancelled = CompletionProbe<String>()
+        let interceptor = RecordingInterceptor(
+            name: "A",
+            log: EventLog(),
+            inspectBehaviour: .waitForCancellation,
+            waiting: waiting,
+            cancelled: cancelled
+        )
+        let session = Session(transport: StubTransport(.success(body: "x")), interceptors: [interceptor])
+        let requestLog = EventLog()
+        let task = Task {
+            await ProbeRequest(base: stubBase, log: requestLog).result(session: session)
+        }
+        #expect(await waiting.first(timeout: 30) == "inspect A")
+
+        task.cancel()
+
+        #expect(try #require(await task.value.errorValue).stage == .cancelled)
+        #expect(await cancelled.first(timeout: 30) == "inspect A", "the interceptor's Task was not cancelled")
+        #expect(!requestLog.names.contains("parse"))
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+@Suite("StubTransport: canned responses through the real pipeline")
+struct StubTransportTests {
+    /// Sends `request` straight through the transport and waits for its result.
+    func send(
+        _ transport: StubTransport,
+        _ request: URLRequest = URLRequest(url: stubBase)
+    ) async -> (result: Result<TransportResponse, any Error>?, returned: Bool) {
+        let probe = CompletionProbe<(Result<TransportResponse, any Error>, Bool)>()
+        let returned = Locked(false)
+        _ = transport.send(request) { probe.record(($0, returned.withLock { $0 })) }
+        returned.withLock { $0 = true }
+        let first = await probe.first(timeout: 30)
+        return (first?.0, first?.1 ?? false)
+    }
+
+    @Test("a success carries status, headers and body, and is never delivered inside send")
+    func success() async throws {
+        let transport = StubTransport(.success(status: 201, headers: ["X-Id": "7"], body: Data([1, 2, 3])))
+
+        let (result, returned) = await send(transport)
+
+        let response = try #require(result).get()
+        let http = try #require(response.urlResponse as? HTTPURLResponse)
+        #expect(http.statusCode == 201)
+        #expect(http.value(forHTTPHeaderField: "X-Id") == "7")
+        #expect(http.url == stubBase)
+        #expect(response.data == Data([1, 2, 3]))
+        #expect(returned, "the completion ran synchronously inside send")
+    }
+
+    @Test("a text body is sent as UTF-8")
+    func textBody() async throws {
+        let (result, _) = await send(StubTransport(.success(body: "é")))
+        #expect(try #require(result).get().data == Data("é".utf8))
+    }
+
+    @Test("a failure is delivered as the transport's error")
+    func failure() async throws {
+        let (result, returned) = await send(StubTransport(.failure(URLError(.cannotConnectToHost))))
+        #expect((try #require(result).errorValue as? URLError)?.code == .cannotConnectToHost)
+        #expect(returned)
+    }
+
+    @Test("the closure receives each request as built and picks the answer")
+    func routesByRequest() async throws {
+        let transport = StubTransport { request in
+            request.url?.path == "/v1/probe" ? .success(body: request.value(forHTTPHeaderField: "Authorization") ?? "") : .success(status: 404)
+        }
+        var request = ProbeRequest(base: stubBase)
+        request.authorization = "Bearer t"
+
+        #expect(try await request.response(session: Session(transport: transport)) == "Bearer t")
+        let other = ProbeRequest(base: URL(string: "https://api.example.test/other")!)
+        let result = await other.result(session: Session(transport: transport))
+        #expect(result.errorValue?.statusCode == 404)
+    }
+
+    @Test("cancelling a delayed answer delivers URLError(.cancelled) once, and never the answer")
+    func cancelDelayed() async throws {
+        let asked = CompletionProbe<Bool>()
+        let transport = StubTransport { _ in
+            asked.record(true)
+            return .success(body: "late", delay: 30)
+        }
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        let task = transport.send(URLRequest(url: stubBase)) { probe.record($0) }
+        _ = await asked.first(timeout: 30)
+
+        task.cancel()
+        task.cancel()
+
+        let result = try #require(await probe.first(timeout: 30))
+        #expect((result.errorValue as? URLError)?.code == .cancelled)
+        await settle(0.4)
+        #expect(probe.count == 1)
+    }
+
+    @Test("through a session: status errors, parsing and delivery are the real pipeline's")
+    func realPipeline() async throws {
+        let session = Session(transport: StubTransport(.success(status: 200, body: #"{"a":"b"}"#)))
+        #expect(try await JSONObjectRequest(base: stubBase).response(session: session) == ["a": "b"])
+
+        let broken = Session(transport: StubTransport(.success(status: 200, body: "not json")))
+        let result = await JSONObjectRequest(base: stubBase).result(session: broken)
+        #expect(result.errorValue?.stage == .parsing)
+    }
+}
