@@ -37,6 +37,16 @@ struct APIKeyInterceptor: Interceptor {
     }
 }
 
+/// Signals each time a request passes the session's interceptors, just before it is sent.
+struct SignalOnAdapt: Interceptor {
+    let signal: AsyncStream<Void>.Continuation
+
+    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+        signal.yield()
+        return urlRequest
+    }
+}
+
 @Suite("Sessions and async/await over HTTP", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
 struct SessionIntegrationTests {
     @Test("try await response() returns the decoded response")
@@ -76,19 +86,24 @@ struct SessionIntegrationTests {
 
     @Test("cancelling the Task stops a slow request with .cancelled")
     func taskCancellation() async throws {
+        // Cancel once the request is on its way (its last hook ran), not after a guessed
+        // sleep: on a loaded machine the Task may not even have built the request by then.
+        let (sent, signal) = AsyncStream<Void>.makeStream()
+        let session = Session(transport: HTTPBin.session, interceptors: [SignalOnAdapt(signal: signal)])
         let task = Task { () async -> RequestError? in
             do throws(RequestError) {
-                _ = try await DelayRequest(seconds: 5).response(session: Session(transport: HTTPBin.session))
+                _ = try await DelayRequest(seconds: 8).response(session: session)
                 return nil
             } catch {
                 return error
             }
         }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        var iterator = sent.makeAsyncIterator()
+        _ = await iterator.next()
         task.cancel()
         let error: RequestError = try #require(await task.value)
         #expect(error.stage == .cancelled)
-        #expect(error.context.url?.path == "/delay/5")
+        #expect(error.context.url?.path == "/delay/8")
     }
 
     @Test("a per-call timeout overrides the default and fails the transfer")
