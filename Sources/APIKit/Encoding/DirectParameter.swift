@@ -72,13 +72,20 @@ enum NilProbe {
 /// What it lets the plan skip is exactly what ``DirectParameter/declare(into:field:)`` would
 /// have declared to no effect; the encoder tests compare every request with the Mirror reading.
 struct NilCheck {
+    /// The kinds of body a built-in member wrapper declares. Not ``BodyEncoding`` itself,
+    /// which can hold a content type string: a check that is copied for every field on every
+    /// request must be plain bits.
+    enum BodyKind {
+        case json, form, multipart
+    }
+
     /// What a `nil` value still declares when the strategies leave it out.
     enum Declares {
         /// Nothing (a header, a query dictionary or item).
         case nothing
         /// Its key and body kind: a body member decides what kind of body the request has, and
         /// takes part in the duplicate-key and conflicting-body checks, even when it is `nil`.
-        case bodyMember(keyOffset: Int, encoding: BodyEncoding)
+        case bodyMember(keyOffset: Int, kind: BodyKind)
     }
 
     let valueOffset: Int
@@ -121,7 +128,13 @@ struct NilCheck {
 
     /// Declares what a `nil` value left out by the strategies still declares.
     func declareOmitted(in storage: UnsafeRawPointer, into parameters: inout DeclaredParameters, field: String) {
-        guard case .bodyMember(let keyOffset, let encoding) = declares else { return }
+        guard case .bodyMember(let keyOffset, let kind) = declares else { return }
+        let encoding: BodyEncoding =
+            switch kind {
+            case .json: .json
+            case .form: .formURLEncoded
+            case .multipart: .multipart
+            }
         let key = storage.load(fromByteOffset: keyOffset, as: String.self)
         parameters.body.append(
             .init(field: field, parameter: BodyParameter(key: key, value: Int?.none, encoding: encoding), isOmitted: true)
@@ -214,7 +227,7 @@ extension JSON: DirectParameter {
             valueType: type,
             nilsOffset: nilsOffset(strategy: \Self.strategy),
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, encoding: .json)
+            declares: .bodyMember(keyOffset: keyOffset, kind: .json)
         )
     }
 
@@ -236,7 +249,7 @@ extension Field: DirectParameter {
             valueType: type,
             nilsOffset: nilsOffset(strategy: \Self.strategy),
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, encoding: .formURLEncoded)
+            declares: .bodyMember(keyOffset: keyOffset, kind: .form)
         )
     }
 
@@ -262,7 +275,7 @@ extension Part: DirectParameter {
             valueType: type,
             nilsOffset: nilsOffset(strategy: \Self.strategy),
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, encoding: .multipart)
+            declares: .bodyMember(keyOffset: keyOffset, kind: .multipart)
         )
     }
 
@@ -288,7 +301,7 @@ extension FilePart: DirectParameter {
             valueType: type,
             nilsOffset: nil,
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, encoding: .multipart)
+            declares: .bodyMember(keyOffset: keyOffset, kind: .multipart)
         )
     }
 
