@@ -12,6 +12,9 @@
 #
 # APIKIT_TEST_COMMAND replaces `swift test` (a shell snippet; the script's
 # arguments are appended), e.g. APIKIT_TEST_COMMAND='swift test --parallel'.
+#
+# Run without arguments (as CI does), it then runs the libFuzzer targets
+# (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -29,4 +32,8 @@ rc=0
 eval "${APIKIT_TEST_COMMAND:-swift test} \"\$@\"" || rc=$?
 
 httpbin_stop
+
+if [[ "$rc" -eq 0 && $# -eq 0 && "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then
+    bash "$ROOT/scripts/fuzz.sh" "${APIKIT_FUZZ_SECONDS:-20}" || rc=$?
+fi
 exit "$rc"
