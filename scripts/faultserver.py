@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""A misbehaving HTTP server for APIKit's fault-injection tests (standard library only).
+
+    python3 scripts/faultserver.py --port-file PATH [--parent PID]
+
+Listens on 127.0.0.1 on a free port, writes the port to PATH once it accepts connections,
+and exits when the parent process (PID) is gone. Each path is one fault:
+
+    /ok                     200 with a small JSON body (a control)
+    /reset-before-status    reads the request, then resets the connection
+    /reset-mid-headers      sends half a header block, then resets
+    /reset-mid-body         promises 1,000 bytes, sends 10, then resets
+    /short-body             promises 1,000 bytes, sends 10, then closes normally
+    /drip?interval=S        sends headers, then one body byte every S seconds (20 bytes)
+    /drip-stall             /drip with 5 s between bytes
+    /malformed-status       answers "HTTP/1.1 abc nope"
+    /invalid-header         a header line holding NUL and other control bytes
+    /huge-headers           10 MB of header lines
+    /corrupt-gzip           Content-Encoding: gzip with a body that is not gzip
+    /redirect-loop          302 to itself, forever
+    /never                  reads the request and never answers (holds the socket 120 s)
+"""
+
+import argparse
+import os
+import socket
+import struct
+import sys
+import threading
+import time
+
+
+def read_request(conn):
+    data = b""
+    conn.settimeout(10)
+    while b"\r\n\r\n" not in data and len(data) < 65536:
+        chunk = conn.recv(4096)
+        if not chunk:
+            break
+        data += chunk
+    line = data.split(b"\r\n", 1)[0].decode("latin-1")
+    parts = line.split(" ")
+    return parts[1] if len(parts) > 1 else "/"
+
+
+def reset(conn):
+    # SO_LINGER with a zero timeout: close() sends RST instead of FIN.
+    conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    conn.close()
+
+
+def handle(conn):
+    try:
+        target = read_request(conn)
+        path, _, query = target.partition("?")
+        params = dict(item.partition("=")[::2] for item in query.split("&") if item)
+        if path == "/ok":
+            body = b'{"ok":true}'
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                         b"Connection: close\r\n\r\n%s" % (len(body), body))
+            conn.close()
+        elif path == "/reset-before-status":
+            reset(conn)
+        elif path == "/reset-mid-headers":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: appli")
+            time.sleep(0.2)
+            reset(conn)
+        elif path == "/reset-mid-body":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789")
+            time.sleep(0.2)
+            reset(conn)
+        elif path == "/short-body":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789")
+            time.sleep(0.2)
+            conn.shutdown(socket.SHUT_WR)
+            conn.close()
+        elif path in ("/drip", "/drip-stall"):
+            interval = 5.0 if path == "/drip-stall" else float(params.get("interval", "1"))
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\nx")
+            for _ in range(19):
+                time.sleep(interval)
+                conn.sendall(b"x")
+            conn.close()
+        elif path == "/malformed-status":
+            conn.sendall(b"HTTP/1.1 abc nope\r\nContent-Length: 0\r\n\r\n")
+            time.sleep(0.2)
+            conn.close()
+        elif path == "/invalid-header":
+            conn.sendall(b"HTTP/1.1 200 OK\r\nX-Bad: a\x00b\x01c\r\nContent-Length: 2\r\n\r\nok")
+            time.sleep(0.2)
+            conn.close()
+        elif path == "/huge-headers":
+            conn.sendall(b"HTTP/1.1 200 OK\r\n")
+            line = b"X-Filler: " + b"a" * 1000 + b"\r\n"
+            for _ in range(10 * 1024):
+                conn.sendall(line)
+            conn.sendall(b"Content-Length: 2\r\n\r\nok")
+            conn.close()
+        elif path == "/corrupt-gzip":
+            body = b"\x1f\x8b\x08\x00this is not gzip at all" * 4
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Encoding: gzip\r\nContent-Type: application/json\r\n"
+                         b"Content-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(body), body))
+            time.sleep(0.2)
+            conn.close()
+        elif path == "/redirect-loop":
+            conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: /redirect-loop\r\nContent-Length: 0\r\n"
+                         b"Connection: close\r\n\r\n")
+            conn.close()
+        elif path == "/never":
+            time.sleep(120)
+            conn.close()
+        else:
+            conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            conn.close()
+    except OSError:
+        try:
+            conn.close()
+        except OSError:
+            pass
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--port-file", required=True)
+    parser.add_argument("--parent", type=int, default=os.getppid())
+    args = parser.parse_args()
+
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", 0))
+    server.listen(128)
+    server.settimeout(1)
+    with open(args.port_file + ".tmp", "w") as f:
+        f.write(str(server.getsockname()[1]))
+    os.replace(args.port_file + ".tmp", args.port_file)
+
+    while True:
+        try:
+            os.kill(args.parent, 0)
+        except OSError:
+            return
+        try:
+            conn, _ = server.accept()
+        except socket.timeout:
+            continue
+        threading.Thread(target=handle, args=(conn,), daemon=True).start()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
