@@ -22,6 +22,12 @@ let package = Package(
             path: "Examples/QuickStart",
             swiftSettings: strictSettings
         ),
+        .executableTarget(
+            name: "APIKitSoak",
+            dependencies: ["APIKit"],
+            path: "Tests/Soak",
+            swiftSettings: strictSettings
+        ),
         .testTarget(name: "APIKitParsersTests", dependencies: ["APIKitParsers"], swiftSettings: strictSettings),
         .testTarget(name: "APIKitTests", dependencies: ["APIKit"], swiftSettings: strictSettings),
         .testTarget(
