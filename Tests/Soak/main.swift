@@ -5,7 +5,7 @@
 //   bash scripts/soak.sh 5000 20         # count, in flight
 //
 // Mix: 70% `GET /get?i=N` decoded as JSON, 10% `/status/404`, 10% `/status/503`, and 10%
-// `/delay/1` cancelled after 0–50 ms. Exits 1 (printing why) on any lost or repeated
+// `/delay/1` cancelled after 0–50 ms. Then every fault of scripts/faultserver.py 10 times. Exits 1 (printing why) on any lost or repeated
 // completion, a wrong outcome, fd growth, or resident memory growing by more than 32 MB
 // after warm-up.
 
@@ -31,6 +31,7 @@ struct PathRequest: Request, RequestConfiguration {
     var method: HTTPMethod { .get }
     var configuration: Self { self }
     var parser: RawDataParser { RawDataParser() }
+    var options: RequestOptions { RequestOptions(timeout: 2) }
 }
 
 /// Counts outcomes; every completion is checked against the request's kind.
@@ -160,6 +161,44 @@ print("soak: resident memory after warm-up \(String(format: "%.1f", rssAfterWarm
     + "\(String(format: "%.1f", rssAtEnd)) MB; open fds \(fdsAfterWarmUp) → \(fdsAtEnd)")
 
 var failed = false
+
+// Faults (when scripts/soak.sh started the fault server): every fault 10 times, then the
+// open descriptors must be back where they were.
+if let faultText = ProcessInfo.processInfo.environment["APIKIT_FAULT_URL"], let faultBase = URL(string: faultText) {
+    let faults = [
+        "reset-before-status", "reset-mid-headers", "reset-mid-body", "short-body", "never", "drip-stall",
+        "malformed-status", "invalid-header", "huge-headers", "corrupt-gzip", "redirect-loop", "ok",
+    ]
+    let fdsBefore = openFileDescriptors()
+    let group = DispatchGroup()
+    let completions = Tally(count: faults.count * 10)
+    let faultsStarted = Date()
+    for round in 0..<10 {
+        for (offset, fault) in faults.enumerated() {
+            let index = round * faults.count + offset
+            group.enter()
+            session.perform(PathRequest(base: faultBase, path: fault)) { result in
+                completions.record(index, outcome: (try? result.get()) == nil ? "failed" : "answered", problem: nil)
+                group.leave()
+            }
+        }
+        _ = group.wait(timeout: .now() + 30)
+    }
+    sleep(1)
+    let fdsAfter = openFileDescriptors()
+    let faultResult = completions.snapshot
+    print("soak: faults: \(faults.count) kinds × 10 in \(String(format: "%.1f", Date().timeIntervalSince(faultsStarted))) s, "
+        + "completed \(faultResult.finished), lost \(faultResult.lost.count), repeated \(faultResult.problems.count); "
+        + "open fds \(fdsBefore) → \(fdsAfter)")
+    if !faultResult.lost.isEmpty || !faultResult.problems.isEmpty {
+        print("soak: FAIL: fault requests lost or completed twice: \(faultResult.problems)")
+        failed = true
+    }
+    if fdsAfter > fdsBefore + faults.count {
+        print("soak: FAIL: open file descriptors grew from \(fdsBefore) to \(fdsAfter) over the faults")
+        failed = true
+    }
+}
 if !result.lost.isEmpty {
     print("soak: FAIL: lost completions, first: \(result.lost.prefix(10))")
     failed = true
