@@ -37,6 +37,16 @@ public struct Session: Sendable {
     public var options: RequestOptions
     /// Adapt every request in list order, and inspect every response in reverse order.
     public var interceptors: [any Interceptor]
+    /// When failed requests are sent again; ``RetryPolicy/none`` (never) by default. A request
+    /// type's ``Request/retryPolicy`` wins.
+    public var retryPolicy: RetryPolicy
+    /// The credential put on every request and refreshed, once for all requests in flight, when
+    /// a response rejects it; `nil` (none) by default.
+    public var authentication: Authentication?
+    /// Reads the API's error payload from the body of rejected responses, into
+    /// ``RequestError/errorBody``; `nil` by default. A request type's
+    /// ``Request/errorBodyDecoder`` wins.
+    public var errorBodyDecoder: ErrorBodyDecoder?
 
     /// The session of ``Request/perform(session:completionQueue:completion:)`` and
     /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
@@ -53,18 +63,27 @@ public struct Session: Sendable {
     ///   - options: Options for every request, unless the request type or the call sets them.
     ///   - interceptors: Session-wide hooks, run in list order before sending and in reverse
     ///     order after.
+    ///   - retryPolicy: When failed requests are sent again; never by default.
+    ///   - authentication: The credential applied to every request and refreshed on rejection.
+    ///   - errorBodyDecoder: Reads the error payload of rejected responses.
     public init(
         transport: any Transport = URLSession.shared,
         completionQueue: DispatchQueue? = nil,
         defaultHeaders: [String: String] = [:],
         options: RequestOptions = RequestOptions(),
-        interceptors: [any Interceptor] = []
+        interceptors: [any Interceptor] = [],
+        retryPolicy: RetryPolicy = .none,
+        authentication: Authentication? = nil,
+        errorBodyDecoder: ErrorBodyDecoder? = nil
     ) {
         self.transport = transport
         self.completionQueue = completionQueue
         self.defaultHeaders = defaultHeaders
         self.options = options
         self.interceptors = interceptors
+        self.retryPolicy = retryPolicy
+        self.authentication = authentication
+        self.errorBodyDecoder = errorBodyDecoder
     }
 
     /// The field name that errors about ``defaultHeaders`` carry.
