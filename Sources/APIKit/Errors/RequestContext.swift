@@ -11,7 +11,8 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     public let url: URL?
     /// How many times the request was sent: more than 1 after retries (``RetryPolicy``) or a
     /// replay after a credential refresh (``Authentication``); 1 otherwise, also for errors
-    /// raised before anything was sent.
+    /// raised before anything was sent and for ``RequestError/cancelled(context:)`` (the
+    /// handle that reports a cancellation does not know how far the attempts went).
     public let attempts: Int
     /// `base` and `path` as declared, for errors raised before the URL exists.
     let declaredLocation: String

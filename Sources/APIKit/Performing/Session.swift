@@ -21,6 +21,18 @@
 /// order, send, their ``Interceptor/inspect(_:data:for:)`` in reverse order, the request's
 /// ``Request/intercept(urlResponse:)``, the parser, ``Request/response(from:urlResponse:)``.
 /// With no interceptors every stage runs synchronously, on the transport's callback queue.
+///
+/// Opt-in, a session also sends failed requests again (``retryPolicy``), refreshes a rejected
+/// credential once for all requests in flight (``authentication``) and decodes the API's
+/// error payloads (``errorBodyDecoder``):
+///
+/// ```swift
+/// let api = Session(
+///     retryPolicy: .default,
+///     authentication: Authentication(BearerAuthenticator(auth: client), credential: savedToken),
+///     errorBodyDecoder: .json(APIFailure.self)
+/// )
+/// ```
 public struct Session: Sendable {
     /// Sends the requests; `URLSession.shared` by default, a ``StubTransport`` in tests.
     public var transport: any Transport
