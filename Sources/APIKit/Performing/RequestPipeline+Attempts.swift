@@ -10,8 +10,18 @@
 extension RequestPipeline {
     /// The policy to run the attempt loop with, or `nil` for a request sent once without a
     /// credential (the plain pipeline).
+    ///
+    /// The common case — no policy of the request type's, the session's sending once, no
+    /// authentication — costs two field reads: the policy is neither copied nor validated.
     func attemptPolicy() throws(RequestError) -> RetryPolicy? {
-        let policy = request.retryPolicy ?? session.retryPolicy
+        let policy: RetryPolicy
+        if let own = request.retryPolicy {
+            policy = own
+        } else if session.retryPolicy.maxAttempts == 1, session.authentication == nil {
+            return nil
+        } else {
+            policy = session.retryPolicy
+        }
         do {
             try policy.validate()
         } catch {
