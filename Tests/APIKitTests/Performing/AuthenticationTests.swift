@@ -212,6 +212,29 @@ struct AuthenticationTests {
         #expect(server.requests.last?.headerValue("Authorization") == "Bearer token-1")
     }
 
+    @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
+    func staleRejectionAfterRefresh() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let lateSent = CompletionProbe<Bool>()
+        let transport = StubTransport { request in
+            if request.url?.lastPathComponent == "late", request.headerValue("Authorization") == "Bearer expired" {
+                lateSent.record(true)
+                _ = release.wait(timeout: .now() + 30)   // held until the other request got its refresh
+            }
+            return request.headerValue("Authorization") == "Bearer token-1" ? .success(body: "ok") : .success(status: 401)
+        }
+        let authenticator = CountingAuthenticator()
+        let session = Session(transport: transport, authentication: Authentication(authenticator, credential: "expired"))
+        let late = CompletionProbe<Result<String, RequestError>>()
+        session.perform(TextRequest(path: "late")) { late.record($0) }
+        #expect(await lateSent.first(timeout: 30) == true)
+        #expect(try await session.performProbed(TextRequest(path: "early")).result?.get() == "ok")
+        #expect(authenticator.count == 1)
+        release.signal()
+        #expect(try #require(await late.first(timeout: 30)).get() == "ok")
+        #expect(authenticator.count == 1)
+    }
+
     @Test("retries and a refresh combine: 503, 401, 200")
     func retryThenRefresh() async throws {
         let count = Locked(0)
