@@ -39,7 +39,6 @@ extension RequestPipeline {
         var prepared: URLRequest? = first
         while !handle.isFinished {
             attempt += 1
-            let context = request.initialContext.with(attempts: attempt)
             var urlRequest: URLRequest
             if let built = prepared {
                 urlRequest = built
@@ -58,12 +57,12 @@ extension RequestPipeline {
                 do {
                     (urlRequest, generation) = try await credentials.authorize(urlRequest)
                 } catch {
-                    fail(.requestInterceptorFailed(error, context: context.with(url: urlRequest.url)), handle: handle)
+                    fail(.requestInterceptorFailed(error, context: context(attempt, urlRequest.url)), handle: handle)
                     return
                 }
             }
             do {
-                urlRequest = try await adapted(urlRequest, context: context, handle: handle)
+                urlRequest = try await adapted(urlRequest, attempt: attempt, handle: handle)
             } catch {
                 fail(error, handle: handle)
                 return
@@ -79,7 +78,7 @@ extension RequestPipeline {
                 do {
                     try await credentials.refresh(after: generation)
                 } catch {
-                    fail(.requestInterceptorFailed(error, context: context.with(url: urlRequest.url)), handle: handle)
+                    fail(.requestInterceptorFailed(error, context: context(attempt, urlRequest.url)), handle: handle)
                     return
                 }
                 continue
@@ -89,24 +88,30 @@ extension RequestPipeline {
                 try? await policy.wait(delay)
                 continue
             }
-            await inspectAndFinish(result, url: urlRequest.url, context: context, handle: handle)
+            await inspectAndFinish(result, url: urlRequest.url, attempt: attempt, handle: handle)
             return
         }
+    }
+
+    /// The context of attempt number `attempt`; made only when needed (describing
+    /// the request type and redacting the URL cost more than encoding).
+    private func context(_ attempt: Int, _ url: URL?) -> RequestContext {
+        request.initialContext.with(url: url).with(attempts: attempt)
     }
 
     /// Runs the session's `adapt` hooks in list order.
     private func adapted(
         _ urlRequest: URLRequest,
-        context: RequestContext,
+        attempt: Int,
         handle: RequestHandle
     ) async throws(RequestError) -> URLRequest {
         var adapted = urlRequest
         for interceptor in session.interceptors {
             guard !handle.isFinished else { return adapted }
             do {
-                adapted = try await interceptor.adapt(adapted, for: context.with(url: adapted.url))
+                adapted = try await interceptor.adapt(adapted, for: context(attempt, adapted.url))
             } catch {
-                throw .requestInterceptorFailed(error, context: context.with(url: adapted.url))
+                throw .requestInterceptorFailed(error, context: context(attempt, adapted.url))
             }
         }
         return adapted
@@ -132,20 +137,20 @@ extension RequestPipeline {
     private func inspectAndFinish(
         _ result: Result<TransportResponse, any Error>,
         url: URL?,
-        context: RequestContext,
+        attempt: Int,
         handle: RequestHandle
     ) async {
         if case .success(let response) = result {
             for interceptor in session.interceptors.reversed() {
                 guard !handle.isFinished else { return }
                 do {
-                    try await interceptor.inspect(response.urlResponse, data: response.data, for: context.with(url: url))
+                    try await interceptor.inspect(response.urlResponse, data: response.data, for: context(attempt, url))
                 } catch {
                     let failure = R.responseValidationError(
                         error,
                         body: response.data,
                         response: response.urlResponse,
-                        context: context.with(url: url)
+                        context: context(attempt, url)
                     )
                     fail(failure, handle: handle)
                     return
@@ -154,7 +159,7 @@ extension RequestPipeline {
         }
         delivery.async { [self] in
             guard handle.claimCompletion() else { return }
-            completion(request.outcome(result, context: context.with(url: url)))
+            completion(request.outcome(result, context: context(attempt, url)))
         }
     }
 }
