@@ -66,6 +66,9 @@ public enum BuildError: Error, Sendable {
     }
     /// A ``RequestOptions/timeout`` that is zero, negative, infinite or NaN.
     case invalidTimeout(TimeInterval)
+    /// A ``RetryPolicy`` that cannot be followed: `maxAttempts` below 1, or a delay or factor
+    /// that is negative, infinite or NaN. The associated text names the member and the value.
+    case invalidRetryPolicy(String)
 
     /// Why a value cannot fill a path segment.
     public enum InvalidPathValueReason: Sendable, Hashable, CustomStringConvertible {
@@ -124,7 +127,7 @@ public enum BuildError: Error, Sendable {
     /// The property the problem was found in, when there is one.
     public var fields: [String] {
         switch self {
-        case .invalidURL, .invalidMethod, .invalidTimeout: []
+        case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy: []
         case .invalidHeaderName(_, let field), .invalidHeaderValue(_, let field): [field]
         case .duplicateHeader(_, let fields), .duplicateBodyKey(_, let fields): fields
         case .conflictingBodies(let first, let second): [first, second]
@@ -176,6 +179,8 @@ extension BuildError: CustomStringConvertible {
             "file \"\(path.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) cannot be uploaded: \(reason)"
         case .invalidTimeout(let timeout):
             "timeout \(timeout) is not a positive, finite number of seconds"
+        case .invalidRetryPolicy(let reason):
+            "retry policy cannot be followed: \(reason)"
         }
     }
 }

@@ -9,19 +9,54 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     public let method: HTTPMethod
     /// The URL the request was sent to, or would have been sent to, once known.
     public let url: URL?
+    /// How many times the request was sent: more than 1 after retries (``RetryPolicy``) or a
+    /// replay after a credential refresh (``Authentication``); 1 otherwise, also for errors
+    /// raised before anything was sent and for ``RequestError/cancelled(context:)`` (the
+    /// handle that reports a cancellation does not know how far the attempts went).
+    public let attempts: Int
     /// `base` and `path` as declared, for errors raised before the URL exists.
     let declaredLocation: String
+    /// The payload an ``ErrorBodyDecoder`` read from a rejected response's body. Not part of
+    /// equality: it is what the server said, not which request this is.
+    let errorBody: (any Sendable)?
 
-    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String) {
+    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1, errorBody: (any Sendable)? = nil) {
         self.requestType = requestType
         self.method = method
         self.url = url
         self.declaredLocation = declaredLocation
+        self.attempts = attempts
+        self.errorBody = errorBody
     }
 
     /// The context with the final URL filled in.
     func with(url: URL?) -> RequestContext {
-        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation)
+        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts, errorBody: errorBody)
+    }
+
+    /// The context with the number of attempts made.
+    func with(attempts: Int) -> RequestContext {
+        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts, errorBody: errorBody)
+    }
+
+    /// The context carrying a decoded error body.
+    func with(errorBody: any Sendable) -> RequestContext {
+        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts, errorBody: errorBody)
+    }
+
+    /// Equal when type, method, URL, declared location and attempts are.
+    public static func == (lhs: RequestContext, rhs: RequestContext) -> Bool {
+        lhs.requestType == rhs.requestType && lhs.method == rhs.method && lhs.url == rhs.url
+            && lhs.declaredLocation == rhs.declaredLocation && lhs.attempts == rhs.attempts
+    }
+
+    /// Hashes what ``==(_:_:)`` compares.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(requestType)
+        hasher.combine(method)
+        hasher.combine(url)
+        hasher.combine(declaredLocation)
+        hasher.combine(attempts)
     }
 
     /// `METHOD url (RequestType)`, with query values redacted.

@@ -130,13 +130,22 @@ public enum RequestError: Error {
 extension RequestError: LocalizedError, CustomStringConvertible {
     /// `<request>: <what failed>`, for example
     /// `POST https://api.example.com/v1/login (LoginRequest): server answered with status code 502`.
+    /// After retries, the text ends with the number of attempts: `… status code 503 (0 body
+    /// bytes) after 3 attempts`. A decoded ``errorBody`` is named by its type, never printed.
     public var errorDescription: String? {
-        "\(context): \(summary)"
+        description
     }
 
     /// The same text as ``errorDescription``.
     public var description: String {
-        "\(context): \(summary)"
+        var text = "\(context): \(summary)"
+        if let errorBody {
+            text += ", error body decoded as \(type(of: errorBody))"
+        }
+        if context.attempts > 1 {
+            text += " after \(context.attempts) attempts"
+        }
+        return text
     }
 
     private var summary: String {

@@ -15,6 +15,10 @@
 /// With no interceptors nothing is asynchronous but the transport: no `Task` is made and the
 /// response is processed where the transport calls back, as before sessions existed.
 ///
+/// With a ``RetryPolicy`` that allows more than one attempt, or an ``Authentication``, the
+/// stages after ``start(_:)`` run in one `Task` that may go round several times
+/// (`RequestPipeline+Attempts.swift`).
+///
 /// The pipeline holds no mutable state; the ``RequestHandle`` passed along decides, exactly
 /// once, whether the outcome is the response, a failure or the cancellation.
 final class RequestPipeline<R: Request>: Sendable {
@@ -32,7 +36,13 @@ final class RequestPipeline<R: Request>: Sendable {
         self.session = session
         self.callOptions = options
         self.delivery = Delivery(transport: session.transport, queue: session.completionQueue)
-        self.completion = completion
+        if let decoder = request.errorBodyDecoder ?? session.errorBodyDecoder {
+            self.completion = { result in
+                completion(result.mapError(decoder.decorate))
+            }
+        } else {
+            self.completion = completion
+        }
     }
 
     /// A handle whose cancellation reports ``RequestError/cancelled(context:)`` through this
@@ -49,13 +59,18 @@ final class RequestPipeline<R: Request>: Sendable {
     func start(_ handle: RequestHandle) {
         guard !handle.isFinished else { return }
         let urlRequest: URLRequest
+        let policy: RetryPolicy?
         do {
             urlRequest = try prepare()
+            policy = try attemptPolicy()
         } catch {
             fail(error, handle: handle)
             return
         }
-        if session.interceptors.isEmpty {
+        if let policy {
+            let task = Task { await self.runAttempts(first: urlRequest, policy: policy, handle: handle) }
+            handle.attach(TaskCancellation(task: task), stage: .adapt, url: urlRequest.url)
+        } else if session.interceptors.isEmpty {
             send(urlRequest, handle: handle)
         } else {
             let task = Task { await self.adaptAndSend(urlRequest, handle: handle) }

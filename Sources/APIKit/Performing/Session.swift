@@ -21,6 +21,18 @@
 /// order, send, their ``Interceptor/inspect(_:data:for:)`` in reverse order, the request's
 /// ``Request/intercept(urlResponse:)``, the parser, ``Request/response(from:urlResponse:)``.
 /// With no interceptors every stage runs synchronously, on the transport's callback queue.
+///
+/// Opt-in, a session also sends failed requests again (``retryPolicy``), refreshes a rejected
+/// credential once for all requests in flight (``authentication``) and decodes the API's
+/// error payloads (``errorBodyDecoder``):
+///
+/// ```swift
+/// let api = Session(
+///     retryPolicy: .default,
+///     authentication: Authentication(BearerAuthenticator(auth: client), credential: savedToken),
+///     errorBodyDecoder: .json(APIFailure.self)
+/// )
+/// ```
 public struct Session: Sendable {
     /// Sends the requests; `URLSession.shared` by default, a ``StubTransport`` in tests.
     public var transport: any Transport
@@ -37,6 +49,16 @@ public struct Session: Sendable {
     public var options: RequestOptions
     /// Adapt every request in list order, and inspect every response in reverse order.
     public var interceptors: [any Interceptor]
+    /// When failed requests are sent again; ``RetryPolicy/none`` (never) by default. A request
+    /// type's ``Request/retryPolicy`` wins.
+    public var retryPolicy: RetryPolicy
+    /// The credential put on every request and refreshed, once for all requests in flight, when
+    /// a response rejects it; `nil` (none) by default.
+    public var authentication: Authentication?
+    /// Reads the API's error payload from the body of rejected responses, into
+    /// ``RequestError/errorBody``; `nil` by default. A request type's
+    /// ``Request/errorBodyDecoder`` wins.
+    public var errorBodyDecoder: ErrorBodyDecoder?
 
     /// The session of ``Request/perform(session:completionQueue:completion:)`` and
     /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
@@ -53,18 +75,27 @@ public struct Session: Sendable {
     ///   - options: Options for every request, unless the request type or the call sets them.
     ///   - interceptors: Session-wide hooks, run in list order before sending and in reverse
     ///     order after.
+    ///   - retryPolicy: When failed requests are sent again; never by default.
+    ///   - authentication: The credential applied to every request and refreshed on rejection.
+    ///   - errorBodyDecoder: Reads the error payload of rejected responses.
     public init(
         transport: any Transport = URLSession.shared,
         completionQueue: DispatchQueue? = nil,
         defaultHeaders: [String: String] = [:],
         options: RequestOptions = RequestOptions(),
-        interceptors: [any Interceptor] = []
+        interceptors: [any Interceptor] = [],
+        retryPolicy: RetryPolicy = .none,
+        authentication: Authentication? = nil,
+        errorBodyDecoder: ErrorBodyDecoder? = nil
     ) {
         self.transport = transport
         self.completionQueue = completionQueue
         self.defaultHeaders = defaultHeaders
         self.options = options
         self.interceptors = interceptors
+        self.retryPolicy = retryPolicy
+        self.authentication = authentication
+        self.errorBodyDecoder = errorBodyDecoder
     }
 
     /// The field name that errors about ``defaultHeaders`` carry.

@@ -131,6 +131,22 @@ public protocol Request: Sendable {
     /// var options: RequestOptions { RequestOptions(timeout: 120) }   // a slow report
     /// ```
     var options: RequestOptions { get }
+
+    /// When requests of this type are sent again after a failure; `nil` (the default) for the
+    /// ``Session``'s ``Session/retryPolicy``.
+    ///
+    /// ```swift
+    /// var retryPolicy: RetryPolicy? { .none }   // a payment: never send twice
+    /// ```
+    var retryPolicy: RetryPolicy? { get }
+
+    /// Reads the error payload from the body of a rejected response of this type; `nil` (the
+    /// default) for the ``Session``'s ``Session/errorBodyDecoder``.
+    ///
+    /// ```swift
+    /// var errorBodyDecoder: ErrorBodyDecoder? { .json(LoginFailure.self) }
+    /// ```
+    var errorBodyDecoder: ErrorBodyDecoder? { get }
 }
 
 extension Request {
@@ -140,6 +156,16 @@ extension Request {
     /// No options: the session's apply, unless the call gives its own.
     public var options: RequestOptions {
         RequestOptions()
+    }
+
+    /// `nil`: the session's retry policy applies.
+    public var retryPolicy: RetryPolicy? {
+        nil
+    }
+
+    /// `nil`: the session's error body decoder applies.
+    public var errorBodyDecoder: ErrorBodyDecoder? {
+        nil
     }
 
     /// Returns `urlRequest` unchanged.

@@ -1,0 +1,174 @@
+/// Puts a credential on requests and gets a new one when the server rejects it: the hooks
+/// behind a ``Session``'s ``Session/authentication``.
+///
+/// When a response says the credential is no longer accepted (``isUnauthorized(_:)``, by
+/// default status 401), the session calls ``refresh()`` and sends the request again with the
+/// new credential. However many requests are rejected at once, **one** refresh runs: the others
+/// wait for it and are replayed with its credential. A request is replayed once at most; a
+/// second rejection is reported as ``RequestError/unacceptableStatusCode(_:body:response:context:)``.
+/// When the refresh throws, every request waiting for it fails with
+/// ``RequestError/requestInterceptorFailed(_:context:)`` carrying a ``CredentialRefreshFailed``
+/// that wraps the refresh's error.
+///
+/// ```swift
+/// struct BearerAuthenticator: Authenticator {
+///     let auth: AuthClient
+///
+///     func apply(_ token: String, to urlRequest: inout URLRequest) throws {
+///         urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+///     }
+///
+///     func refresh() async throws -> String {
+///         try await auth.newAccessToken()
+///     }
+/// }
+///
+/// let api = Session(authentication: Authentication(BearerAuthenticator(auth: client), credential: savedToken))
+/// ```
+public protocol Authenticator: Sendable {
+    /// The credential: a token, a token pair, a signed cookie.
+    associatedtype Credential: Sendable
+
+    /// Puts `credential` on `urlRequest`; runs for every attempt, before the session's
+    /// interceptors adapt the request.
+    ///
+    /// - Parameters:
+    ///   - credential: The current credential.
+    ///   - urlRequest: The request to authorize.
+    /// - Throws: Any error, to stop the request; reported as
+    ///   ``RequestError/requestInterceptorFailed(_:context:)``.
+    func apply(_ credential: Credential, to urlRequest: inout URLRequest) throws
+
+    /// Gets a new credential; never runs twice at the same time for one ``Authentication``.
+    ///
+    /// - Returns: The credential for the requests waiting and all later ones.
+    /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in
+    ///   ``CredentialRefreshFailed``.
+    func refresh() async throws -> Credential
+
+    /// Whether `response` rejects the credential, so that a refresh and a replay may help.
+    ///
+    /// - Parameter response: A response to one attempt.
+    /// - Returns: `true` for status 401 by default.
+    func isUnauthorized(_ response: HTTPURLResponse) -> Bool
+}
+
+extension Authenticator {
+    /// Status 401 Unauthorized rejects the credential.
+    ///
+    /// - Parameter response: A response to one attempt.
+    /// - Returns: Whether the status code is 401.
+    public func isUnauthorized(_ response: HTTPURLResponse) -> Bool {
+        response.statusCode == 401
+    }
+}
+
+/// The credential of a ``Session`` and the one refresh in flight: an ``Authenticator`` and
+/// its current credential, shared by every copy of the session.
+///
+/// ```swift
+/// let authentication = Authentication(BearerAuthenticator(auth: client), credential: savedToken)
+/// let api = Session(authentication: authentication)
+/// ```
+///
+/// Without a credential (`nil`), requests are sent as they are until the first rejection
+/// brings one. A request started while a refresh runs waits for it rather than sending a
+/// credential known to be stale.
+public final class Authentication: Sendable {
+    let store: any CredentialStoring
+
+    /// - Parameters:
+    ///   - authenticator: Applies and refreshes the credential.
+    ///   - credential: The credential to start with; `nil` to send the first requests
+    ///     without one.
+    public init<A: Authenticator>(_ authenticator: A, credential: A.Credential? = nil) {
+        store = CredentialStore(authenticator: authenticator, credential: credential)
+    }
+}
+
+/// Thrown to every request that waited for a refresh that failed; reported as
+/// ``RequestError/requestInterceptorFailed(_:context:)``.
+///
+/// ```swift
+/// } catch .requestInterceptorFailed(let error as CredentialRefreshFailed, _) {
+///     showLogin(reason: error.underlyingError)
+/// }
+/// ```
+public struct CredentialRefreshFailed: Error, CustomStringConvertible {
+    /// The error ``Authenticator/refresh()`` threw.
+    public let underlyingError: any Error
+
+    /// A sentence naming the refresh's error.
+    public var description: String {
+        "refreshing the credential failed: \(underlyingError)"
+    }
+}
+
+/// What the pipeline needs from an ``Authentication``, without its credential type.
+protocol CredentialStoring: Sendable {
+    /// Applies the current credential (after waiting for a refresh in flight); returns the
+    /// request and the generation of the credential applied.
+    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, generation: Int)
+    /// Refreshes the credential of `generation`, or waits for the refresh in flight, or returns
+    /// at once when the credential was refreshed since.
+    func refresh(after generation: Int) async throws(CredentialRefreshFailed)
+    /// Whether `response` rejects the credential.
+    nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool
+}
+
+/// The current credential, its generation (bumped by each refresh) and the one refresh in flight.
+actor CredentialStore<A: Authenticator>: CredentialStoring {
+    let authenticator: A
+    private var credential: A.Credential?
+    private var generation = 0
+    private var refreshing: Task<A.Credential, any Error>?
+
+    init(authenticator: A, credential: A.Credential?) {
+        self.authenticator = authenticator
+        self.credential = credential
+    }
+
+    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, generation: Int) {
+        if let refreshing {
+            try await complete(refreshing)
+        }
+        var request = urlRequest
+        if let credential {
+            try authenticator.apply(credential, to: &request)
+        }
+        return (request, generation)
+    }
+
+    func refresh(after generation: Int) async throws(CredentialRefreshFailed) {
+        guard generation == self.generation else { return }
+        let task: Task<A.Credential, any Error>
+        if let refreshing {
+            task = refreshing
+        } else {
+            let authenticator = self.authenticator
+            task = Task { try await authenticator.refresh() }
+            refreshing = task
+        }
+        try await complete(task)
+    }
+
+    /// Waits for `task`; the first waiter to resume stores its credential (or clears it after a
+    /// failure), the others find it done.
+    private func complete(_ task: Task<A.Credential, any Error>) async throws(CredentialRefreshFailed) {
+        do {
+            let fresh = try await task.value
+            if refreshing == task {
+                credential = fresh
+                generation += 1
+                refreshing = nil
+            }
+        } catch {
+            if refreshing == task { refreshing = nil }
+            throw CredentialRefreshFailed(underlyingError: error)
+        }
+    }
+
+    nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool {
+        authenticator.isUnauthorized(response)
+    }
+}

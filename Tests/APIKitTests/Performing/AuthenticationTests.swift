@@ -1,0 +1,259 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// An authenticator whose refresh hands out `token-1`, `token-2`… (or fails), counting its
+/// calls; each refresh can be held until a signal.
+struct CountingAuthenticator: Authenticator {
+    struct RefreshDenied: Error, Equatable {}
+
+    let refreshes = Locked(0)
+    let started = CompletionProbe<Int>()
+    /// When set, each refresh waits for it (at most 30 s) before answering.
+    var gate: CompletionProbe<Bool>? = nil
+    var fails = false
+    /// When set, every refresh returns this token instead of the next one.
+    var fixedToken: String? = nil
+    var applyFails = false
+
+    func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
+        if applyFails { throw ProbeFailure(stage: "apply") }
+        urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
+    }
+
+    func refresh() async throws -> String {
+        let number = refreshes.withLock { count in
+            count += 1
+            return count
+        }
+        started.record(number)
+        if let gate { _ = await gate.first(timeout: 30) }
+        if fails { throw RefreshDenied() }
+        return fixedToken ?? "token-\(number)"
+    }
+
+    var count: Int { refreshes.withLock { $0 } }
+}
+
+/// A server that accepts only `Bearer <valid>` and answers with the token; records every
+/// request and signals `rejected` once it has answered `expectedRejections` 401s.
+final class BearerServer: Sendable {
+    let valid: String
+    let expectedRejections: Int
+    let rejected = CompletionProbe<Bool>()
+    private let counts = Locked((sent: 0, rejections: 0))
+    let sent = Locked<[URLRequest]>([])
+
+    init(valid: String = "token-1", expectedRejections: Int = 1) {
+        self.valid = valid
+        self.expectedRejections = expectedRejections
+    }
+
+    var transport: StubTransport {
+        StubTransport { [self] request in
+            sent.withLock { $0.append(request) }
+            guard request.headerValue("Authorization") == "Bearer \(valid)" else {
+                let rejections = counts.withLock { counts in
+                    counts.rejections += 1
+                    return counts.rejections
+                }
+                if rejections == expectedRejections { rejected.record(true) }
+                return .success(status: 401, body: "no")
+            }
+            return .success(body: valid)
+        }
+    }
+
+    var requests: [URLRequest] { sent.withLock { $0 } }
+    var rejections: Int { counts.withLock { $0.rejections } }
+}
+
+@Suite("Session authentication: one refresh in flight, replay once")
+struct AuthenticationTests {
+    @Test("50 concurrent 401s: exactly one refresh, all 50 replayed with the new token (completion API)")
+    func fiftyConcurrentCompletion() async throws {
+        let server = BearerServer(expectedRejections: 50)
+        let authenticator = CountingAuthenticator(gate: server.rejected)
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let tally = CompletionTally(count: 50)
+        let results = Locked<[Result<String, RequestError>?]>(Array(repeating: nil, count: 50))
+        DispatchQueue.concurrentPerform(iterations: 50) { index in
+            session.perform(TextRequest()) { result in
+                results.withLock { $0[index] = result }
+                tally.record(index)
+            }
+        }
+        #expect(await tally.waitForAll(timeout: 30))
+        await settle()
+        #expect(tally.snapshot.allSatisfy { $0 == 1 })
+        #expect(authenticator.count == 1)
+        #expect(server.rejections == 50)
+        #expect(server.requests.count == 100)
+        for result in results.withLock({ $0 }) {
+            #expect(try result?.get() == "token-1")
+        }
+        for request in server.requests.suffix(50) {
+            #expect(request.headerValue("Authorization") == "Bearer token-1")
+        }
+    }
+
+    @Test("50 concurrent 401s with the async API, starting without a credential: one refresh, 50 successes")
+    func fiftyConcurrentAsync() async throws {
+        let server = BearerServer(expectedRejections: 50)
+        let authenticator = CountingAuthenticator(gate: server.rejected)
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator))
+        let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
+            for _ in 0..<50 {
+                group.addTask { await TextRequest().result(session: session) }
+            }
+            var values: [Result<String, RequestError>] = []
+            for await value in group { values.append(value) }
+            return values
+        }
+        #expect(values.count == 50)
+        #expect(values.allSatisfy { (try? $0.get()) == "token-1" })
+        #expect(authenticator.count == 1)
+        #expect(server.requests.prefix(50).allSatisfy { $0.headerValue("Authorization") == nil })
+    }
+
+    @Test("a failed refresh fails all 50 waiters with that error, after one refresh call")
+    func failedRefreshFailsAll() async throws {
+        let server = BearerServer(expectedRejections: 50)
+        let authenticator = CountingAuthenticator(gate: server.rejected, fails: true)
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
+            for _ in 0..<50 {
+                group.addTask { await TextRequest().result(session: session) }
+            }
+            var values: [Result<String, RequestError>] = []
+            for await value in group { values.append(value) }
+            return values
+        }
+        #expect(values.count == 50)
+        #expect(authenticator.count == 1)
+        #expect(server.requests.count == 50, "nothing is replayed")
+        for value in values {
+            guard case .failure(.requestInterceptorFailed(let error as CredentialRefreshFailed, _)) = value else {
+                Issue.record("unexpected \(value)")
+                continue
+            }
+            #expect(error.underlyingError is CountingAuthenticator.RefreshDenied)
+            #expect(String(describing: error).contains("refreshing the credential failed"))
+        }
+    }
+
+    @Test("a 401 after the replay is reported as unacceptableStatusCode(401): one refresh, no loop")
+    func noLoop() async throws {
+        let server = BearerServer()
+        let authenticator = CountingAuthenticator(fixedToken: "still-wrong")
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
+        guard case .unacceptableStatusCode(401, let body, _, let context) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(body == Data("no".utf8))
+        #expect(context.attempts == 2)
+        #expect(authenticator.count == 1)
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("a valid credential is applied and nothing is refreshed; other statuses are not refreshes")
+    func validCredential() async throws {
+        let server = BearerServer()
+        let authenticator = CountingAuthenticator()
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "token-1"))
+        #expect(try await session.performProbed(TextRequest()).result?.get() == "token-1")
+        #expect(authenticator.count == 0)
+
+        let forbidden = Session(transport: StubTransport(.success(status: 403)), authentication: Authentication(authenticator))
+        #expect(await forbidden.performProbed(TextRequest()).result?.errorValue?.statusCode == 403)
+        #expect(authenticator.count == 0)
+    }
+
+    @Test("apply throwing fails the request as requestInterceptorFailed before anything is sent")
+    func applyFails() async throws {
+        let server = BearerServer()
+        let session = Session(
+            transport: server.transport,
+            authentication: Authentication(CountingAuthenticator(applyFails: true), credential: "token-1")
+        )
+        let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
+        guard case .requestInterceptorFailed(let underlying as ProbeFailure, _) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(underlying.stage == "apply")
+        #expect(server.requests.isEmpty)
+    }
+
+    @Test("cancelling a request waiting for the refresh: cancelled once, not replayed; the refresh goes on for the others")
+    func cancelWhileWaitingForRefresh() async throws {
+        let server = BearerServer()
+        let release = CompletionProbe<Bool>()
+        let authenticator = CountingAuthenticator(gate: release)
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let cancelled = CompletionProbe<Result<String, RequestError>>()
+        let handle = session.perform(TextRequest(path: "first")) { cancelled.record($0) }
+        #expect(await authenticator.started.first(timeout: 30) == 1, "the refresh never started")
+        // Started while the refresh runs: waits for it instead of sending the stale token.
+        let waiting = CompletionProbe<Result<String, RequestError>>()
+        session.perform(TextRequest(path: "second")) { waiting.record($0) }
+        handle.cancel()
+        #expect(try #require(await cancelled.first(timeout: 30)).errorValue?.stage == .cancelled)
+        release.record(true)
+        #expect(try #require(await waiting.first(timeout: 30)).get() == "token-1")
+        await settle()
+        #expect(cancelled.count == 1)
+        #expect(authenticator.count == 1)
+        let paths = server.requests.map { $0.url?.lastPathComponent ?? "" }
+        #expect(paths == ["first", "second"], "the cancelled request is not replayed, the second sent once")
+        #expect(server.requests.last?.headerValue("Authorization") == "Bearer token-1")
+    }
+
+    @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
+    func staleRejectionAfterRefresh() async throws {
+        let release = DispatchSemaphore(value: 0)
+        let lateSent = CompletionProbe<Bool>()
+        let transport = StubTransport { request in
+            if request.url?.lastPathComponent == "late", request.headerValue("Authorization") == "Bearer expired" {
+                lateSent.record(true)
+                _ = release.wait(timeout: .now() + 30)   // held until the other request got its refresh
+            }
+            return request.headerValue("Authorization") == "Bearer token-1" ? .success(body: "ok") : .success(status: 401)
+        }
+        let authenticator = CountingAuthenticator()
+        let session = Session(transport: transport, authentication: Authentication(authenticator, credential: "expired"))
+        let late = CompletionProbe<Result<String, RequestError>>()
+        session.perform(TextRequest(path: "late")) { late.record($0) }
+        #expect(await lateSent.first(timeout: 30) == true)
+        #expect(try await session.performProbed(TextRequest(path: "early")).result?.get() == "ok")
+        #expect(authenticator.count == 1)
+        release.signal()
+        #expect(try #require(await late.first(timeout: 30)).get() == "ok")
+        #expect(authenticator.count == 1)
+    }
+
+    @Test("retries and a refresh combine: 503, 401, 200")
+    func retryThenRefresh() async throws {
+        let count = Locked(0)
+        let transport = StubTransport { request in
+            let number = count.withLock { count in
+                count += 1
+                return count
+            }
+            if number == 1 { return .success(status: 503) }
+            return request.headerValue("Authorization") == "Bearer token-1" ? .success(body: "ok") : .success(status: 401)
+        }
+        let authenticator = CountingAuthenticator()
+        let session = Session(
+            transport: transport,
+            retryPolicy: WaitRecorder().policy(),
+            authentication: Authentication(authenticator, credential: "expired")
+        )
+        #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
+        #expect(authenticator.count == 1)
+        #expect(count.withLock { $0 } == 3)
+    }
+}

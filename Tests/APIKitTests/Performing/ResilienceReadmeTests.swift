@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// The README's "Retrying", "Refreshing tokens" and "Error bodies" snippets, compiled and run
+/// against stubs that answer like httpbin (the integration tests run them against httpbin).
+@Suite("README: retrying, refreshing tokens, error bodies")
+struct ResilienceReadmeTests {
+    struct Flaky: Request, RequestConfiguration {
+        var base = URL(string: "https://httpbin.org")!
+        var path = "status/503"
+        var method: HTTPMethod { .get }
+        var configuration: Self { self }
+        var parser: StringParser { StringParser() }
+    }
+
+    @Test("Retrying: 3 attempts, the description says so")
+    func retrying() async throws {
+        var policy = RetryPolicy.default
+        policy.backoff = RetryPolicy.Backoff(baseDelay: 0.2, multiplier: 2, maxDelay: 2)
+        policy.wait = { _ in }   // not in the README: the test does not wait
+        let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
+        do {
+            _ = try await api.response(for: Flaky())
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.attempts == 3)
+            #expect(error.description == "GET https://httpbin.org/status/503 (Flaky): server answered with status code 503 (0 body bytes) after 3 attempts")
+        }
+    }
+
+    struct BearerCheck: JSONDecodableRequest, RequestConfiguration {
+        struct Response: Decodable { var authenticated: Bool; var token: String }
+        var base = URL(string: "https://httpbin.org")!
+        var path = "bearer"
+        var method: HTTPMethod { .get }
+        var configuration: Self { self }
+    }
+
+    struct Tokens: Authenticator {
+        func apply(_ token: String, to urlRequest: inout URLRequest) throws {
+            urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+        }
+
+        func refresh() async throws -> String {
+            "token-1"
+        }
+    }
+
+    /// httpbin's `/bearer`.
+    static let bearer = StubTransport { request in
+        guard let header = request.headerValue("Authorization"), header.hasPrefix("Bearer ") else {
+            return .success(status: 401)
+        }
+        return .success(body: #"{"authenticated": true, "token": "\#(header.dropFirst(7))"}"#)
+    }
+
+    @Test("Refreshing tokens: 401, one refresh, replayed with token-1")
+    func refreshing() async throws {
+        let api = Session(transport: Self.bearer, authentication: Authentication(Tokens(), credential: nil))
+        let check = try await api.response(for: BearerCheck())
+        #expect(check.token == "token-1")
+        #expect(check.authenticated)
+    }
+
+    struct Login: Request, RequestConfiguration {
+        var base = URL(string: "https://api.example.com/v1")!
+        var path = "login"
+        var method: HTTPMethod { .post }
+        var configuration: Self { self }
+        var parser: StringParser { StringParser() }
+    }
+
+    @Test("Error bodies: the payload decoded, the case unchanged, the bytes kept")
+    func errorBodies() async throws {
+        let stub = StubTransport(.success(status: 422, body: #"{"result": "error", "errors": ["password too short"]}"#))
+        let api = Session(transport: stub, errorBodyDecoder: .json(APIFailure.self))
+        do {
+            _ = try await api.response(for: Login())
+            Issue.record("expected an error")
+        } catch {
+            guard case .unacceptableStatusCode(422, let body, _, _) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(error.errorBody(as: APIFailure.self)?.errors == ["password too short"])
+            #expect(body.count == 53)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A transport that answers each request with the next of `script` (the last one repeats), and
+/// counts and keeps what it was sent.
+struct ScriptedTransport: Transport {
+    let script: [StubResponse]
+    let sent = Locked<[URLRequest]>([])
+
+    init(_ script: [StubResponse]) {
+        self.script = script
+    }
+
+    var count: Int { sent.withLock { $0.count } }
+    var sentRequests: [URLRequest] { sent.withLock { $0 } }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let index = sent.withLock { sent in
+            sent.append(request)
+            return sent.count - 1
+        }
+        let answer = script[min(index, script.count - 1)]
+        return StubTransport(answer).send(request, completion: completion)
+    }
+}
+
+/// Records the delays a retry policy waited, without waiting; or, with `blockUntilCancelled`,
+/// signals `waiting` and sleeps until the task is cancelled.
+final class WaitRecorder: Sendable {
+    let delays = Locked<[TimeInterval]>([])
+    let waiting = CompletionProbe<Int>()
+    let blockUntilCancelled: Bool
+
+    init(blockUntilCancelled: Bool = false) {
+        self.blockUntilCancelled = blockUntilCancelled
+    }
+
+    var recorded: [TimeInterval] { delays.withLock { $0 } }
+
+    func policy(_ base: RetryPolicy = RetryPolicy(backoff: .init(baseDelay: 0.25, multiplier: 2, jitter: false))) -> RetryPolicy {
+        var policy = base
+        policy.wait = { [self] seconds in
+            let count = delays.withLock { delays in
+                delays.append(seconds)
+                return delays.count
+            }
+            if blockUntilCancelled {
+                waiting.record(count)
+                try await Task.sleep(nanoseconds: 60_000_000_000)
+            }
+        }
+        return policy
+    }
+}
+
+/// A plain text request; `retryPolicy` and `errorBodyDecoder` as given.
+struct TextRequest: Request, RequestConfiguration {
+    var base = stubBase
+    var path = "text"
+    var method: HTTPMethod = .get
+    var retryPolicy: RetryPolicy? = nil
+    var errorBodyDecoder: ErrorBodyDecoder? = nil
+    /// Counts the builds: `intercept(urlRequest:)` runs once per attempt.
+    var builds: Locked<Int>? = nil
+
+    var configuration: Self { self }
+    var parser: StringParser { StringParser() }
+
+    func intercept(urlRequest: URLRequest) throws -> URLRequest {
+        builds?.withLock { $0 += 1 }
+        return urlRequest
+    }
+}
