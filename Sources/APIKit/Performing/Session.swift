@@ -37,6 +37,9 @@ public struct Session: Sendable {
     public var options: RequestOptions
     /// Adapt every request in list order, and inspect every response in reverse order.
     public var interceptors: [any Interceptor]
+    /// Receives every request sent and every response, redacted; `nil` (the default) logs
+    /// nothing and costs nothing. See ``RequestLogger``.
+    public var logger: RequestLogger? = nil
 
     /// The session of ``Request/perform(session:completionQueue:completion:)`` and
     /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
