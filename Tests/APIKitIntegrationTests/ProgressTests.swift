@@ -90,12 +90,22 @@ struct ProgressTests {
         try bytes.write(to: file)
         let underway = CompletionRecorder<TransferProgress>()
         let recorder = CompletionRecorder<Result<MultipartEcho, RequestError>>()
+        // The first step holds the transport's serial delegate queue until the test has
+        // cancelled, so that the upload cannot finish in between, however loaded the machine.
+        let cancelled = DispatchSemaphore(value: 0)
 
-        let handle = session.perform(MultipartUploadRequest(file: .file(file)), progress: { underway.record($0) }) {
-            recorder.record($0)
-        }
+        let handle = session.perform(
+            MultipartUploadRequest(file: .file(file)),
+            progress: { progress in
+                let isFirst = underway.count == 0
+                underway.record(progress)
+                if isFirst { _ = cancelled.wait(timeout: .now() + 30) }
+            },
+            completion: { recorder.record($0) }
+        )
         let first = try #require(await underway.first(timeout: 30), "no upload progress within 30 s")
         handle.cancel()
+        cancelled.signal()
 
         let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
         #expect(first.bytesSent > 0)
