@@ -79,7 +79,7 @@ struct ProgressTests {
         #expect(recorder.count == 1)
     }
 
-    @Test("cancelling an upload once progress shows it under way completes once, with .cancelled")
+    @Test("cancelling an upload once progress shows it under way completes once, with .cancelled, and no step follows")
     func cancelUploadInFlight() async throws {
         let bytes = lines(megabytes: 4)
         let directory = FileManager.default.temporaryDirectory
@@ -112,6 +112,7 @@ struct ProgressTests {
         #expect(result.failure?.stage == .cancelled)
         await pause(0.3)
         #expect(recorder.count == 1)
+        #expect(underway.count == 1, "a step was passed on after cancel()")
     }
 
     @Test("a 100 000-byte download (httpbin caps /bytes at 100 KiB) reports increasing received bytes ending at the Content-Length")

@@ -124,7 +124,12 @@ final class RequestPipeline<R: Request>: Sendable {
         }
         let task =
             if let progress {
-                session.transport.send(urlRequest, progress: progress, completion: transportCompletion)
+                // a transfer still reports while its cancellation is delivered: not to the caller
+                session.transport.send(
+                    urlRequest,
+                    progress: { step in if !handle.isFinished { progress(step) } },
+                    completion: transportCompletion
+                )
             } else {
                 session.transport.send(urlRequest, completion: transportCompletion)
             }

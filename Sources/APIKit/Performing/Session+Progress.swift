@@ -5,8 +5,11 @@ extension Session {
     /// The same pipeline and guarantees as ``perform(_:options:completion:)``. `progress` is
     /// called only by a transport that can observe its transfers — ``URLSessionTransport``,
     /// or ``StubTransport`` with synthetic steps — not by `URLSession` itself (and so not by
-    /// ``Session/shared``). It is called where the transport reports, in order, and never
-    /// after `completion`; a multipart upload from disk reports as its stream is read.
+    /// ``Session/shared``). It is called where the transport reports, in order, and no step
+    /// starts once the outcome is decided: every step of a response comes before `completion`,
+    /// and after `cancel()` no further step is passed on (one already running may still end
+    /// while the cancellation is delivered). A multipart upload from disk reports as its
+    /// stream is read.
     ///
     /// ```swift
     /// let session = Session(transport: URLSessionTransport())
@@ -46,7 +49,8 @@ extension Session {
     /// response.
     ///
     /// The same pipeline and cancellation as ``response(for:options:)``; `progress` is called
-    /// as for ``perform(_:options:progress:completion:)``, never after the call returns.
+    /// as for ``perform(_:options:progress:completion:)``: every step of the response before the
+    /// call returns, none passed on after a cancellation.
     ///
     /// ```swift
     /// let session = Session(transport: URLSessionTransport())
