@@ -18,8 +18,9 @@
 # builds never invalidate each other. TSan makes the code several times slower,
 # and the suite has "promptly" bounds (a cancellation within 6 s of an 8 s
 # server delay) that a 2-core machine cannot keep with 376 instrumented tests in
-# parallel, so this pass runs them one at a time (--no-parallel; ~50 s of tests
-# after a ~4.5 min build). A data race fails the run: TSan exits with 66.
+# parallel, so this pass runs them one at a time (--no-parallel; ~46 s of tests
+# after a 1.5-4.5 min build; all of .ci/run took 348 s from a fresh clone on the
+# 2-core CI machine). A data race fails the run: TSan exits with 66.
 # APIKIT_SKIP_TSAN=1 skips the pass; APIKIT_TSAN_COMMAND replaces its command.
 set -euo pipefail
 

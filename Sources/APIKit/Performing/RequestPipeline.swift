@@ -115,6 +115,8 @@ final class RequestPipeline<R: Request>: Sendable {
     func send(_ urlRequest: URLRequest, handle: RequestHandle) {
         guard !handle.isFinished else { return }
         let url = urlRequest.url
+        // the transport may already be answering, and a cancellation arriving, before `attach`
+        handle.note(url: url)
         let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
         let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { [self] result in
             logged?.end(result)
