@@ -59,6 +59,7 @@ struct ReadmeSnippetTests {
             case .response(let response): _ = (response.statusCode ?? 0, response.elapsed, response.bodySize ?? 0)
             }
         }
+        #expect(Session(logger: .print).logger != nil)
         let api = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], logger: logger)
         #expect(api.logger?.privacy.reveals(header: "x-api-key") == false)
         #expect(api.logger?.privacy.reveals(header: "X-Trace") == true)
