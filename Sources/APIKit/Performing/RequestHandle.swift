@@ -91,6 +91,16 @@ public final class RequestHandle: Sendable {
         return attached
     }
 
+    /// Records the request's URL before the transfer starts, so that a cancellation arriving
+    /// while the transport is still inside `send` (before ``attach(_:stage:url:)``) reports it.
+    func note(url: URL?) {
+        guard let url else { return }
+        phase.withLock { phase in
+            guard case .running(let task, let stage, nil, let onCancel) = phase else { return }
+            phase = .running(task: task, stage: stage, url: url, onCancel: onCancel)
+        }
+    }
+
     /// Claims the right to deliver the outcome; only the first claim (or `cancel()`) wins.
     func claimCompletion() -> Bool {
         phase.withLock { phase in

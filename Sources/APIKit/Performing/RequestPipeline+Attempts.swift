@@ -68,7 +68,7 @@ extension RequestPipeline {
                 return
             }
             guard !handle.isFinished else { return }
-            let result = await transfer(urlRequest)
+            let result = await transfer(urlRequest, handle: handle)
             guard !handle.isFinished else { return }
 
             if let credentials, !replayed, case .success(let response) = result,
@@ -118,13 +118,29 @@ extension RequestPipeline {
     }
 
     /// Sends `urlRequest` and waits for the transport; cancelling the task stops the transfer.
-    private func transfer(_ urlRequest: URLRequest) async -> Result<TransportResponse, any Error> {
+    /// Each attempt is logged, and reports progress, as a single send does.
+    private func transfer(
+        _ urlRequest: URLRequest,
+        handle: RequestHandle
+    ) async -> Result<TransportResponse, any Error> {
         let transfer = TransferCancellation()
+        let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransportResponse, any Error>, Never>) in
-                let task = session.transport.send(urlRequest) { result in
+                let completion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
+                    logged?.end(result)
                     continuation.resume(returning: result)
                 }
+                let task =
+                    if let progress {
+                        session.transport.send(
+                            urlRequest,
+                            progress: { step in if !handle.isFinished { progress(step) } },
+                            completion: completion
+                        )
+                    } else {
+                        session.transport.send(urlRequest, completion: completion)
+                    }
                 transfer.started(task)
             }
         } onCancel: {

@@ -6,7 +6,8 @@
 /// 1. ``start(_:)`` — encode, default headers, options, the request's `intercept(urlRequest:)`;
 /// 2. ``adaptAndSend(_:handle:)`` — the session's `adapt` hooks, in list order (only when
 ///    there are interceptors; they run in a `Task`);
-/// 3. ``send(_:handle:)`` — the transport (a retry policy would re-enter here);
+/// 3. ``send(_:handle:)`` — the transport (a retry policy would re-enter here), with the
+///    session's ``RequestLogger`` and the caller's progress closure when there are any;
 /// 4. ``received(_:url:handle:)`` — the session's `inspect` hooks in reverse order (again in a
 ///    `Task`, only when there are interceptors);
 /// 5. ``finish(_:url:handle:)`` — claims the outcome, then the request's
@@ -30,8 +31,16 @@ final class RequestPipeline<R: Request>: Sendable {
     let callOptions: RequestOptions?
     let delivery: Delivery
     let completion: Completion
+    /// Receives the transfer's progress, when the caller asked for it.
+    let progress: ProgressHandler?
 
-    init(request: R, session: Session, options: RequestOptions?, completion: @escaping Completion) {
+    init(
+        request: R,
+        session: Session,
+        options: RequestOptions?,
+        progress: ProgressHandler? = nil,
+        completion: @escaping Completion
+    ) {
         self.request = request
         self.session = session
         self.callOptions = options
@@ -43,6 +52,7 @@ final class RequestPipeline<R: Request>: Sendable {
         } else {
             self.completion = completion
         }
+        self.progress = progress
     }
 
     /// A handle whose cancellation reports ``RequestError/cancelled(context:)`` through this
@@ -120,11 +130,26 @@ final class RequestPipeline<R: Request>: Sendable {
     func send(_ urlRequest: URLRequest, handle: RequestHandle) {
         guard !handle.isFinished else { return }
         let url = urlRequest.url
-        let task = session.transport.send(urlRequest) { [self] result in
+        // the transport may already be answering, and a cancellation arriving, before `attach`
+        handle.note(url: url)
+        let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
+        let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { [self] result in
+            logged?.end(result)
             delivery.fromTransportCallback { [self] in
                 received(result, url: url, handle: handle)
             }
         }
+        let task =
+            if let progress {
+                // a transfer still reports while its cancellation is delivered: not to the caller
+                session.transport.send(
+                    urlRequest,
+                    progress: { step in if !handle.isFinished { progress(step) } },
+                    completion: transportCompletion
+                )
+            } else {
+                session.transport.send(urlRequest, completion: transportCompletion)
+            }
         handle.attach(task, stage: .transport, url: url)
     }
 

@@ -79,7 +79,7 @@ extension Session {
 
 /// Carries a `Task`'s cancellation to the ``RequestHandle`` of the request it awaits, which
 /// may not exist yet when the cancellation comes.
-private final class TaskCancellationBridge: Sendable {
+final class TaskCancellationBridge: Sendable {
     private let state = Locked<(cancelled: Bool, handle: RequestHandle?)>((false, nil))
 
     /// Records `handle`; cancels it at once when the task was cancelled first, so that the

@@ -59,6 +59,9 @@ public struct Session: Sendable {
     /// ``RequestError/errorBody``; `nil` by default. A request type's
     /// ``Request/errorBodyDecoder`` wins.
     public var errorBodyDecoder: ErrorBodyDecoder?
+    /// Receives every request sent and every response, redacted; `nil` (the default) logs
+    /// nothing and costs nothing. See ``RequestLogger``.
+    public var logger: RequestLogger?
 
     /// The session of ``Request/perform(session:completionQueue:completion:)`` and
     /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
@@ -78,6 +81,11 @@ public struct Session: Sendable {
     ///   - retryPolicy: When failed requests are sent again; never by default.
     ///   - authentication: The credential applied to every request and refreshed on rejection.
     ///   - errorBodyDecoder: Reads the error payload of rejected responses.
+    ///   - logger: Receives every request as sent and every response, redacted; `nil` logs nothing.
+    ///
+    /// ```swift
+    /// let session = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: .default, logger: .print)
+    /// ```
     public init(
         transport: any Transport = URLSession.shared,
         completionQueue: DispatchQueue? = nil,
@@ -86,7 +94,8 @@ public struct Session: Sendable {
         interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
         authentication: Authentication? = nil,
-        errorBodyDecoder: ErrorBodyDecoder? = nil
+        errorBodyDecoder: ErrorBodyDecoder? = nil,
+        logger: RequestLogger? = nil
     ) {
         self.transport = transport
         self.completionQueue = completionQueue
@@ -96,6 +105,7 @@ public struct Session: Sendable {
         self.retryPolicy = retryPolicy
         self.authentication = authentication
         self.errorBodyDecoder = errorBodyDecoder
+        self.logger = logger
     }
 
     /// The field name that errors about ``defaultHeaders`` carry.

@@ -45,6 +45,42 @@ public protocol Transport: Sendable {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
+
+    /// Starts sending `request`, reporting the transfer's progress as it goes.
+    ///
+    /// The default implementation calls ``send(_:completion:)`` and reports no progress: a
+    /// transport that can observe its transfers implements this (``URLSessionTransport``
+    /// and ``StubTransport`` do; `URLSession` itself does not, as `URLSession.shared` has no
+    /// delegate to learn about progress from).
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - progress: Receives the progress, any number of times, in order, and never after
+    ///     `completion`.
+    ///   - completion: As for ``send(_:completion:)``.
+    /// - Returns: The transfer in flight, to cancel it.
+    func send(
+        _ request: URLRequest,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask
+}
+
+extension Transport {
+    /// Sends `request` with ``send(_:completion:)``, without reporting progress.
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - progress: Never called.
+    ///   - completion: As for ``send(_:completion:)``.
+    /// - Returns: The transfer in flight, to cancel it.
+    public func send(
+        _ request: URLRequest,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        send(request, completion: completion)
+    }
 }
 
 /// A transfer started by a ``Transport``.

@@ -177,12 +177,12 @@ struct SessionInterceptorTests {
         let log = EventLog()
         for interceptors in [[], [RecordingInterceptor(name: "A", log: log)]] as [[any Interceptor]] {
             let session = Session(transport: StubTransport(.success(body: "x")), completionQueue: queue, interceptors: interceptors)
-            let returned = Locked(false)
             let probe = CompletionProbe<(Bool, String?)>()
-            session.perform(ProbeRequest(base: stubBase)) { _ in
-                probe.record((returned.withLock { $0 }, DispatchQueue.getSpecific(key: key)))
+            InsideCall.run {
+                session.perform(ProbeRequest(base: stubBase)) { _ in
+                    probe.record((!InsideCall.isInside, DispatchQueue.getSpecific(key: key)))
+                }
             }
-            returned.withLock { $0 = true }
             let (afterReturn, queueTag) = try #require(await probe.first(timeout: 30))
             #expect(afterReturn)
             #expect(queueTag == "completion")

@@ -11,9 +11,9 @@ struct StubTransportTests {
         _ request: URLRequest = URLRequest(url: stubBase)
     ) async -> (result: Result<TransportResponse, any Error>?, returned: Bool) {
         let probe = CompletionProbe<(Result<TransportResponse, any Error>, Bool)>()
-        let returned = Locked(false)
-        _ = transport.send(request) { probe.record(($0, returned.withLock { $0 })) }
-        returned.withLock { $0 = true }
+        _ = InsideCall.run {
+            transport.send(request) { probe.record(($0, !InsideCall.isInside)) }
+        }
         let first = await probe.first(timeout: 30)
         return (first?.0, first?.1 ?? false)
     }

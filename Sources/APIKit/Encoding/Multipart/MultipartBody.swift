@@ -14,6 +14,11 @@ struct MultipartBody {
 
     /// The number of bytes the body holds.
     var length: Int64 {
+        Self.length(of: segments)
+    }
+
+    /// The number of bytes `segments` hold.
+    static func length(of segments: [Segment]) -> Int64 {
         segments.reduce(0) { total, segment in
             switch segment {
             case .bytes(let data): total + Int64(data.count)

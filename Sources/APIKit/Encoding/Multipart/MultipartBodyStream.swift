@@ -29,6 +29,12 @@ final class MultipartBodyStream: InputStream {
         var description: String { "\(path) became shorter after the request was built" }
     }
 
+    /// The number of bytes the stream holds, when every file keeps the size it had when the
+    /// request was built; for progress and logs, which cannot ask URLSession.
+    var length: Int64 {
+        MultipartBody.length(of: segments)
+    }
+
     init(segments: [MultipartBody.Segment]) {
         self.segments = segments
         super.init(data: Data())

@@ -1,0 +1,86 @@
+/// What came back for a ``LoggedRequest``, as a ``RequestLogger`` sees it: the status, the
+/// time since the request was handed to the transport, the body size and the redacted
+/// headers — or, when the transfer failed, which error stopped it.
+///
+/// Logged where the transport calls back, before interceptors, the status check and the
+/// parser run; so `elapsed` is the network time, and a 500 is logged like a 200.
+///
+/// ```swift
+/// RequestLogger { event in
+///     if case .response(let response) = event {
+///         print(response.statusCode ?? 0, response.elapsed, response.bodySize ?? 0)
+///     }
+/// }
+/// ```
+public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
+    /// The ``LoggedRequest/id`` of the request this answers.
+    public let id: Int
+    /// The name of the request type.
+    public let requestType: String
+    /// The request's HTTP method.
+    public let method: String
+    /// The request's URL, redacted.
+    public let url: String
+    /// The HTTP status code; `nil` when the transfer failed or the response is not HTTP.
+    public let statusCode: Int?
+    /// Seconds from handing the request to the transport to its answer.
+    public let elapsed: TimeInterval
+    /// The size of the body received in bytes; `nil` when the transfer failed.
+    public let bodySize: Int?
+    /// The response headers, values redacted.
+    public let headers: [String: String]
+    /// The error that stopped the transfer, named without its message or payload (such as
+    /// `URLError -1001`); `nil` when a response arrived.
+    public let error: String?
+
+    /// `← #id 200 METHOD url (RequestType) 0.123 s, 456 bytes`, or
+    /// `← #id failed METHOD url (RequestType) 0.123 s: URLError -1001`.
+    public var description: String {
+        let time = String(format: "%.3f s", elapsed)
+        if let error {
+            return "← #\(id) failed \(method) \(url) (\(requestType)) \(time): \(error)"
+        }
+        return "← #\(id) \(statusCode.map(String.init) ?? "-") \(method) \(url) (\(requestType)) \(time), "
+            + "\(bodySize ?? 0) bytes"
+    }
+
+    init(
+        request: LoggedRequest,
+        result: Result<TransportResponse, any Error>,
+        elapsed: TimeInterval,
+        privacy: LogPrivacy
+    ) {
+        id = request.id
+        requestType = request.requestType
+        method = request.method
+        url = request.url
+        self.elapsed = elapsed
+        switch result {
+        case .success(let response):
+            let http = response.urlResponse as? HTTPURLResponse
+            statusCode = http?.statusCode
+            bodySize = response.data.count
+            var fields: [String: String] = [:]
+            for (name, value) in http?.allHeaderFields ?? [:] {
+                fields["\(name)"] = "\(value)"
+            }
+            headers = privacy.redact(headers: fields)
+            error = nil
+        case .failure(let failure):
+            statusCode = nil
+            bodySize = nil
+            headers = [:]
+            error = Self.name(of: failure)
+        }
+    }
+
+    /// The error's type and code, never its message or user info (which may hold a URL with
+    /// its query, or a body).
+    static func name(of error: any Error) -> String {
+        if let urlError = error as? URLError {
+            return "URLError \(urlError.code.rawValue)"
+        }
+        let nsError = error as NSError
+        return "\(nsError.domain) \(nsError.code)"
+    }
+}

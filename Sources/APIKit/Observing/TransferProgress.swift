@@ -1,0 +1,61 @@
+/// How far a request's transfer has come: bytes of the body sent and of the response
+/// received, each with its expected total when known.
+///
+/// Passed to the `progress` closure of ``Session/perform(_:options:progress:completion:)`` and
+/// ``Session/response(for:options:progress:)``, every time the transport reports a step.
+///
+/// ```swift
+/// let echo = try await session.response(for: upload, progress: { progress in
+///     if let fraction = progress.fractionSent { print("uploaded \(Int(fraction * 100)) %") }
+/// })
+/// ```
+public struct TransferProgress: Sendable, Hashable {
+    /// Bytes of the request body sent so far.
+    public var bytesSent: Int64
+    /// The size of the request body; `nil` when unknown (a body stream without a length).
+    public var expectedBytesToSend: Int64?
+    /// Bytes of the response body received so far.
+    public var bytesReceived: Int64
+    /// The size of the response body (its `Content-Length`); `nil` when unknown.
+    public var expectedBytesToReceive: Int64?
+
+    /// - Parameters:
+    ///   - bytesSent: Bytes of the request body sent so far.
+    ///   - expectedBytesToSend: The size of the request body, or `nil` when unknown.
+    ///   - bytesReceived: Bytes of the response body received so far.
+    ///   - expectedBytesToReceive: The size of the response body, or `nil` when unknown.
+    public init(
+        bytesSent: Int64 = 0,
+        expectedBytesToSend: Int64? = nil,
+        bytesReceived: Int64 = 0,
+        expectedBytesToReceive: Int64? = nil
+    ) {
+        self.bytesSent = bytesSent
+        self.expectedBytesToSend = expectedBytesToSend
+        self.bytesReceived = bytesReceived
+        self.expectedBytesToReceive = expectedBytesToReceive
+    }
+
+    /// `bytesSent / expectedBytesToSend` between 0 and 1; `nil` when the total is unknown.
+    public var fractionSent: Double? {
+        Self.fraction(bytesSent, of: expectedBytesToSend)
+    }
+
+    /// `bytesReceived / expectedBytesToReceive` between 0 and 1; `nil` when the total is unknown.
+    public var fractionReceived: Double? {
+        Self.fraction(bytesReceived, of: expectedBytesToReceive)
+    }
+
+    private static func fraction(_ done: Int64, of total: Int64?) -> Double? {
+        guard let total, total > 0 else { return nil }
+        return min(1, max(0, Double(done) / Double(total)))
+    }
+
+    /// A total as URLSession reports it (`-1` or `0` for unknown), as an optional.
+    static func known(_ total: Int64) -> Int64? {
+        total > 0 ? total : nil
+    }
+}
+
+/// Receives a request's ``TransferProgress``.
+public typealias ProgressHandler = @Sendable (TransferProgress) -> Void

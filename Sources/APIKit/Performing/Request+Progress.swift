@@ -1,0 +1,29 @@
+extension Request {
+    /// Builds, sends and parses the request through `session`, reports the transfer's
+    /// progress, and returns its response.
+    ///
+    /// This is ``Session/response(for:options:progress:)``; the session's transport must be
+    /// able to report progress (a ``URLSessionTransport``; `URLSession.shared` cannot).
+    ///
+    /// ```swift
+    /// let uploads = Session(transport: URLSessionTransport())
+    /// let echo = try await UploadRequest(file: file).response(session: uploads, progress: { progress in
+    ///     print(progress.bytesSent)
+    /// })
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: The session that performs the request.
+    ///   - options: Options for this call only.
+    ///   - progress: Receives the bytes sent and received so far, each time they change.
+    /// - Returns: The ``Response``.
+    /// - Throws: A ``RequestError`` naming the stage that failed, or
+    ///   ``RequestError/cancelled(context:)``.
+    public func response(
+        session: Session,
+        options: RequestOptions? = nil,
+        progress: @escaping ProgressHandler
+    ) async throws(RequestError) -> Response {
+        try await session.response(for: self, options: options, progress: progress)
+    }
+}

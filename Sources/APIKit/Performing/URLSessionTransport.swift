@@ -1,0 +1,79 @@
+/// A ``Transport`` over a `URLSession` that APIKit creates and delegates for, so that it can
+/// report upload and download progress.
+///
+/// `URLSession` itself is a transport too (and `URLSession.shared` the default one), but a
+/// session's progress is only visible to its delegate, and `URLSession.shared` has none: use
+/// a `URLSessionTransport` when you want the `progress` closure of
+/// ``Session/perform(_:options:progress:completion:)`` or
+/// ``Session/response(for:options:progress:)`` to be called.
+///
+/// ```swift
+/// let session = Session(transport: URLSessionTransport(configuration: .default))
+/// let echo = try await session.response(for: UploadRequest(file: file), progress: { progress in
+///     print(progress.bytesSent, "of", progress.expectedBytesToSend ?? -1)
+/// })
+/// ```
+///
+/// Progress and completions are called on the transport's own serial delegate queue, the
+/// progress of a transfer always before its completion. Bodies from `httpBodyStream` (multipart
+/// uploads from disk) report progress as they are read. Releasing the transport lets the
+/// transfers in flight finish, then invalidates its `URLSession`.
+public final class URLSessionTransport: Transport {
+    private let session: URLSession
+    private let router: URLSessionTaskRouter
+
+    /// Creates a transport with its own `URLSession`.
+    ///
+    /// - Parameter configuration: The configuration of the `URLSession`; `.default` by default.
+    public init(configuration: URLSessionConfiguration = .default) {
+        let router = URLSessionTaskRouter()
+        let queue = OperationQueue()
+        queue.name = "APIKit.URLSessionTransport"
+        queue.maxConcurrentOperationCount = 1
+        self.router = router
+        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+    }
+
+    deinit {
+        session.finishTasksAndInvalidate()
+    }
+
+    /// Sends `request` as a data task, without reporting progress.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - completion: Receives the response and body, or the error; on the delegate queue.
+    /// - Returns: The resumed `URLSessionDataTask`.
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        start(request, progress: nil, completion: completion)
+    }
+
+    /// Sends `request` as a data task, reporting its progress.
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - progress: Receives the progress on the delegate queue, never after `completion`.
+    ///   - completion: Receives the response and body, or the error; on the delegate queue.
+    /// - Returns: The resumed `URLSessionDataTask`.
+    public func send(
+        _ request: URLRequest,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        start(request, progress: progress, completion: completion)
+    }
+
+    private func start(
+        _ request: URLRequest,
+        progress: ProgressHandler?,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let task = session.dataTask(with: request)
+        router.register(task, progress: progress, completion: completion)
+        task.resume()
+        return task
+    }
+}

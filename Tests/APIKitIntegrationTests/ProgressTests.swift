@@ -1,0 +1,147 @@
+import APIKit
+import Testing
+
+/// httpbin's `/bytes/{n}`: `n` random bytes, with a `Content-Length`.
+struct RandomBytesRequest: Request, RequestConfiguration {
+    @PathSegment("count") var count = 0
+
+    var base = HTTPBin.baseURL
+    var path = "bytes/{count}"
+    var method: HTTPMethod = .get
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+}
+
+/// Records the progress steps of one request, and any that came after its completion.
+final class ProgressLog: Sendable {
+    private let state = Protected<(steps: [TransferProgress], completed: Bool, late: Int)>(([], false, 0))
+
+    var handler: ProgressHandler {
+        { [state] progress in
+            state.withLock { state in
+                if state.completed { state.late += 1 }
+                state.steps.append(progress)
+            }
+        }
+    }
+
+    func markCompleted() { state.withLock { $0.completed = true } }
+    var steps: [TransferProgress] { state.withLock { $0.steps } }
+    var late: Int { state.withLock { $0.late } }
+}
+
+/// ~2 MB of numbered ASCII lines: cheap for httpbin to echo.
+private func lines(megabytes: Int) -> Data {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(megabytes * 1024 * 1024)
+    for line in 0..<(megabytes * 16_384) {
+        bytes += Array(String(format: "%08d", line).utf8)
+        bytes += [UInt8](repeating: UInt8(ascii: "y"), count: 55)
+        bytes.append(UInt8(ascii: "\n"))
+    }
+    return Data(bytes)
+}
+
+@Suite("Progress over HTTP with URLSessionTransport", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
+struct ProgressTests {
+    let session = Session(transport: URLSessionTransport(configuration: .ephemeral))
+
+    @Test("a ~2 MB multipart upload from disk reports increasing upload progress that ends at the body's length")
+    func multipartUpload() async throws {
+        let bytes = lines(megabytes: 2)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("apikit-progress-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("upload.txt")
+        try bytes.write(to: file)
+        let log = ProgressLog()
+        let recorder = CompletionRecorder<Result<MultipartEcho, RequestError>>()
+
+        session.perform(MultipartUploadRequest(file: .file(file)), progress: log.handler) { result in
+            log.markCompleted()
+            recorder.record(result)
+        }
+
+        let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
+        let echo = try result.get()
+        #expect(echo.files["file"]?.utf8.count == bytes.count)
+        let sent = log.steps.map(\.bytesSent)
+        #expect(sent.count > 1, "one step for 2 MB: \(sent)")
+        #expect(sent == sent.sorted(), "upload progress went backwards")
+        let last = try #require(log.steps.last)
+        let total = try #require(last.expectedBytesToSend, "a multipart body's length is known")
+        #expect(total > Int64(bytes.count))
+        #expect(last.bytesSent == total)
+        #expect(last.fractionSent == 1)
+        #expect(log.late == 0)
+        await pause(0.3)
+        #expect(recorder.count == 1)
+    }
+
+    @Test("cancelling an upload once progress shows it under way completes once, with .cancelled, and no step follows")
+    func cancelUploadInFlight() async throws {
+        let bytes = lines(megabytes: 4)
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("apikit-progress-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("upload.txt")
+        try bytes.write(to: file)
+        let underway = CompletionRecorder<TransferProgress>()
+        let recorder = CompletionRecorder<Result<MultipartEcho, RequestError>>()
+        // The first step holds the transport's serial delegate queue until the test has
+        // cancelled, so that the upload cannot finish in between, however loaded the machine.
+        let cancelled = DispatchSemaphore(value: 0)
+
+        let handle = session.perform(
+            MultipartUploadRequest(file: .file(file)),
+            progress: { progress in
+                let isFirst = underway.count == 0
+                underway.record(progress)
+                if isFirst { _ = cancelled.wait(timeout: .now() + 30) }
+            },
+            completion: { recorder.record($0) }
+        )
+        let first = try #require(await underway.first(timeout: 30), "no upload progress within 30 s")
+        handle.cancel()
+        cancelled.signal()
+
+        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        #expect(first.bytesSent > 0)
+        #expect(result.failure?.stage == .cancelled)
+        await pause(0.3)
+        #expect(recorder.count == 1)
+        #expect(underway.count == 1, "a step was passed on after cancel()")
+    }
+
+    @Test("a 100 000-byte download (httpbin caps /bytes at 100 KiB) reports increasing received bytes ending at the Content-Length")
+    func download() async throws {
+        let log = ProgressLog()
+        let data = try await RandomBytesRequest(count: 100_000).response(session: session, progress: log.handler)
+
+        #expect(data.count == 100_000)
+        let received = log.steps.map(\.bytesReceived)
+        #expect(!received.isEmpty)
+        #expect(received == received.sorted(), "download progress went backwards")
+        let last = try #require(log.steps.last)
+        #expect(last.bytesReceived == 100_000)
+        #expect(last.expectedBytesToReceive == 100_000)
+        #expect(log.steps.allSatisfy { $0.bytesSent == 0 }, "a GET sends no body")
+    }
+
+    @Test("URLSessionTransport without progress and with an error status goes through the usual stages")
+    func plainUse() async throws {
+        let data = try await RandomBytesRequest(count: 10).response(session: session)
+        #expect(data.count == 10)
+        var missing = RandomBytesRequest(count: 1)
+        missing.path = "status/404/{count}"
+        let result: Result<Data, RequestError>
+        do {
+            result = .success(try await missing.response(session: session))
+        } catch {
+            result = .failure(error)
+        }
+        #expect(result.failure?.stage == .responseValidation)
+    }
+}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// Records progress steps, and whether the completion had been called when each came.
+final class ProgressRecorder: Sendable {
+    let steps = Locked<[TransferProgress]>([])
+    let completed = Locked(false)
+    let lateSteps = Locked(0)
+
+    var handler: ProgressHandler {
+        { [steps, completed, lateSteps] progress in
+            if completed.withLock({ $0 }) { lateSteps.withLock { $0 += 1 } }
+            steps.withLock { $0.append(progress) }
+        }
+    }
+
+    var all: [TransferProgress] { steps.withLock { $0 } }
+
+    func markCompleted() { completed.withLock { $0 = true } }
+}
+
+@Suite("Transfer progress: the progress closure, through every transport")
+struct TransferProgressTests {
+    @Test("fractions are bytes over the total, clamped to 0...1, and nil when the total is unknown")
+    func fractions() {
+        let progress = TransferProgress(bytesSent: 50, expectedBytesToSend: 200, bytesReceived: 10)
+        #expect(progress.fractionSent == 0.25)
+        #expect(progress.fractionReceived == nil)
+        #expect(TransferProgress(bytesSent: 300, expectedBytesToSend: 200).fractionSent == 1)
+        #expect(TransferProgress(bytesReceived: 5, expectedBytesToReceive: 0).fractionReceived == nil)
+        #expect(TransferProgress.known(-1) == nil)
+        #expect(TransferProgress.known(0) == nil)
+        #expect(TransferProgress.known(7) == 7)
+    }
+
+    @Test("StubTransport reports the body sent, then the response received, before the completion")
+    func stubProgress() async throws {
+        let recorder = ProgressRecorder()
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        let session = Session(transport: StubTransport(.success(body: "hello")))
+
+        session.perform(SecretRequest(), progress: recorder.handler) { result in
+            recorder.markCompleted()
+            probe.record(result)
+        }
+
+        #expect(try #require(await probe.first(timeout: 30)).get() == "hello")
+        let sent = Int64(LogSecrets.body.utf8.count)
+        #expect(
+            recorder.all == [
+                TransferProgress(bytesSent: sent, expectedBytesToSend: sent),
+                TransferProgress(bytesSent: sent, expectedBytesToSend: sent, bytesReceived: 5, expectedBytesToReceive: 5),
+            ]
+        )
+        #expect(recorder.lateSteps.withLock { $0 } == 0)
+        await settle(0.2)
+        #expect(probe.count == 1)
+    }
+
+    @Test("async response(progress:) reports the same steps; a stub failure reports none")
+    func asyncProgress() async throws {
+        let recorder = ProgressRecorder()
+        let session = Session(transport: StubTransport(.success(body: "abc")))
+        let value = try await SecretRequest().response(session: session, progress: recorder.handler)
+        #expect(value == "abc")
+        #expect(recorder.all.last?.bytesReceived == 3)
+
+        let failing = ProgressRecorder()
+        let failed = Session(transport: StubTransport(.failure(URLError(.notConnectedToInternet))))
+        await #expect(throws: RequestError.self) {
+            try await SecretRequest().response(session: failed, progress: failing.handler)
+        }
+        #expect(failing.all.isEmpty)
+    }
+
+    @Test("a cancelled request reports no progress and completes once with .cancelled")
+    func cancelled() async throws {
+        let recorder = ProgressRecorder()
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        let session = Session(transport: StubTransport(.success(body: "late", delay: 60)))
+
+        let handle = session.perform(SecretRequest(), progress: recorder.handler) { probe.record($0) }
+        handle.cancel()
+
+        #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .cancelled)
+        await settle(0.2)
+        #expect(probe.count == 1)
+        #expect(recorder.all.isEmpty)
+    }
+
+    @Test("a plain URLSession transport sends without progress (it has no delegate to learn it from)")
+    func urlSessionReportsNothing() async throws {
+        StubURLProtocol.registry.register(.status(200, body: "plain"), host: "progress-plain.test")
+        let recorder = ProgressRecorder()
+        let session = Session(transport: StubURLProtocol.session)
+        var request = SecretRequest()
+        request.base = try #require(URL(string: "https://progress-plain.test"))
+
+        let value = try await request.response(session: session, progress: recorder.handler)
+
+        #expect(value == "plain")
+        #expect(recorder.all.isEmpty)
+    }
+
+    @Test("URLSessionTransport collects the body from its delegate and reports it received")
+    func urlSessionTransport() async throws {
+        StubURLProtocol.registry.register(
+            .status(200, body: String(repeating: "x", count: 5000), headers: ["Content-Length": "5000"]),
+            host: "progress-transport.test"
+        )
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        let recorder = ProgressRecorder()
+        let session = Session(transport: URLSessionTransport(configuration: configuration))
+        var request = SecretRequest()
+        request.base = try #require(URL(string: "https://progress-transport.test"))
+
+        let value = try await request.response(session: session, progress: recorder.handler)
+
+        #expect(value.count == 5000)
+        let last = try #require(recorder.all.last)
+        #expect(last.bytesReceived == 5000)
+        let received = recorder.all.map(\.bytesReceived)
+        #expect(received == received.sorted())
+    }
+
+    @Test("URLSessionTransport delivers a transport error once, and works without a progress closure")
+    func urlSessionTransportFailure() async throws {
+        StubURLProtocol.registry.register(.failure(.cannotConnectToHost), host: "progress-failure.test")
+        StubURLProtocol.registry.register(.status(200, body: "ok"), host: "progress-none.test")
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        let session = Session(transport: URLSessionTransport(configuration: configuration))
+        var request = SecretRequest()
+        request.base = try #require(URL(string: "https://progress-failure.test"))
+
+        let result = await request.result(session: session)
+        let error = try #require(result.errorValue)
+        guard case .transportFailed(let underlying as URLError, _) = error else {
+            Issue.record("expected a transport URLError, got \(error)")
+            return
+        }
+        #expect(underlying.code == .cannotConnectToHost)
+
+        request.base = try #require(URL(string: "https://progress-none.test"))
+        #expect(try await request.response(session: session) == "ok")
+    }
+}
