@@ -22,6 +22,18 @@ struct FaultRequest: Request, RequestConfiguration {
     var options: RequestOptions { RequestOptions(timeout: 2) }
 }
 
+/// `/never` on the fault server: it reads the request and holds the connection for 120 s
+/// without answering, so "finished well before the answer" can have a generous bound.
+struct NeverAnsweredRequest: Request, RequestConfiguration {
+    var timeout: TimeInterval? = nil
+    var base = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!
+    var path = "never"
+    var method: HTTPMethod = .get
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+    var options: RequestOptions { RequestOptions(timeout: timeout) }
+}
+
 @Suite("Faulty servers: a clear RequestError, exactly once, in time", .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
 struct FaultInjectionTests {
     /// Performs a fault and checks what every fault must satisfy: one completion, within the

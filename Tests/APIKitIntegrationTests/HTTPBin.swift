@@ -99,6 +99,12 @@ struct HTTPBinAvailabilityTests {
                 """
             )
         }
+        if HTTPBin.isRequired {
+            #expect(
+                FaultServer.url != nil,
+                "APIKIT_REQUIRE_HTTPBIN=1 but APIKIT_FAULT_URL is missing: the fault tests would be skipped"
+            )
+        }
         if let value = HTTPBin.configuredValue {
             #expect(HTTPBin.url != nil, "APIKIT_HTTPBIN_URL=\"\(value)\" is not a URL with a scheme and a host")
         }

@@ -107,28 +107,42 @@ public struct CredentialRefreshFailed: Error, CustomStringConvertible {
 /// What the pipeline needs from an ``Authentication``, without its credential type.
 protocol CredentialStoring: Sendable {
     /// Applies the current credential (after waiting for a refresh in flight); returns the
-    /// request and the generation of the credential applied.
-    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, generation: Int)
-    /// Refreshes the credential of `generation`, or waits for the refresh in flight, or returns
-    /// at once when the credential was refreshed since.
-    func refresh(after generation: Int) async throws(CredentialRefreshFailed)
+    /// request and a ticket naming the credential applied.
+    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket)
+    /// Refreshes the credential of `ticket`, or waits for the refresh in flight, or returns at
+    /// once when the credential was refreshed since, or throws the failure of a refresh that
+    /// ended while this request was out with that credential.
+    func refresh(after ticket: CredentialTicket) async throws(CredentialRefreshFailed)
     /// Whether `response` rejects the credential.
     nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool
 }
 
+/// Which credential a request was sent with: its generation, and how many refreshes had
+/// failed by then.
+struct CredentialTicket: Sendable, Equatable {
+    var generation = 0
+    var failures = 0
+}
+
 /// The current credential, its generation (bumped by each refresh) and the one refresh in flight.
+///
+/// A failed refresh fails every request that was out with the rejected credential — also one
+/// whose rejection arrives only after the refresh failed — instead of starting another refresh
+/// for it; a request sent after the failure may start a new one.
 actor CredentialStore<A: Authenticator>: CredentialStoring {
     let authenticator: A
     private var credential: A.Credential?
     private var generation = 0
     private var refreshing: Task<A.Credential, any Error>?
+    private var failures = 0
+    private var lastFailure: (any Error)?
 
     init(authenticator: A, credential: A.Credential?) {
         self.authenticator = authenticator
         self.credential = credential
     }
 
-    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, generation: Int) {
+    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket) {
         if let refreshing {
             try await complete(refreshing)
         }
@@ -136,11 +150,14 @@ actor CredentialStore<A: Authenticator>: CredentialStoring {
         if let credential {
             try authenticator.apply(credential, to: &request)
         }
-        return (request, generation)
+        return (request, CredentialTicket(generation: generation, failures: failures))
     }
 
-    func refresh(after generation: Int) async throws(CredentialRefreshFailed) {
-        guard generation == self.generation else { return }
+    func refresh(after ticket: CredentialTicket) async throws(CredentialRefreshFailed) {
+        guard ticket.generation == generation else { return }
+        if refreshing == nil, ticket.failures < failures, let lastFailure {
+            throw CredentialRefreshFailed(underlyingError: lastFailure)
+        }
         let task: Task<A.Credential, any Error>
         if let refreshing {
             task = refreshing
@@ -163,7 +180,11 @@ actor CredentialStore<A: Authenticator>: CredentialStoring {
                 refreshing = nil
             }
         } catch {
-            if refreshing == task { refreshing = nil }
+            if refreshing == task {
+                refreshing = nil
+                failures += 1
+                lastFailure = error
+            }
             throw CredentialRefreshFailed(underlyingError: error)
         }
     }

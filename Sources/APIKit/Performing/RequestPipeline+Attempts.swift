@@ -52,10 +52,10 @@ extension RequestPipeline {
                     return
                 }
             }
-            var generation = 0
+            var ticket = CredentialTicket()
             if let credentials {
                 do {
-                    (urlRequest, generation) = try await credentials.authorize(urlRequest)
+                    (urlRequest, ticket) = try await credentials.authorize(urlRequest)
                 } catch {
                     fail(.requestInterceptorFailed(error, context: context(attempt, urlRequest.url)), handle: handle)
                     return
@@ -76,7 +76,7 @@ extension RequestPipeline {
             {
                 replayed = true
                 do {
-                    try await credentials.refresh(after: generation)
+                    try await credentials.refresh(after: ticket)
                 } catch {
                     fail(.requestInterceptorFailed(error, context: context(attempt, urlRequest.url)), handle: handle)
                     return

@@ -117,6 +117,22 @@ struct AuthenticationTests {
         #expect(server.requests.prefix(50).allSatisfy { $0.headerValue("Authorization") == nil })
     }
 
+    @Test("after a failed refresh, a request sent later may refresh again")
+    func refreshAgainAfterFailure() async throws {
+        let server = BearerServer(expectedRejections: 2)
+        let authenticator = CountingAuthenticator(fails: true)
+        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let first = await TextRequest().result(session: session)
+        let second = await TextRequest().result(session: session)
+        for value in [first, second] {
+            guard case .failure(.requestInterceptorFailed(_ as CredentialRefreshFailed, _)) = value else {
+                Issue.record("unexpected \(value)")
+                continue
+            }
+        }
+        #expect(authenticator.count == 2, "the second request, sent after the failure, tries again")
+    }
+
     @Test("a failed refresh fails all 50 waiters with that error, after one refresh call")
     func failedRefreshFailsAll() async throws {
         let server = BearerServer(expectedRejections: 50)
