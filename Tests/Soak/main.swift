@@ -4,7 +4,8 @@
 //   bash scripts/soak.sh                 # 20,000 requests, 50 in flight
 //   bash scripts/soak.sh 5000 20         # count, in flight
 //
-// Mix: 70% `GET /get?i=N` decoded as JSON, 10% `/status/404`, 10% `/status/503`, and 10%
+// Mix: 70% `GET /get?i=N` decoded as JSON, 10% `/status/404`, 10% `/status/503` retried
+// (3 attempts each), and 10%
 // `/delay/1` cancelled after 0–50 ms. Then every fault of scripts/faultserver.py 10 times. Exits 1 (printing why) on any lost or repeated
 // completion, a wrong outcome, fd growth, or resident memory growing by more than 32 MB
 // after warm-up.
@@ -85,7 +86,13 @@ guard let baseText = ProcessInfo.processInfo.environment["APIKIT_HTTPBIN_URL"], 
 
 let configuration = URLSessionConfiguration.ephemeral
 configuration.httpMaximumConnectionsPerHost = inFlight
-let session = Session(transport: URLSession(configuration: configuration))
+let transport = URLSession(configuration: configuration)
+let session = Session(transport: transport)
+/// For the 503s: three attempts each, with short backoffs, so the soak goes through retries.
+let retrying = Session(
+    transport: transport,
+    retryPolicy: RetryPolicy(maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 2, maxDelay: 0.05, jitter: true))
+)
 let tally = Tally(count: count)
 let slots = DispatchSemaphore(value: inFlight)
 let warmUp = min(1_000, count / 10)
@@ -112,11 +119,11 @@ for index in 0..<count {
             slots.signal()
         }
     case 1:
-        session.perform(PathRequest(base: base, path: "status/503")) { result in
-            if case .failure(let error) = result, error.statusCode == 503 {
-                tally.record(index, outcome: "503", problem: nil)
+        retrying.perform(PathRequest(base: base, path: "status/503")) { result in
+            if case .failure(let error) = result, error.statusCode == 503, error.attempts == 3 {
+                tally.record(index, outcome: "503 after 3 attempts", problem: nil)
             } else {
-                tally.record(index, outcome: "wrong", problem: "expected 503, got \(result)")
+                tally.record(index, outcome: "wrong", problem: "expected 503 after 3 attempts, got \(result)")
             }
             slots.signal()
         }

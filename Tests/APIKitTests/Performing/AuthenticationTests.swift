@@ -38,6 +38,45 @@ struct CountingAuthenticator: Authenticator {
 
 /// A server that accepts only `Bearer <valid>` and answers with the token; records every
 /// request and signals `rejected` once it has answered `expectedRejections` 401s.
+/// Holds every request until `count` have arrived, then lets them all through at once, so
+/// that "50 concurrent requests" really are 50 on the wire before the first answer. Without it,
+/// on a loaded machine the first 401s came back while most requests had not started; those then
+/// (rightly) waited for the refresh instead of being sent, and a gate that waited for 50
+/// rejections never opened.
+final class HeldTransport: Transport {
+    let inner: any Transport
+    let count: Int
+    private let held = Locked<(arrived: Int, waiting: [@Sendable () -> Void])>((0, []))
+
+    init(_ inner: any Transport, until count: Int) {
+        self.inner = inner
+        self.count = count
+    }
+
+    private struct NoTask: TransportTask {
+        func cancel() {}
+    }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let inner = inner
+        let release: @Sendable () -> Void = { _ = inner.send(request, completion: completion) }
+        let ready = held.withLock { held -> [@Sendable () -> Void] in
+            held.arrived += 1
+            guard held.arrived >= count else {
+                held.waiting.append(release)
+                return []
+            }
+            defer { held.waiting = [] }
+            return held.waiting + [release]
+        }
+        ready.forEach { $0() }
+        return NoTask()
+    }
+}
+
 final class BearerServer: Sendable {
     let valid: String
     let expectedRejections: Int
@@ -75,7 +114,10 @@ struct AuthenticationTests {
     func fiftyConcurrentCompletion() async throws {
         let server = BearerServer(expectedRejections: 50)
         let authenticator = CountingAuthenticator(gate: server.rejected)
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let session = Session(
+            transport: HeldTransport(server.transport, until: 50),
+            authentication: Authentication(authenticator, credential: "expired")
+        )
         let tally = CompletionTally(count: 50)
         let results = Locked<[Result<String, RequestError>?]>(Array(repeating: nil, count: 50))
         DispatchQueue.concurrentPerform(iterations: 50) { index in
@@ -102,7 +144,7 @@ struct AuthenticationTests {
     func fiftyConcurrentAsync() async throws {
         let server = BearerServer(expectedRejections: 50)
         let authenticator = CountingAuthenticator(gate: server.rejected)
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator))
+        let session = Session(transport: HeldTransport(server.transport, until: 50), authentication: Authentication(authenticator))
         let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
             for _ in 0..<50 {
                 group.addTask { await TextRequest().result(session: session) }
@@ -137,7 +179,10 @@ struct AuthenticationTests {
     func failedRefreshFailsAll() async throws {
         let server = BearerServer(expectedRejections: 50)
         let authenticator = CountingAuthenticator(gate: server.rejected, fails: true)
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let session = Session(
+            transport: HeldTransport(server.transport, until: 50),
+            authentication: Authentication(authenticator, credential: "expired")
+        )
         let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
             for _ in 0..<50 {
                 group.addTask { await TextRequest().result(session: session) }
