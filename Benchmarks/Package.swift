@@ -26,8 +26,8 @@ let package = Package(
             path: "Benchmarks/APIKitBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [
-                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+                .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        ),
+        )
     ]
 )

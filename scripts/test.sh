@@ -23,6 +23,9 @@
 # 2-core CI machine). A data race fails the run: TSan exits with 66.
 # APIKIT_SKIP_TSAN=1 skips the pass; APIKIT_TSAN_COMMAND replaces its command.
 #
+# Before anything else, it lints the sources (scripts/format.sh --lint, swift-format
+# --strict with .swift-format); APIKIT_SKIP_LINT=1 skips that.
+#
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
 set -euo pipefail
@@ -31,6 +34,10 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
 # shellcheck source=scripts/httpbin.sh
 source "$ROOT/scripts/httpbin.sh"
+
+if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
+    bash "$ROOT/scripts/format.sh" --lint
+fi
 
 httpbin_install
 httpbin_start

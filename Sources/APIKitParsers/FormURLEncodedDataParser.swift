@@ -147,7 +147,8 @@ public struct FormURLEncodedDataParser: Parser, Sendable {
                 // The escape is shown only if it is printable ASCII; it is at
                 // most three bytes, never the rest of the key or value.
                 if escape.allSatisfy({ (0x21...0x7E).contains($0) }) {
-                    problem = "invalid percent-escape \"\(String(decoding: escape, as: UTF8.self))\" in \(part) \(position)"
+                    problem =
+                        "invalid percent-escape \"\(String(decoding: escape, as: UTF8.self))\" in \(part) \(position)"
                 } else {
                     problem = "invalid percent-escape in \(part) \(position)"
                 }

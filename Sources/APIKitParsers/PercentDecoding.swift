@@ -103,8 +103,8 @@ enum PercentDecoding {
                 let first = input.index(after: index)
                 let second = first == input.endIndex ? first : input.index(after: first)
                 guard second != input.endIndex,
-                      let high = hexValue(input[first]),
-                      let low = hexValue(input[second])
+                    let high = hexValue(input[first]),
+                    let low = hexValue(input[second])
                 else {
                     let end = second == input.endIndex ? second : input.index(after: second)
                     throw .malformedEscape(offset: offset, escape: Array(input[index..<end]))

@@ -71,7 +71,8 @@ struct FailureTests {
     @Test("A refused connection is transportFailed with a URLError")
     func refusedConnection() async throws {
         let base = try HTTPBin.refusedURL()
-        let error = try #require(try await perform(GetRequest(path: "anything", parser: RawDataParser(), base: base)).failure)
+        let error = try #require(
+            try await perform(GetRequest(path: "anything", parser: RawDataParser(), base: base)).failure)
 
         guard case .transportFailed(let underlying, let context) = error else {
             Issue.record("expected transportFailed, got \(error)")

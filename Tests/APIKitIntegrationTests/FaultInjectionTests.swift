@@ -34,7 +34,9 @@ struct NeverAnsweredRequest: Request, RequestConfiguration {
     var options: RequestOptions { RequestOptions(timeout: timeout) }
 }
 
-@Suite("Faulty servers: a clear RequestError, exactly once, in time", .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
+@Suite(
+    "Faulty servers: a clear RequestError, exactly once, in time",
+    .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
 struct FaultInjectionTests {
     /// Performs a fault and checks what every fault must satisfy: one completion, within the
     /// timeout plus a margin for a loaded machine, and no second call afterwards.
@@ -71,12 +73,14 @@ struct FaultInjectionTests {
 
     @Test("connection reset before the status line")
     func resetBeforeStatus() async throws {
-        try await expectTransportFailure("reset-before-status", codes: [.networkConnectionLost, .badServerResponse, .cannotParseResponse])
+        try await expectTransportFailure(
+            "reset-before-status", codes: [.networkConnectionLost, .badServerResponse, .cannotParseResponse])
     }
 
     @Test("connection reset in the middle of the headers")
     func resetMidHeaders() async throws {
-        try await expectTransportFailure("reset-mid-headers", codes: [.networkConnectionLost, .badServerResponse, .cannotParseResponse])
+        try await expectTransportFailure(
+            "reset-mid-headers", codes: [.networkConnectionLost, .badServerResponse, .cannotParseResponse])
     }
 
     @Test("connection reset in the middle of the body")
@@ -114,13 +118,16 @@ struct FaultInjectionTests {
         // corelibs stops at 300 KB of headers ("Too large response headers") and reports .unknown.
         try await expectTransportFailure(
             "huge-headers",
-            codes: [.badServerResponse, .cannotParseResponse, .networkConnectionLost, .dataLengthExceedsMaximum, .unknown]
+            codes: [
+                .badServerResponse, .cannotParseResponse, .networkConnectionLost, .dataLengthExceedsMaximum, .unknown,
+            ]
         )
     }
 
     @Test("a redirect loop ends")
     func redirectLoop() async throws {
-        try await expectTransportFailure("redirect-loop", codes: [.httpTooManyRedirects, .redirectToNonExistentLocation])
+        try await expectTransportFailure(
+            "redirect-loop", codes: [.httpTooManyRedirects, .redirectToNonExistentLocation])
     }
 
     @Test("a header with control bytes: rejected, or delivered without them — never a crash")

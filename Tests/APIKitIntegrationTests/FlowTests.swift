@@ -96,7 +96,8 @@ struct ConcurrencyTests {
         var succeeded = 0
         for (index, inFlight) in inFlights.enumerated() {
             let remaining = deadline - ContinuousClock.now
-            let seconds = max(0.1, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
+            let seconds = max(
+                0.1, Double(remaining.components.seconds) + Double(remaining.components.attoseconds) / 1e18)
             let result: Result<Echo<NoJSONBody>, RequestError>
             do {
                 result = try await inFlight.result(timeout: seconds)
@@ -116,7 +117,10 @@ struct ConcurrencyTests {
 
         await pause(0.3)
         let calls = inFlights.map(\.completionCount)
-        #expect(calls.allSatisfy { $0 == 1 }, "completion counts other than 1: \(calls.enumerated().filter { $0.element != 1 }.map { "#\($0.offset): \($0.element)" })")
+        #expect(
+            calls.allSatisfy { $0 == 1 },
+            "completion counts other than 1: \(calls.enumerated().filter { $0.element != 1 }.map { "#\($0.offset): \($0.element)" })"
+        )
     }
 
     @Test("The completion runs on the completionQueue passed to perform, whatever the outcome")

@@ -117,7 +117,8 @@ final class Mismatches: Sendable {
 
 @Suite("Generated values round-trip byte-exact through httpbin", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
 struct GeneratedRoundTripTests {
-    static let seed = UInt64(ProcessInfo.processInfo.environment["APIKIT_ROUNDTRIP_SEED"] ?? "")
+    static let seed =
+        UInt64(ProcessInfo.processInfo.environment["APIKIT_ROUNDTRIP_SEED"] ?? "")
         ?? UInt64.random(in: 0...UInt64.max)
 
     /// The text between `/anything/p/` and `/end` of a URL, percent-decoded, found byte by
@@ -127,7 +128,8 @@ struct GeneratedRoundTripTests {
         let bytes = Array(url.utf8)
         let start = Array("/anything/p/".utf8)
         let end = Array("/end".utf8)
-        guard let from = (0...(bytes.count - start.count)).first(where: { Array(bytes[$0..<$0 + start.count]) == start }),
+        guard
+            let from = (0...(bytes.count - start.count)).first(where: { Array(bytes[$0..<$0 + start.count]) == start }),
             let to = (0...(bytes.count - end.count)).last(where: { Array(bytes[$0..<$0 + end.count]) == end }),
             to >= from + start.count
         else { return nil }
@@ -176,10 +178,13 @@ struct GeneratedRoundTripTests {
             for index in 0..<12 { headers["X-Generated-\(index)"] = text.headerValue() }
             let echo = try await perform(GeneratedQueryRequest(items: items, headers: headers)).get()
             for (key, value) in items where !same(echo.arg(key)?.single, value) {
-                mismatches.add("query \(key.debugDescription)=\(value.debugDescription) came back as \(String(describing: echo.arg(key)))")
+                mismatches.add(
+                    "query \(key.debugDescription)=\(value.debugDescription) came back as \(String(describing: echo.arg(key)))"
+                )
             }
             for (name, value) in headers where echo.header(name) != value {
-                mismatches.add("header \(name): \(value.debugDescription) came back as \(String(describing: echo.header(name)))")
+                mismatches.add(
+                    "header \(name): \(value.debugDescription) came back as \(String(describing: echo.header(name)))")
             }
             checked += items.count * 2 + headers.count
         }
@@ -196,7 +201,8 @@ struct GeneratedRoundTripTests {
                 let fields = GeneratedFields(pairs: pairs, encoding: kind)
                 if kind == .json {
                     let echo = try await perform(GeneratedBodyRequest(fields: fields)).get()
-                    for pair in pairs where !same(echo.json?.first(where: { same($0.key, pair.key) })?.value, pair.value) {
+                    for pair in pairs
+                    where !same(echo.json?.first(where: { same($0.key, pair.key) })?.value, pair.value) {
                         mismatches.add("json \(pair.key.debugDescription): \(pair.value.debugDescription)")
                     }
                 } else {
@@ -235,7 +241,10 @@ struct GeneratedRoundTripTests {
         }
 
         #expect(checked >= 10_000, "only \(checked) values checked")
-        #expect(mismatches.all.isEmpty, "seed \(Self.seed) (replay with APIKIT_ROUNDTRIP_SEED=\(Self.seed)): \(mismatches.all.joined(separator: "\n"))")
+        #expect(
+            mismatches.all.isEmpty,
+            "seed \(Self.seed) (replay with APIKIT_ROUNDTRIP_SEED=\(Self.seed)): \(mismatches.all.joined(separator: "\n"))"
+        )
         print("GeneratedRoundTripTests: \(checked) keys and values round-tripped, seed \(Self.seed)")
     }
 }

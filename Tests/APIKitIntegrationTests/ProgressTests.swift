@@ -115,7 +115,9 @@ struct ProgressTests {
         #expect(underway.count == 1, "a step was passed on after cancel()")
     }
 
-    @Test("a 100 000-byte download (httpbin caps /bytes at 100 KiB) reports increasing received bytes ending at the Content-Length")
+    @Test(
+        "a 100 000-byte download (httpbin caps /bytes at 100 KiB) reports increasing received bytes ending at the Content-Length"
+    )
     func download() async throws {
         let log = ProgressLog()
         let data = try await RandomBytesRequest(count: 100_000).response(session: session, progress: log.handler)

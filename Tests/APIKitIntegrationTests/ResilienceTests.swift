@@ -88,7 +88,8 @@ struct ResilienceIntegrationTests {
     func retriedStatus() async throws {
         let waits = Protected<[TimeInterval]>([])
         let counter = AttemptCounter()
-        let session = Session(transport: HTTPBin.session, interceptors: [counter], retryPolicy: recordingPolicy(waits: waits))
+        let session = Session(
+            transport: HTTPBin.session, interceptors: [counter], retryPolicy: recordingPolicy(waits: waits))
         do {
             _ = try await StatusRequest(code: 503).response(session: session)
             Issue.record("expected a status error")
@@ -120,7 +121,8 @@ struct ResilienceIntegrationTests {
         let waits = Protected<[TimeInterval]>([])
         let policy = recordingPolicy(.custom(maxAttempts: 2) { _, _ in true }, waits: waits)
         let session = Session(transport: HTTPBin.session, retryPolicy: policy)
-        let request = GetRequest(path: "response-headers", parser: RawDataParser(), base: HTTPBin.baseURL.appendingQuery("Retry-After=7"))
+        let request = GetRequest(
+            path: "response-headers", parser: RawDataParser(), base: HTTPBin.baseURL.appendingQuery("Retry-After=7"))
         _ = try await request.response(session: session)
         #expect(waits.withLock { $0 } == [7])
     }

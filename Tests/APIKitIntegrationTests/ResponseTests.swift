@@ -178,7 +178,8 @@ struct ResponseBodyTests {
         let encoded = Data("a=1&b=x+y%2Bz".utf8).base64EncodedString()
             .replacingOccurrences(of: "+", with: "-")
             .replacingOccurrences(of: "/", with: "_")
-        let received = try await perform(GetRequest(path: "base64/\(encoded)", parser: FormURLEncodedDataParser())).get()
+        let received = try await perform(GetRequest(path: "base64/\(encoded)", parser: FormURLEncodedDataParser()))
+            .get()
         #expect(received.object == ["a": "1", "b": "x y+z"])
     }
 
@@ -205,7 +206,8 @@ struct ResponseBodyTests {
     @Test("/html through a JSONParser fails at parsing, with the body kept")
     func jsonParseFailure() async throws {
         let html = try await perform(GetRequest(path: "html", parser: RawDataParser())).get().object
-        let error = try #require(try await perform(GetRequest(path: "html", parser: JSONParser<[String: String]>())).failure)
+        let error = try #require(
+            try await perform(GetRequest(path: "html", parser: JSONParser<[String: String]>())).failure)
 
         guard case .parsingFailed(let underlying, let body, let response, let context) = error else {
             Issue.record("expected parsingFailed, got \(error)")

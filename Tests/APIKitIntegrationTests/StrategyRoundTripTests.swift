@@ -127,7 +127,8 @@ struct StrategyRoundTripTests {
 
         #expect(echo.method == "PATCH")
         let body = try #require(echo.json, "httpbin saw no JSON body; data: \(echo.data)")
-        #expect(body == .init(on: 1, at: 1_700_000_000.5, inner: .init(on: 1, at: "1970-01-01T00:00:00.500Z"), gone: nil))
+        #expect(
+            body == .init(on: 1, at: 1_700_000_000.5, inner: .init(on: 1, at: "1970-01-01T00:00:00.500Z"), gone: nil))
         #expect(echo.data.contains(#""gone":null"#))
         #expect(!echo.data.contains("skipped"))
     }

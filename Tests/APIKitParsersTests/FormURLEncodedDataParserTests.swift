@@ -4,11 +4,15 @@ import Testing
 
 @Suite("FormURLEncodedDataParser")
 struct FormURLEncodedDataParserTests {
-    private func parse(_ body: String, duplicateKeys: FormURLEncodedDataParser.DuplicateKeyPolicy = .fail) throws -> [String: String] {
+    private func parse(_ body: String, duplicateKeys: FormURLEncodedDataParser.DuplicateKeyPolicy = .fail) throws
+        -> [String: String]
+    {
         try FormURLEncodedDataParser(duplicateKeys: duplicateKeys).parse(data: Data(body.utf8))
     }
 
-    private func failure(_ body: Data, duplicateKeys: FormURLEncodedDataParser.DuplicateKeyPolicy = .fail) throws -> ParsingError {
+    private func failure(_ body: Data, duplicateKeys: FormURLEncodedDataParser.DuplicateKeyPolicy = .fail) throws
+        -> ParsingError
+    {
         try #require(throws: ParsingError.self) {
             try FormURLEncodedDataParser(duplicateKeys: duplicateKeys).parse(data: body)
         }
@@ -31,7 +35,8 @@ struct FormURLEncodedDataParserTests {
         #expect(try FormURLEncodedDataParser().parse(data: Data()) == [:])
     }
 
-    @Test("splits pairs on & and skips empty segments", arguments: ["a=1&&b=2", "a=1&b=2&", "&a=1&b=2", "&&a=1&&&b=2&&"])
+    @Test(
+        "splits pairs on & and skips empty segments", arguments: ["a=1&&b=2", "a=1&b=2&", "&a=1&b=2", "&&a=1&&&b=2&&"])
     func emptySegments(body: String) throws {
         #expect(try parse(body) == ["a": "1", "b": "2"])
     }
@@ -106,7 +111,8 @@ struct FormURLEncodedDataParserTests {
     func invalidBody() throws {
         let body = Data("a=1&b=".utf8) + Data([0xFF, 0xFE])
         #expect(try failure(body).reason == .malformedFormData("value 2 is not valid UTF-8"))
-        #expect(try failure(Data([0xE2, 0x9C]) + Data("=1".utf8)).reason == .malformedFormData("key 1 is not valid UTF-8"))
+        #expect(
+            try failure(Data([0xE2, 0x9C]) + Data("=1".utf8)).reason == .malformedFormData("key 1 is not valid UTF-8"))
     }
 
     @Test("does not put the offending content in the error")

@@ -33,11 +33,17 @@ struct HostileBodyTests {
     /// The named hostile bodies, each a case the issue lists.
     static let named: [(String, Data)] = [
         ("empty", Data()),
-        ("deeply nested arrays (10,000 levels)", Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8)),
+        (
+            "deeply nested arrays (10,000 levels)",
+            Data((String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)).utf8)
+        ),
         ("deeply nested objects (10,000 levels, unclosed)", Data(String(repeating: #"{"a":"#, count: 10_000).utf8)),
         ("huge integer", Data(#"{"id": 123456789012345678901234567890123456789, "name": "x"}"#.utf8)),
         ("huge exponent", Data(#"{"id": 1e999999999, "name": "x"}"#.utf8)),
-        ("invalid UTF-8", Data([0x7B, 0x22, 0x69, 0x64, 0x22, 0x3A, 0x31, 0x2C, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D])),
+        (
+            "invalid UTF-8",
+            Data([0x7B, 0x22, 0x69, 0x64, 0x22, 0x3A, 0x31, 0x2C, 0x22, 0x6E, 0x22, 0x3A, 0x22, 0xC3, 0x28, 0x22, 0x7D])
+        ),
         ("lone surrogate escape", Data(#"{"id": 1, "name": "\ud800"}"#.utf8)),
         ("UTF-8 BOM then JSON", Data([0xEF, 0xBB, 0xBF]) + validJSON),
         ("UTF-16 BOM then bytes", Data([0xFF, 0xFE, 0x7B, 0x00, 0x7D, 0x00])),
@@ -66,7 +72,9 @@ struct HostileBodyTests {
             ?? check("StringParser utf8") { try StringParser().parse(data: body) }
             ?? check("StringParser utf16") { try StringParser(encoding: .utf16).parse(data: body) }
             ?? check("StringParser isoLatin1") { try StringParser(encoding: .isoLatin1).parse(data: body) }
-            ?? check("FormURLEncodedDataParser") { try FormURLEncodedDataParser(duplicateKeys: .useLast).parse(data: body) }
+            ?? check("FormURLEncodedDataParser") {
+                try FormURLEncodedDataParser(duplicateKeys: .useLast).parse(data: body)
+            }
             ?? check("FormURLEncodedDataParser .fail") { try FormURLEncodedDataParser().parse(data: body) }
             ?? check("RawDataParser") { RawDataParser().parse(data: body) }
             ?? check("NoContentParser") { NoContentParser().parse(data: body) }
@@ -113,20 +121,23 @@ struct HostileBodyTests {
                 }
             case 2:
                 let at = Int.random(in: 0...body.count, using: &generator)
-                let insert = Data((0..<Int.random(in: 1...8, using: &generator)).map { _ in
-                    UInt8.random(in: 0...255, using: &generator)
-                })
+                let insert = Data(
+                    (0..<Int.random(in: 1...8, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    })
                 body.insert(contentsOf: insert, at: body.startIndex + at)
             default:
-                body = Data((0..<Int.random(in: 0...64, using: &generator)).map { _ in
-                    UInt8.random(in: 0...255, using: &generator)
-                })
+                body = Data(
+                    (0..<Int.random(in: 0...64, using: &generator)).map { _ in
+                        UInt8.random(in: 0...255, using: &generator)
+                    })
             }
             if let problem = Self.misbehaviour(on: body) {
                 failures.append("round \(round): \(problem); body \(Array(body))")
                 if failures.count >= 5 { break }
             }
         }
-        #expect(failures.isEmpty, "seed \(seed) (replay with SeededGenerator(seed:)): \(failures.joined(separator: "\n"))")
+        #expect(
+            failures.isEmpty, "seed \(seed) (replay with SeededGenerator(seed:)): \(failures.joined(separator: "\n"))")
     }
 }

@@ -56,7 +56,8 @@ struct JSONParserTests {
     func nestedObject() throws {
         let body = Data(#"{"owner": {"login": "ada"}, "items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}]}"#.utf8)
         let catalog = try JSONParser<Catalog>().parse(data: body)
-        #expect(catalog == Catalog(owner: .init(login: "ada"), items: [Item(id: 1, name: "a"), Item(id: 2, name: "b")]))
+        #expect(
+            catalog == Catalog(owner: .init(login: "ada"), items: [Item(id: 1, name: "a"), Item(id: 2, name: "b")]))
     }
 
     @Test("decodes top-level fragments")
@@ -82,7 +83,8 @@ struct JSONParserTests {
 
     @Test("reports a type mismatch with its coding path")
     func typeMismatch() throws {
-        let body = Data(#"{"owner": {"login": "ada"}, "items": [{"id": 1, "name": "a"}, {"id": "two", "name": "b"}]}"#.utf8)
+        let body = Data(
+            #"{"owner": {"login": "ada"}, "items": [{"id": 1, "name": "a"}, {"id": "two", "name": "b"}]}"#.utf8)
         let error = try #require(throws: ParsingError.self) {
             try JSONParser<Catalog>().parse(data: body)
         }
@@ -218,7 +220,8 @@ struct JSONParserTests {
     @Test("never puts the body in the error's description")
     func descriptionHidesBody() throws {
         let secret = "sk_live_SUPERSECRET_4242"
-        let body = Data(#"{"items": [{"id": 1, "name": "a"}, {"id": "\#(secret)", "name": "b"}], "owner": {"login": "x"}}"#.utf8)
+        let body = Data(
+            #"{"items": [{"id": 1, "name": "a"}, {"id": "\#(secret)", "name": "b"}], "owner": {"login": "x"}}"#.utf8)
         let error = try #require(throws: ParsingError.self) {
             try JSONParser<Catalog>().parse(data: body)
         }

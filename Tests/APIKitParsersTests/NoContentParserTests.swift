@@ -9,7 +9,8 @@ struct NoContentParserTests {
         #expect(NoContentParser().contentType == nil)
     }
 
-    @Test("returns NoContent for any body, discarding it", arguments: [Data(), Data("ignored".utf8), Data([0xFF, 0x00])])
+    @Test(
+        "returns NoContent for any body, discarding it", arguments: [Data(), Data("ignored".utf8), Data([0xFF, 0x00])])
     func discardsBody(body: Data) {
         #expect(NoContentParser().parse(data: body) == NoContent())
     }

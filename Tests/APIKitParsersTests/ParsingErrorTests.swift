@@ -1,6 +1,7 @@
-@testable import APIKitParsers
 import Foundation
 import Testing
+
+@testable import APIKitParsers
 
 @Suite("ParsingError")
 struct ParsingErrorTests {
@@ -9,7 +10,8 @@ struct ParsingErrorTests {
     @Test("captures the parser name, the prefix and the length of the body")
     func capturesBody() throws {
         let body = Data((0..<200).map { UInt8($0) })
-        let error = ParsingError(.dataCorrupted, parser: JSONParser<[Int]>.self, codingPath: ["a"], body: body, underlyingError: Wrapped())
+        let error = ParsingError(
+            .dataCorrupted, parser: JSONParser<[Int]>.self, codingPath: ["a"], body: body, underlyingError: Wrapped())
         #expect(error.parser == "JSONParser<Array<Int>>")
         #expect(error.bodyPrefix == Data((0..<128).map { UInt8($0) }))
         #expect(error.bodyLength == 200)
@@ -37,7 +39,10 @@ struct ParsingErrorTests {
             (.keyNotFound("name"), #"key "name" not found"#),
             (.dataCorrupted, "the data is corrupted"),
             (.invalidTextEncoding("UTF-8"), "the body is not valid UTF-8 text"),
-            (.malformedFormData(#"invalid percent-escape "%zz" in key 3"#), #"malformed form data: invalid percent-escape "%zz" in key 3"#),
+            (
+                .malformedFormData(#"invalid percent-escape "%zz" in key 3"#),
+                #"malformed form data: invalid percent-escape "%zz" in key 3"#
+            ),
             (.duplicateKey("a"), #"duplicate key "a""#),
         ]
     )
@@ -50,8 +55,13 @@ struct ParsingErrorTests {
 
     @Test("adds the coding path, and says byte for a one-byte body")
     func describesCodingPath() {
-        let error = ParsingError(.typeMismatch(expected: "Int"), parser: JSONParser<Int>.self, codingPath: ["items", "Index 2", "id"], body: Data("x".utf8))
-        #expect(error.description == #"JSONParser<Int> could not parse the response body (1 byte): type mismatch, expected Int, at coding path ["items", "Index 2", "id"]"#)
+        let error = ParsingError(
+            .typeMismatch(expected: "Int"), parser: JSONParser<Int>.self, codingPath: ["items", "Index 2", "id"],
+            body: Data("x".utf8))
+        #expect(
+            error.description
+                == #"JSONParser<Int> could not parse the response body (1 byte): type mismatch, expected Int, at coding path ["items", "Index 2", "id"]"#
+        )
     }
 
     @Test("names keys without a string value by their index")
@@ -69,6 +79,8 @@ struct ParsingErrorTests {
     @Test("is usable as a LocalizedError")
     func localized() {
         let error: any Error = ParsingError(.emptyBody, parser: JSONParser<Int>.self, body: Data())
-        #expect(error.localizedDescription == "JSONParser<Int> could not parse the response body (0 bytes): the body is empty")
+        #expect(
+            error.localizedDescription
+                == "JSONParser<Int> could not parse the response body (0 bytes): the body is empty")
     }
 }

@@ -1,6 +1,7 @@
-@testable import APIKitParsers
 import Foundation
 import Testing
+
+@testable import APIKitParsers
 
 @Suite("PercentDecoding")
 struct PercentDecodingTests {
@@ -11,7 +12,10 @@ struct PercentDecodingTests {
     @Test("copies plain bytes and decodes escapes in either case")
     func decodesEscapes() throws {
         #expect(try PercentDecoding.decode(bytes("abc"), plusAsSpace: true) == bytes("abc"))
-        #expect(try PercentDecoding.decode(bytes("%41%6a%6A%00%ff%FF"), plusAsSpace: false) == [0x41, 0x6A, 0x6A, 0x00, 0xFF, 0xFF])
+        #expect(
+            try PercentDecoding.decode(bytes("%41%6a%6A%00%ff%FF"), plusAsSpace: false) == [
+                0x41, 0x6A, 0x6A, 0x00, 0xFF, 0xFF,
+            ])
         #expect(try PercentDecoding.decode([UInt8](), plusAsSpace: true) == [])
     }
 

@@ -12,12 +12,16 @@ struct StringParserTests {
         #expect(StringParser(encoding: .isoLatin1).encoding == .isoLatin1)
     }
 
-    @Test("decodes UTF-8 including emoji, CJK and combining marks", arguments: ["hello", "héllo ✓", "日本語のテキスト", "👩‍👩‍👧 🇯🇵", "e\u{301}", "a\u{0}b"])
+    @Test(
+        "decodes UTF-8 including emoji, CJK and combining marks",
+        arguments: ["hello", "héllo ✓", "日本語のテキスト", "👩‍👩‍👧 🇯🇵", "e\u{301}", "a\u{0}b"])
     func utf8(text: String) throws {
         #expect(try StringParser().parse(data: Data(text.utf8)) == text)
     }
 
-    @Test("decodes an empty body as the empty string in every encoding", arguments: [String.Encoding.utf8, .utf16, .utf16LittleEndian, .utf32, .isoLatin1, .ascii])
+    @Test(
+        "decodes an empty body as the empty string in every encoding",
+        arguments: [String.Encoding.utf8, .utf16, .utf16LittleEndian, .utf32, .isoLatin1, .ascii])
     func emptyBody(encoding: String.Encoding) throws {
         #expect(try StringParser(encoding: encoding).parse(data: Data()) == "")
     }
@@ -63,16 +67,22 @@ struct StringParserTests {
     @Test("decodes UTF-16 in both byte orders")
     func utf16() throws {
         let text = "hé✓日😀"
-        let littleEndian = Data(text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] })
-        let bigEndian = Data(text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] })
+        let littleEndian = Data(
+            text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] })
+        let bigEndian = Data(
+            text.utf16.flatMap { [UInt8(truncatingIfNeeded: $0 >> 8), UInt8(truncatingIfNeeded: $0)] })
         #expect(try StringParser(encoding: .utf16LittleEndian).parse(data: littleEndian) == text)
         #expect(try StringParser(encoding: .utf16BigEndian).parse(data: bigEndian) == text)
         #expect(try StringParser(encoding: .utf16).parse(data: Data([0xFF, 0xFE]) + littleEndian) == text)
         #expect(try StringParser(encoding: .utf16).parse(data: Data([0xFE, 0xFF]) + bigEndian) == text)
-        #expect(try StringParser(encoding: .utf16LittleEndian).parse(data: Data([0xFF, 0xFE]) + littleEndian) == "\u{FEFF}" + text)
+        #expect(
+            try StringParser(encoding: .utf16LittleEndian).parse(data: Data([0xFF, 0xFE]) + littleEndian) == "\u{FEFF}"
+                + text)
     }
 
-    @Test("rejects UTF-16 with an unpaired surrogate or an odd length", arguments: [[0x00, 0xD8], [0x00, 0xDC, 0x41, 0x00], [0x41], [0x41, 0x00, 0x42]] as [[UInt8]])
+    @Test(
+        "rejects UTF-16 with an unpaired surrogate or an odd length",
+        arguments: [[0x00, 0xD8], [0x00, 0xDC, 0x41, 0x00], [0x41], [0x41, 0x00, 0x42]] as [[UInt8]])
     func invalidUTF16(bytes: [UInt8]) throws {
         let error = try #require(throws: ParsingError.self) {
             try StringParser(encoding: .utf16LittleEndian).parse(data: Data(bytes))
@@ -84,8 +94,12 @@ struct StringParserTests {
     func utf32() throws {
         #expect(try StringParser(encoding: .utf32).parse(data: Data([0xFF, 0xFE, 0, 0, 0x41, 0, 0, 0])) == "A")
         #expect(try StringParser(encoding: .utf32).parse(data: Data([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x41])) == "A")
-        #expect(try StringParser(encoding: .utf32BigEndian).parse(data: Data([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x41])) == "\u{FEFF}A")
-        #expect(try StringParser(encoding: .utf32LittleEndian).parse(data: Data([0x41, 0, 0, 0, 0x00, 0xF6, 0x01, 0x00])) == "A😀")
+        #expect(
+            try StringParser(encoding: .utf32BigEndian).parse(data: Data([0, 0, 0xFE, 0xFF, 0, 0, 0, 0x41]))
+                == "\u{FEFF}A")
+        #expect(
+            try StringParser(encoding: .utf32LittleEndian).parse(data: Data([0x41, 0, 0, 0, 0x00, 0xF6, 0x01, 0x00]))
+                == "A😀")
         let error = try #require(throws: ParsingError.self) {
             try StringParser(encoding: .utf32LittleEndian).parse(data: Data([0x41, 0, 0, 0, 0x42]))
         }
@@ -106,7 +120,8 @@ struct StringParserTests {
             try StringParser(encoding: .ascii).parse(data: Data([0x61, 0x80]))
         }
         #expect(ascii.reason == .invalidTextEncoding("US-ASCII"))
-        #expect(try StringParser(encoding: .windowsCP1252).parse(data: Data([0x93, 0x61, 0x94])) == "\u{201C}a\u{201D}")
+        #expect(
+            try StringParser(encoding: .windowsCP1252).parse(data: Data([0x93, 0x61, 0x94])) == "\u{201C}a\u{201D}")
         let windows = try #require(throws: ParsingError.self) {
             try StringParser(encoding: .windowsCP1252).parse(data: Data([0x81]))
         }

@@ -91,7 +91,8 @@ let session = Session(transport: transport)
 /// For the 503s: three attempts each, with short backoffs, so the soak goes through retries.
 let retrying = Session(
     transport: transport,
-    retryPolicy: RetryPolicy(maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 2, maxDelay: 0.05, jitter: true))
+    retryPolicy: RetryPolicy(
+        maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 2, maxDelay: 0.05, jitter: true))
 )
 let tally = Tally(count: count)
 let slots = DispatchSemaphore(value: inFlight)
@@ -160,12 +161,16 @@ let rssAtEnd = residentMegabytes()
 let fdsAtEnd = openFileDescriptors()
 let result = tally.snapshot
 
-print("soak: \(count) requests, \(inFlight) in flight, \(String(format: "%.1f", elapsed)) s "
-    + "(\(Int(Double(count) / elapsed)) req/s)")
-print("soak: outcomes \(result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))")
+print(
+    "soak: \(count) requests, \(inFlight) in flight, \(String(format: "%.1f", elapsed)) s "
+        + "(\(Int(Double(count) / elapsed)) req/s)")
+print(
+    "soak: outcomes \(result.outcomes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", "))"
+)
 print("soak: completed \(result.finished) of \(count); lost \(result.lost.count); problems \(result.problems.count)")
-print("soak: resident memory after warm-up \(String(format: "%.1f", rssAfterWarmUp)) MB, at end "
-    + "\(String(format: "%.1f", rssAtEnd)) MB; open fds \(fdsAfterWarmUp) → \(fdsAtEnd)")
+print(
+    "soak: resident memory after warm-up \(String(format: "%.1f", rssAfterWarmUp)) MB, at end "
+        + "\(String(format: "%.1f", rssAtEnd)) MB; open fds \(fdsAfterWarmUp) → \(fdsAtEnd)")
 
 var failed = false
 
@@ -194,9 +199,10 @@ if let faultText = ProcessInfo.processInfo.environment["APIKIT_FAULT_URL"], let 
     sleep(1)
     let fdsAfter = openFileDescriptors()
     let faultResult = completions.snapshot
-    print("soak: faults: \(faults.count) kinds × 10 in \(String(format: "%.1f", Date().timeIntervalSince(faultsStarted))) s, "
-        + "completed \(faultResult.finished), lost \(faultResult.lost.count), repeated \(faultResult.problems.count); "
-        + "open fds \(fdsBefore) → \(fdsAfter)")
+    print(
+        "soak: faults: \(faults.count) kinds × 10 in \(String(format: "%.1f", Date().timeIntervalSince(faultsStarted))) s, "
+            + "completed \(faultResult.finished), lost \(faultResult.lost.count), repeated \(faultResult.problems.count); "
+            + "open fds \(fdsBefore) → \(fdsAfter)")
     if !faultResult.lost.isEmpty || !faultResult.problems.isEmpty {
         print("soak: FAIL: fault requests lost or completed twice: \(faultResult.problems)")
         failed = true

@@ -40,7 +40,8 @@ func registerEncodeBenchmarks() {
     encodeBenchmark("Encode 10 fields: hand-written typical", encode10, HandWritten10.typical)
 
     encodeBenchmark("Encode 30 fields (20 nil): APIKit", Encode30Request.twentyNil) { try $0.makeURLRequest() }
-    encodeBenchmark("Encode 30 fields (20 nil): hand-written minimal", Encode30Request.twentyNil, HandWritten30.minimalTwentyNil)
+    encodeBenchmark(
+        "Encode 30 fields (20 nil): hand-written minimal", Encode30Request.twentyNil, HandWritten30.minimalTwentyNil)
 
     encodeBenchmark("Encode 30 fields: APIKit", Encode30Request.full) { try $0.makeURLRequest() }
     encodeBenchmark("Encode 30 fields: hand-written minimal", Encode30Request.full, HandWritten30.minimal)

@@ -76,7 +76,8 @@ enum HandWritten10 {
     static func minimal(_ r: Encode10Request) -> URLRequest {
         // `q` ("swift concurrency") is written pre-encoded; `sort` is nil and left out.
         let url = URL(
-            string: "\(Endpoint.baseString)/posts?page=\(r.page)&tags=\(r.tags[0])&tags=\(r.tags[1])&q=swift%20concurrency"
+            string:
+                "\(Endpoint.baseString)/posts?page=\(r.page)&tags=\(r.tags[0])&tags=\(r.tags[1])&q=swift%20concurrency"
         )!
         var request = URLRequest(url: url)
         request.httpMethod = "POST"
@@ -242,7 +243,8 @@ enum HandWritten30 {
     /// reading the same values from the 30-field struct.
     static func minimalTwentyNil(_ r: Encode30Request) -> URLRequest {
         let url = URL(
-            string: "\(Endpoint.baseString)/posts?page=\(r.page)&tags=\(r.tags[0])&tags=\(r.tags[1])&q=swift%20concurrency"
+            string:
+                "\(Endpoint.baseString)/posts?page=\(r.page)&tags=\(r.tags[0])&tags=\(r.tags[1])&q=swift%20concurrency"
         )!
         var request = URLRequest(url: url)
         request.httpMethod = "POST"

@@ -170,8 +170,10 @@ enum Client: Sendable {
     }
 }
 
-private let requestsPerSecond = BenchmarkMetric.custom("Requests per s", polarity: .prefersLarger, useScalingFactor: false)
-private let latencyMicroseconds = BenchmarkMetric.custom("Latency in µs", polarity: .prefersSmaller, useScalingFactor: false)
+private let requestsPerSecond = BenchmarkMetric.custom(
+    "Requests per s", polarity: .prefersLarger, useScalingFactor: false)
+private let latencyMicroseconds = BenchmarkMetric.custom(
+    "Latency in µs", polarity: .prefersSmaller, useScalingFactor: false)
 
 private func endToEndBenchmark(_ name: String, client: Client, inFlight: Int, base: String) {
     let configuration = Benchmark.Configuration(
@@ -218,12 +220,16 @@ private func endToEndBenchmark(_ name: String, client: Client, inFlight: Int, ba
 /// them holds still where two separate benchmarks, seconds apart, drift by 10–30% here.
 private func interleavedBenchmark(_ name: String, inFlight: Int, base: String) {
     let sides: [(client: Client, rps: BenchmarkMetric, latency: BenchmarkMetric, cpu: BenchmarkMetric)] = [
-        (.apikit, .custom("APIKit requests per s", polarity: .prefersLarger, useScalingFactor: false),
-         .custom("APIKit latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
-         .custom("APIKit CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)),
-        (.raw, .custom("raw requests per s", polarity: .prefersLarger, useScalingFactor: false),
-         .custom("raw latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
-         .custom("raw CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)),
+        (
+            .apikit, .custom("APIKit requests per s", polarity: .prefersLarger, useScalingFactor: false),
+            .custom("APIKit latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
+            .custom("APIKit CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)
+        ),
+        (
+            .raw, .custom("raw requests per s", polarity: .prefersLarger, useScalingFactor: false),
+            .custom("raw latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
+            .custom("raw CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)
+        ),
     ]
     let metrics = sides.flatMap { [$0.rps, $0.latency, $0.cpu] }
     let configuration = Benchmark.Configuration(

@@ -76,11 +76,19 @@ private struct SplitMix64 {
 }
 
 enum ParseFixtures {
-    private static let firstNames = ["ada", "alan", "grace", "linus", "barbara", "ken", "margaret", "dennis", "frances", "edsger"]
-    private static let lastNames = ["lovelace", "turing", "hopper", "torvalds", "liskov", "thompson", "hamilton", "ritchie", "allen", "dijkstra"]
+    private static let firstNames = [
+        "ada", "alan", "grace", "linus", "barbara", "ken", "margaret", "dennis", "frances", "edsger",
+    ]
+    private static let lastNames = [
+        "lovelace", "turing", "hopper", "torvalds", "liskov", "thompson", "hamilton", "ritchie", "allen", "dijkstra",
+    ]
     private static let cities = ["Lisbon", "Zürich", "Osaka", "Montréal", "Nairobi", "Oslo", "Austin", "Kraków"]
-    private static let streets = ["Main St", "Rue de la Paix", "Bahnhofstrasse", "Elm Avenue", "Harbour Road", "Calle Mayor"]
-    private static let tagWords = ["swift", "linux", "server", "ios", "rust", "databases", "networking", "compilers", "ml", "design"]
+    private static let streets = [
+        "Main St", "Rue de la Paix", "Bahnhofstrasse", "Elm Avenue", "Harbour Road", "Calle Mayor",
+    ]
+    private static let tagWords = [
+        "swift", "linux", "server", "ios", "rust", "databases", "networking", "compilers", "ml", "design",
+    ]
     private static let bios: [String?] = [
         nil,
         "Writes compilers for fun and profit.",
@@ -100,7 +108,8 @@ enum ParseFixtures {
             displayName: "\(first.capitalized) \(last.capitalized)",
             verified: rng.int(0...1) == 1,
             score: rng.double(0...100, decimals: 2),
-            createdAt: "2024-\(String(format: "%02d", rng.int(1...12)))-\(String(format: "%02d", rng.int(1...28)))T\(String(format: "%02d", rng.int(0...23))):\(String(format: "%02d", rng.int(0...59))):00Z",
+            createdAt:
+                "2024-\(String(format: "%02d", rng.int(1...12)))-\(String(format: "%02d", rng.int(1...28)))T\(String(format: "%02d", rng.int(0...23))):\(String(format: "%02d", rng.int(0...59))):00Z",
             tags: (0..<tagCount).map { _ in rng.pick(tagWords) },
             address: Feed.Address(
                 street: "\(rng.int(1...999)) \(rng.pick(streets))",

@@ -33,9 +33,10 @@ enum Verification {
         }
         check("Encode 30 fields (20 nil)") {
             let twentyNil = Encode30Request.twentyNil
-            return differences(try twentyNil.makeURLRequest(), HandWritten30.minimalTwentyNil(twentyNil), body: .exactBytes)
+            return differences(
+                try twentyNil.makeURLRequest(), HandWritten30.minimalTwentyNil(twentyNil), body: .exactBytes)
                 + differences(try twentyNil.makeURLRequest(), try encode10.makeURLRequest(), body: .exactBytes)
-                    .map { "differs from the 10-field request: \($0)" }
+                .map { "differs from the 10-field request: \($0)" }
         }
         check("Encode 30 fields") {
             differences(try Encode30Request.full.makeURLRequest(), HandWritten30.minimal(.full), body: .exactBytes)
@@ -48,11 +49,13 @@ enum Verification {
         // The 30-field fixture really has 30 parameters, 20 of them nil in `twentyNil`.
         check("Encode 30 fields (fixture)") {
             let declared = Mirror(reflecting: Encode30Request.full).children.count
-            let nilCount = Mirror(reflecting: Encode30Request.twentyNil).children.count {
-                String(describing: $0.value).contains("wrappedValue: nil")
-            } - Mirror(reflecting: encode10).children.count {
-                String(describing: $0.value).contains("wrappedValue: nil")
-            }
+            let nilCount =
+                Mirror(reflecting: Encode30Request.twentyNil).children.count {
+                    String(describing: $0.value).contains("wrappedValue: nil")
+                }
+                - Mirror(reflecting: encode10).children.count {
+                    String(describing: $0.value).contains("wrappedValue: nil")
+                }
             var problems: [String] = []
             if declared != 30 { problems.append("declares \(declared) properties, not 30") }
             if nilCount != 20 { problems.append("twentyNil has \(nilCount) extra nil fields, not 20") }
@@ -77,7 +80,8 @@ enum Verification {
         if let base = endToEndBase {
             check("E2E GET") {
                 let request = ItemsRequest(base: URL(string: base)!)
-                return differences(try request.makeURLRequest(), RawItems.urlRequest(request, base: base), body: .exactBytes)
+                return differences(
+                    try request.makeURLRequest(), RawItems.urlRequest(request, base: base), body: .exactBytes)
             }
         }
 
@@ -107,18 +111,23 @@ enum Verification {
         let apikitHeaders = normalized(apikit.allHTTPHeaderFields)
         let otherHeaders = normalized(other.allHTTPHeaderFields)
         if apikitHeaders != otherHeaders {
-            result.append("headers \(apikitHeaders.sorted { $0.key < $1.key }) ≠ \(otherHeaders.sorted { $0.key < $1.key })")
+            result.append(
+                "headers \(apikitHeaders.sorted { $0.key < $1.key }) ≠ \(otherHeaders.sorted { $0.key < $1.key })")
         }
         let apikitBody = apikit.httpBody ?? Data()
         let otherBody = other.httpBody ?? Data()
         switch body {
         case .exactBytes:
             if apikitBody != otherBody {
-                result.append("body \(String(decoding: apikitBody, as: UTF8.self)) ≠ \(String(decoding: otherBody, as: UTF8.self))")
+                result.append(
+                    "body \(String(decoding: apikitBody, as: UTF8.self)) ≠ \(String(decoding: otherBody, as: UTF8.self))"
+                )
             }
         case .sameJSON:
             if canonicalJSON(apikitBody) == nil || canonicalJSON(apikitBody) != canonicalJSON(otherBody) {
-                result.append("JSON body \(String(decoding: apikitBody, as: UTF8.self)) ≠ \(String(decoding: otherBody, as: UTF8.self))")
+                result.append(
+                    "JSON body \(String(decoding: apikitBody, as: UTF8.self)) ≠ \(String(decoding: otherBody, as: UTF8.self))"
+                )
             }
         }
         return result
@@ -129,7 +138,9 @@ enum Verification {
     }
 
     private static func canonicalJSON(_ data: Data) -> Data? {
-        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else { return nil }
+        guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) else {
+            return nil
+        }
         return try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .fragmentsAllowed])
     }
 }
@@ -144,11 +155,13 @@ enum SkipNotice {
         // package-benchmark starts the executable with a bare name as argv[0],
         // which is all that `CommandLine` and `Bundle.main` know of it.
         let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let directory = executable.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
+        let directory =
+            executable.map { URL(fileURLWithPath: $0).deletingLastPathComponent() }
             ?? URL(fileURLWithPath: NSTemporaryDirectory())
         let marker = directory.appendingPathComponent(".apikit-benchmarks-notice")
         let parent = getppid()
-        let startTime = (try? String(contentsOfFile: "/proc/\(parent)/stat", encoding: .utf8))
+        let startTime =
+            (try? String(contentsOfFile: "/proc/\(parent)/stat", encoding: .utf8))
             .flatMap { $0.split(separator: ")").last?.split(separator: " ").dropFirst(19).first }
             .map(String.init) ?? "?"
         let key = "\(parent) \(startTime)"

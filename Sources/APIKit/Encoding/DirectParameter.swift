@@ -137,7 +137,8 @@ struct NilCheck {
             }
         let key = storage.load(fromByteOffset: keyOffset, as: String.self)
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: key, value: Int?.none, encoding: encoding), isOmitted: true)
+            .init(
+                field: field, parameter: BodyParameter(key: key, value: Int?.none, encoding: encoding), isOmitted: true)
         )
     }
 }
@@ -145,7 +146,8 @@ struct NilCheck {
 extension Header: DirectParameter {
     static var nilCheck: NilCheck? {
         MemoryLayout<Self>.offset(of: \.wrappedValue).map {
-            NilCheck(valueOffset: $0, valueType: String?.self, nilsOffset: nil, followsStrategy: false, declares: .nothing)
+            NilCheck(
+                valueOffset: $0, valueType: String?.self, nilsOffset: nil, followsStrategy: false, declares: .nothing)
         }
     }
 
@@ -179,7 +181,9 @@ extension Query: DirectParameter {
 
     // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        if case .none = KnownScalar(wrappedValue), !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues) {
+        if case .none = KnownScalar(wrappedValue),
+            !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues)
+        {
             return
         }
         parameters.query.append(
@@ -233,7 +237,9 @@ extension JSON: DirectParameter {
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
+            .init(
+                field: field,
+                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
         )
     }
 }

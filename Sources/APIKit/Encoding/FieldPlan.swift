@@ -103,7 +103,9 @@ final class FieldPlan {
     /// Adds the parameter properties of the struct `type`, stored at `offset`, to `fields`;
     /// a property that is itself a struct configuration contributes its own, named
     /// `outer.inner`. `false` when the type needs Mirror.
-    private static func collectFields(of type: Any.Type, prefix: String, offset: Int, into fields: inout [Field]) -> Bool {
+    private static func collectFields(of type: Any.Type, prefix: String, offset: Int, into fields: inout [Field])
+        -> Bool
+    {
         guard #available(macOS 10.15.4, iOS 13.4, watchOS 6.2, tvOS 13.4, *) else { return false }
         guard !(type is any CustomReflectable.Type) else { return false }
         var describable = true

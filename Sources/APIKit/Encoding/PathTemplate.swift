@@ -6,11 +6,14 @@
 /// unreserved set, `/` included), so it cannot reach another segment, the query or the
 /// fragment. Every placeholder needs exactly one value and every value a placeholder.
 enum PathTemplate {
-    static func fill(_ path: String, with declared: [DeclaredParameters.Declared<PathParameter>]) throws(BuildError) -> String {
+    static func fill(_ path: String, with declared: [DeclaredParameters.Declared<PathParameter>]) throws(BuildError)
+        -> String
+    {
         guard !declared.isEmpty || path.utf8.contains(UInt8(ascii: "{")) else { return path }
         for index in declared.indices {
             for earlier in 0..<index where declared[earlier].parameter.name == declared[index].parameter.name {
-                throw .duplicatePathValue(declared[index].parameter.name, fields: [declared[earlier].field, declared[index].field])
+                throw .duplicatePathValue(
+                    declared[index].parameter.name, fields: [declared[earlier].field, declared[index].field])
             }
         }
         var filled = ""
@@ -43,7 +46,9 @@ enum PathTemplate {
     }
 
     /// A value as one percent-encoded path segment.
-    private static func segment(for item: DeclaredParameters.Declared<PathParameter>, path: String) throws(BuildError) -> String {
+    private static func segment(for item: DeclaredParameters.Declared<PathParameter>, path: String) throws(BuildError)
+        -> String
+    {
         let name = item.parameter.name
         var texts: [String] = []
         try ScalarText.forEachText(of: item.parameter.value, key: name, field: item.field) { texts.append($0) }

@@ -38,7 +38,8 @@ extension Request {
             acceptedContentType: parser.contentType,
             strategy: encodingStrategy
         )
-        return try serializer.urlRequest(for: ParameterCollector.collect(from: configuration, reading: reading, strategy: encodingStrategy))
+        return try serializer.urlRequest(
+            for: ParameterCollector.collect(from: configuration, reading: reading, strategy: encodingStrategy))
     }
 
     /// The context errors carry before the URL is known. Computed only when an error is

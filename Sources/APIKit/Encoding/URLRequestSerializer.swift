@@ -189,7 +189,8 @@ struct URLRequestSerializer {
         if isNil(value) { return nil }
         let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
         guard let data = unwrapped as? Data else {
-            throw .unsupportedValue(field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
+            throw .unsupportedValue(
+                field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
         }
         return data
     }
@@ -197,7 +198,8 @@ struct URLRequestSerializer {
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
         for index in declared.indices {
             for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
-                throw .duplicateBodyKey(declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
+                throw .duplicateBodyKey(
+                    declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
             }
         }
         do {

@@ -20,7 +20,10 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// equality: it is what the server said, not which request this is.
     let errorBody: (any Sendable)?
 
-    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1, errorBody: (any Sendable)? = nil) {
+    init(
+        requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1,
+        errorBody: (any Sendable)? = nil
+    ) {
         self.requestType = requestType
         self.method = method
         self.url = url
@@ -31,17 +34,23 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
 
     /// The context with the final URL filled in.
     func with(url: URL?) -> RequestContext {
-        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts, errorBody: errorBody)
+        RequestContext(
+            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
+            errorBody: errorBody)
     }
 
     /// The context with the number of attempts made.
     func with(attempts: Int) -> RequestContext {
-        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts, errorBody: errorBody)
+        RequestContext(
+            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
+            errorBody: errorBody)
     }
 
     /// The context carrying a decoded error body.
     func with(errorBody: any Sendable) -> RequestContext {
-        RequestContext(requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts, errorBody: errorBody)
+        RequestContext(
+            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
+            errorBody: errorBody)
     }
 
     /// Equal when type, method, URL, declared location and attempts are.

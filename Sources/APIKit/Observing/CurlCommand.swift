@@ -43,10 +43,13 @@ enum CurlCommand {
     /// `text` as one shell word: as is when every character is literal to a POSIX shell,
     /// else in single quotes.
     static func quoted(_ text: String) -> String {
-        let literal = !text.isEmpty && text.unicodeScalars.allSatisfy { scalar in
-            scalar.isASCII && (Self.literalScalars.contains(scalar) || scalar.properties.isAlphabetic
-                || ("0"..."9").contains(scalar))
-        }
+        let literal =
+            !text.isEmpty
+            && text.unicodeScalars.allSatisfy { scalar in
+                scalar.isASCII
+                    && (Self.literalScalars.contains(scalar) || scalar.properties.isAlphabetic
+                        || ("0"..."9").contains(scalar))
+            }
         if literal { return text }
         return "'" + text.replacingOccurrences(of: "'", with: #"'\''"#) + "'"
     }

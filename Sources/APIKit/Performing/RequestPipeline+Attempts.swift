@@ -126,7 +126,8 @@ extension RequestPipeline {
         let transfer = TransferCancellation()
         let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
         return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<TransportResponse, any Error>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<TransportResponse, any Error>, Never>) in
                 let completion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
                     logged?.end(result)
                     continuation.resume(returning: result)

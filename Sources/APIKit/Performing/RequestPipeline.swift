@@ -119,7 +119,9 @@ final class RequestPipeline<R: Request>: Sendable {
             do {
                 adapted = try await interceptor.adapt(adapted, for: request.initialContext.with(url: adapted.url))
             } catch {
-                fail(.requestInterceptorFailed(error, context: request.initialContext.with(url: adapted.url)), handle: handle)
+                fail(
+                    .requestInterceptorFailed(error, context: request.initialContext.with(url: adapted.url)),
+                    handle: handle)
                 return
             }
         }

@@ -118,7 +118,8 @@ public struct RetryPolicy: Sendable {
     public static func custom(
         maxAttempts: Int = 3,
         backoff: Backoff = Backoff(),
-        _ shouldRetry: @escaping @Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool
+        _ shouldRetry:
+            @escaping @Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool
     ) -> RetryPolicy {
         var policy = RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)
         policy.shouldRetry = shouldRetry
@@ -224,7 +225,9 @@ extension RetryPolicy {
         ///   - maxDelay: The longest delay, in seconds; 30 by default.
         ///   - jitter: Whether delays are randomised between 0 and the computed delay; `true`
         ///     by default.
-        public init(baseDelay: TimeInterval = 0.5, multiplier: Double = 2, maxDelay: TimeInterval = 30, jitter: Bool = true) {
+        public init(
+            baseDelay: TimeInterval = 0.5, multiplier: Double = 2, maxDelay: TimeInterval = 30, jitter: Bool = true
+        ) {
             self.baseDelay = baseDelay
             self.multiplier = multiplier
             self.maxDelay = maxDelay

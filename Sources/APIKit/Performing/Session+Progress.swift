@@ -73,7 +73,8 @@ extension Session {
     ) async throws(RequestError) -> R.Response {
         let cancellation = TaskCancellationBridge()
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<R.Response, RequestError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<R.Response, RequestError>, Never>) in
                 let pipeline = RequestPipeline(
                     request: request,
                     session: self,

@@ -74,7 +74,8 @@ public struct StubTransport: Transport {
         case .http(let status, let headers, let body):
             guard
                 let url = request.url,
-                let response = HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+                let response = HTTPURLResponse(
+                    url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
             else {
                 return .failure(URLError(.badServerResponse))
             }

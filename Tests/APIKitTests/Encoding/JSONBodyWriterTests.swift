@@ -36,7 +36,9 @@ struct JSONBodyWriterTests {
     @Test("doubles are written exactly as JSONEncoder writes them")
     func doubles() throws {
         var generator = SeededGenerator(seed: 0x5EED)
-        var samples: [Double] = [0, -0.0, 0.1, 1, 100, 1e15, 1e16, 1e21, 1e22, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude]
+        var samples: [Double] = [
+            0, -0.0, 0.1, 1, 100, 1e15, 1e16, 1e21, 1e22, 1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude,
+        ]
         samples += [9_007_199_254_740_992, 123_456_789.123, -2.5e-5, Double(Int64.max), Double(Int64.min)]
         for _ in 0..<2000 {
             samples.append(Double(bitPattern: generator.next()))

@@ -73,7 +73,8 @@ struct NilFieldTests {
             Issue.record("expected conflictingBodies(a, b)")
             return
         }
-        guard case .duplicateBodyKey("id", fields: ["first", "second"]) = buildError(NilDuplicate(), method: .post) else {
+        guard case .duplicateBodyKey("id", fields: ["first", "second"]) = buildError(NilDuplicate(), method: .post)
+        else {
             Issue.record("expected duplicateBodyKey(id)")
             return
         }

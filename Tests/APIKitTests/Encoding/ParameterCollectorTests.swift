@@ -13,7 +13,9 @@ struct ParameterCollectorTests {
         @Field("f") var field = 2
     }
 
-    @Test("wrapper storage `_name` is reported as field `name`, in declaration order; plain and computed properties are ignored")
+    @Test(
+        "wrapper storage `_name` is reported as field `name`, in declaration order; plain and computed properties are ignored"
+    )
     func fieldNamesAndOrder() {
         let parameters = ParameterCollector.collect(from: Mixed())
         #expect(parameters.headers.map(\.field) == ["a"])

@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 /// No header value, cookie, token, query value or body byte appears in what an error says
 /// about itself, whichever stage failed.

@@ -24,7 +24,8 @@ struct ObservingConformanceTests {
         let transport = RecordingTransport(StubTransport(.success(body: "plain")))
         let recorder = ProgressRecorder()
 
-        let value = try await SecretRequest().response(session: Session(transport: transport), progress: recorder.handler)
+        let value = try await SecretRequest().response(
+            session: Session(transport: transport), progress: recorder.handler)
 
         #expect(value == "plain")
         #expect(transport.sent.withLock { $0.count } == 1)

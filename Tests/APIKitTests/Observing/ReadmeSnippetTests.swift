@@ -32,7 +32,8 @@ struct ReadmeSnippetTests {
     @Test("the Logging example logs the lines the README shows (the stub answers like httpbin)")
     func loggingLines() async throws {
         let recorder = LogRecorder()
-        let session = Session(transport: StubTransport(.success(body: String(repeating: "x", count: 612))), logger: recorder.logger())
+        let session = Session(
+            transport: StubTransport(.success(body: String(repeating: "x", count: 612))), logger: recorder.logger())
 
         _ = try await Login().response(session: session)
 
@@ -45,7 +46,9 @@ struct ReadmeSnippetTests {
                 + "-H 'Authorization: ***' -H 'Content-Type: application/json' "
                 + "--data-binary '@<request body: 14 bytes, not logged>'"
         )
-        #expect(response.description.hasPrefix("← #\(request.id) 200 POST https://httpbin.org/anything/login?client=*** (Login) "))
+        #expect(
+            response.description.hasPrefix(
+                "← #\(request.id) 200 POST https://httpbin.org/anything/login?client=*** (Login) "))
         #expect(response.description.hasSuffix(" s, 612 bytes"))
     }
 
@@ -66,9 +69,11 @@ struct ReadmeSnippetTests {
 
         let uploads = Session(transport: URLSessionTransport(configuration: .default))
         let start: (URL) async throws -> Upload.Response = { file in
-            try await Upload(photo: .file(file)).response(session: uploads, progress: { progress in
-                if let fraction = progress.fractionSent { _ = "uploaded \(Int(fraction * 100)) %" }
-            })
+            try await Upload(photo: .file(file)).response(
+                session: uploads,
+                progress: { progress in
+                    if let fraction = progress.fractionSent { _ = "uploaded \(Int(fraction * 100)) %" }
+                })
         }
         _ = start
         #expect(uploads.transport is URLSessionTransport)

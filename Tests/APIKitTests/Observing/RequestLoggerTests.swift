@@ -35,14 +35,18 @@ struct RequestLoggerTests {
         #expect(response.headers["Content-Type"] == "text/plain")
         #expect(response.description.hasPrefix("← #\(request.id) 201 POST https://api.example.test/v1/login?"))
         #expect(response.description.hasSuffix(" s, 7 bytes"))
-        #expect(request.description == "→ #\(request.id) POST https://api.example.test/v1/login?token=***&page=*** (SecretRequest)")
+        #expect(
+            request.description
+                == "→ #\(request.id) POST https://api.example.test/v1/login?token=***&page=*** (SecretRequest)")
     }
 
     @Test("no secret — token, cookie, proxy credentials, key header, query value, body — in any line")
     func nothingSecretByDefault() async throws {
         let recorder = LogRecorder()
         let stub = StubTransport(
-            .success(headers: ["Set-Cookie": "id=\(LogSecrets.cookie)", "X-Api-Key": LogSecrets.apiKey], body: LogSecrets.body)
+            .success(
+                headers: ["Set-Cookie": "id=\(LogSecrets.cookie)", "X-Api-Key": LogSecrets.apiKey],
+                body: LogSecrets.body)
         )
         let session = Session(transport: stub, logger: recorder.logger())
 
@@ -110,7 +114,8 @@ struct RequestLoggerTests {
     @Test("a transport failure is logged as a response naming the error's code, not its message")
     func transportFailure() async throws {
         let recorder = LogRecorder()
-        let failure = URLError(.timedOut, userInfo: [NSURLErrorFailingURLErrorKey: URL(string: "https://x.test/?k=\(LogSecrets.query)")!])
+        let failure = URLError(
+            .timedOut, userInfo: [NSURLErrorFailingURLErrorKey: URL(string: "https://x.test/?k=\(LogSecrets.query)")!])
         let session = Session(transport: StubTransport(.failure(failure)), logger: recorder.logger())
 
         let result = await SecretRequest().result(session: session)

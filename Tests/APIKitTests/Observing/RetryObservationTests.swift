@@ -11,7 +11,9 @@ struct RetryObservationTests {
     func attemptsAreObserved() async throws {
         let calls = Locked(0)
         let transport = StubTransport { _ in
-            calls.withLock { $0 += 1; return $0 } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
+            calls.withLock {
+                $0 += 1; return $0
+            } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
         }
         let events = Locked<[RequestLogEvent]>([])
         let steps = Locked(0)

@@ -51,7 +51,8 @@ struct TransferProgressTests {
         #expect(
             recorder.all == [
                 TransferProgress(bytesSent: sent, expectedBytesToSend: sent),
-                TransferProgress(bytesSent: sent, expectedBytesToSend: sent, bytesReceived: 5, expectedBytesToReceive: 5),
+                TransferProgress(
+                    bytesSent: sent, expectedBytesToSend: sent, bytesReceived: 5, expectedBytesToReceive: 5),
             ]
         )
         #expect(recorder.lateSteps.withLock { $0 } == 0)

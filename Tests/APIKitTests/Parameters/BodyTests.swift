@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("@JSON and @Field bodies")
 struct BodyTests {

@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("@PathSegment")
 struct PathTests {
@@ -126,7 +125,8 @@ struct PathTests {
 
     @Test("braces that are not placeholders are escaped with the path; {name} needs a value")
     func literalBraces() throws {
-        #expect(try urlRequest(None(), path: "a{/b}{}").url?.absoluteString == "https://api.example.com/a%7B/b%7D%7B%7D")
+        #expect(
+            try urlRequest(None(), path: "a{/b}{}").url?.absoluteString == "https://api.example.com/a%7B/b%7D%7B%7D")
         let error = try #require(buildError(None(), path: "a/{id}"))
         guard case .missingPathValue("id", _) = error else {
             Issue.record("unexpected \(error)")

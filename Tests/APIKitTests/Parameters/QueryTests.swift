@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("@Query, @QueryDict and @KeyQuery")
 struct QueryTests {
@@ -134,13 +133,16 @@ struct QueryTests {
         @Query("map") var map = ["a": 1]
     }
 
-    @Test("objects nest with brackets by default; a list inside a repeated-key list is a build error naming field and key")
+    @Test(
+        "objects nest with brackets by default; a list inside a repeated-key list is a build error naming field and key"
+    )
     func nestingByDefault() throws {
         #expect(try urlRequest(Nested()).percentEncodedQuery == "point%5Bx%5D=1")
         #expect(try urlRequest(Dictionary()).percentEncodedQuery == "map%5Ba%5D=1")
 
         let grid = try #require(buildError(NestedList()))
-        guard case .unsupportedValue("grid", "grid", .elementNotExpressible("grid[0]", "list", .repeatKey)) = grid else {
+        guard case .unsupportedValue("grid", "grid", .elementNotExpressible("grid[0]", "list", .repeatKey)) = grid
+        else {
             Issue.record("unexpected \(grid)")
             return
         }

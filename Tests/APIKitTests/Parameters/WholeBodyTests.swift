@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("@JSONBody and @DataBody")
 struct WholeBodyTests {

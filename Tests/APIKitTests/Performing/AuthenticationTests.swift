@@ -144,7 +144,8 @@ struct AuthenticationTests {
     func fiftyConcurrentAsync() async throws {
         let server = BearerServer(expectedRejections: 50)
         let authenticator = CountingAuthenticator(gate: server.rejected)
-        let session = Session(transport: HeldTransport(server.transport, until: 50), authentication: Authentication(authenticator))
+        let session = Session(
+            transport: HeldTransport(server.transport, until: 50), authentication: Authentication(authenticator))
         let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
             for _ in 0..<50 {
                 group.addTask { await TextRequest().result(session: session) }
@@ -163,7 +164,8 @@ struct AuthenticationTests {
     func refreshAgainAfterFailure() async throws {
         let server = BearerServer(expectedRejections: 2)
         let authenticator = CountingAuthenticator(fails: true)
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let session = Session(
+            transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
         let first = await TextRequest().result(session: session)
         let second = await TextRequest().result(session: session)
         for value in [first, second] {
@@ -208,7 +210,8 @@ struct AuthenticationTests {
     func noLoop() async throws {
         let server = BearerServer()
         let authenticator = CountingAuthenticator(fixedToken: "still-wrong")
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let session = Session(
+            transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         guard case .unacceptableStatusCode(401, let body, _, let context) = error else {
             Issue.record("unexpected \(error)")
@@ -224,11 +227,13 @@ struct AuthenticationTests {
     func validCredential() async throws {
         let server = BearerServer()
         let authenticator = CountingAuthenticator()
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "token-1"))
+        let session = Session(
+            transport: server.transport, authentication: Authentication(authenticator, credential: "token-1"))
         #expect(try await session.performProbed(TextRequest()).result?.get() == "token-1")
         #expect(authenticator.count == 0)
 
-        let forbidden = Session(transport: StubTransport(.success(status: 403)), authentication: Authentication(authenticator))
+        let forbidden = Session(
+            transport: StubTransport(.success(status: 403)), authentication: Authentication(authenticator))
         #expect(await forbidden.performProbed(TextRequest()).result?.errorValue?.statusCode == 403)
         #expect(authenticator.count == 0)
     }
@@ -249,12 +254,15 @@ struct AuthenticationTests {
         #expect(server.requests.isEmpty)
     }
 
-    @Test("cancelling a request waiting for the refresh: cancelled once, not replayed; the refresh goes on for the others")
+    @Test(
+        "cancelling a request waiting for the refresh: cancelled once, not replayed; the refresh goes on for the others"
+    )
     func cancelWhileWaitingForRefresh() async throws {
         let server = BearerServer()
         let release = CompletionProbe<Bool>()
         let authenticator = CountingAuthenticator(gate: release)
-        let session = Session(transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+        let session = Session(
+            transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
         let cancelled = CompletionProbe<Result<String, RequestError>>()
         let handle = session.perform(TextRequest(path: "first")) { cancelled.record($0) }
         #expect(await authenticator.started.first(timeout: 30) == 1, "the refresh never started")
@@ -280,12 +288,14 @@ struct AuthenticationTests {
         let transport = StubTransport { request in
             if request.url?.lastPathComponent == "late", request.headerValue("Authorization") == "Bearer expired" {
                 lateSent.record(true)
-                _ = release.wait(timeout: .now() + 30)   // held until the other request got its refresh
+                _ = release.wait(timeout: .now() + 30)  // held until the other request got its refresh
             }
-            return request.headerValue("Authorization") == "Bearer token-1" ? .success(body: "ok") : .success(status: 401)
+            return request.headerValue("Authorization") == "Bearer token-1"
+                ? .success(body: "ok") : .success(status: 401)
         }
         let authenticator = CountingAuthenticator()
-        let session = Session(transport: transport, authentication: Authentication(authenticator, credential: "expired"))
+        let session = Session(
+            transport: transport, authentication: Authentication(authenticator, credential: "expired"))
         let late = CompletionProbe<Result<String, RequestError>>()
         session.perform(TextRequest(path: "late")) { late.record($0) }
         #expect(await lateSent.first(timeout: 30) == true)
@@ -305,7 +315,8 @@ struct AuthenticationTests {
                 return count
             }
             if number == 1 { return .success(status: 503) }
-            return request.headerValue("Authorization") == "Bearer token-1" ? .success(body: "ok") : .success(status: 401)
+            return request.headerValue("Authorization") == "Bearer token-1"
+                ? .success(body: "ok") : .success(status: 401)
         }
         let authenticator = CountingAuthenticator()
         let session = Session(

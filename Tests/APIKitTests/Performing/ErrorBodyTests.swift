@@ -25,7 +25,9 @@ struct ErrorBodyTests {
             errorBodyDecoder: .json(APIFailure.self)
         )
         for api in ["completion", "async"] {
-            let result = api == "completion" ? await session.performProbed(TextRequest()).result : await TextRequest().result(session: session)
+            let result =
+                api == "completion"
+                ? await session.performProbed(TextRequest()).result : await TextRequest().result(session: session)
             let error = try #require(result?.errorValue)
             guard case .unacceptableStatusCode(422, let body, let response, _) = error else {
                 Issue.record("unexpected \(error)")
@@ -33,17 +35,23 @@ struct ErrorBodyTests {
             }
             #expect(response.statusCode == 422)
             #expect(body == Data(Self.failureJSON.utf8))
-            #expect(error.errorBody(as: APIFailure.self) == APIFailure(result: "error", errors: ["token expired", "try again"]))
+            #expect(
+                error.errorBody(as: APIFailure.self)
+                    == APIFailure(result: "error", errors: ["token expired", "try again"]))
             #expect((error.errorBody as? APIFailure)?.errors.first == "token expired")
             #expect(error.errorBody(as: LoginFailure.self) == nil)
-            #expect(error.description.hasSuffix("status code 422 (\(body.count) body bytes), error body decoded as APIFailure"))
+            #expect(
+                error.description.hasSuffix(
+                    "status code 422 (\(body.count) body bytes), error body decoded as APIFailure"))
             #expect(!error.description.contains("token expired"), "the payload is never printed")
         }
     }
 
-    @Test("a body that does not decode: no errorBody, the raw bytes kept", arguments: ["", "not json", #"{"result": 1}"#])
+    @Test(
+        "a body that does not decode: no errorBody, the raw bytes kept", arguments: ["", "not json", #"{"result": 1}"#])
     func undecodable(body: String) async throws {
-        let session = Session(transport: StubTransport(.success(status: 500, body: body)), errorBodyDecoder: .json(APIFailure.self))
+        let session = Session(
+            transport: StubTransport(.success(status: 500, body: body)), errorBodyDecoder: .json(APIFailure.self))
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         #expect(error.statusCode == 500)
         #expect(error.errorBody == nil)
@@ -60,7 +68,9 @@ struct ErrorBodyTests {
             var configuration: Self { self }
             var parser: JSONParser<Int> { JSONParser() }
         }
-        let session = Session(transport: StubTransport(.success(status: 200, body: Self.failureJSON)), errorBodyDecoder: .json(APIFailure.self))
+        let session = Session(
+            transport: StubTransport(.success(status: 200, body: Self.failureJSON)),
+            errorBodyDecoder: .json(APIFailure.self))
         let error = try #require(await session.performProbed(IntRequest()).result?.errorValue)
         #expect(error.stage == .parsing)
         #expect(error.errorBody == nil)
@@ -72,7 +82,8 @@ struct ErrorBodyTests {
             transport: StubTransport(.success(status: 401, body: #"{"reason": "locked"}"#)),
             errorBodyDecoder: .json(APIFailure.self)
         )
-        let error = try #require(await session.performProbed(TextRequest(errorBodyDecoder: .json(LoginFailure.self))).result?.errorValue)
+        let error = try #require(
+            await session.performProbed(TextRequest(errorBodyDecoder: .json(LoginFailure.self))).result?.errorValue)
         #expect(error.errorBody(as: LoginFailure.self) == LoginFailure(reason: "locked"))
         #expect(error.errorBody(as: APIFailure.self) == nil)
     }
@@ -87,7 +98,9 @@ struct ErrorBodyTests {
                 throw ProbeFailure(stage: "inspect")
             }
         }
-        let session = Session(transport: StubTransport(.success(status: 409, body: "taken")), interceptors: [Reject()], errorBodyDecoder: decoder)
+        let session = Session(
+            transport: StubTransport(.success(status: 409, body: "taken")), interceptors: [Reject()],
+            errorBodyDecoder: decoder)
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         guard case .responseInterceptorFailed(_, let body, _, _) = error else {
             Issue.record("unexpected \(error)")

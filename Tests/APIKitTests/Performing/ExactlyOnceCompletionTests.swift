@@ -166,7 +166,9 @@ struct ExactlyOnceCompletionTests {
         }
         await settle(0.5)
         let counts = probes.map(\.count)
-        #expect(counts.allSatisfy { $0 == 1 }, "runs with more than one completion: \(counts.enumerated().filter { $0.element != 1 }.map(\.offset))")
+        #expect(
+            counts.allSatisfy { $0 == 1 },
+            "runs with more than one completion: \(counts.enumerated().filter { $0.element != 1 }.map(\.offset))")
         #expect(successes + cancellations == iterations)
         print("cancel race: \(successes) successes, \(cancellations) cancellations")
     }

@@ -49,7 +49,9 @@ struct FailureStageTests {
         #expect(endpoint.receivedRequests.count == 1)
     }
 
-    @Test("503 with an HTML body → .unacceptableStatusCode(503, body: html) under the default interceptor; the parser is not called")
+    @Test(
+        "503 with an HTML body → .unacceptableStatusCode(503, body: html) under the default interceptor; the parser is not called"
+    )
     func unacceptableStatusCodeCarriesBody() async throws {
         let html = "<html><body><h1>503 Service Unavailable</h1></body></html>"
         let endpoint = StubEndpoint(.status(503, body: html, headers: ["Content-Type": "text/html"]))
@@ -74,7 +76,8 @@ struct FailureStageTests {
         #expect(request.log.names.isEmpty, "the parser must not run for a rejected status code")
     }
 
-    @Test("intercept(urlResponse:) throws its own error → .responseInterceptorFailed with body and response; no parsing")
+    @Test(
+        "intercept(urlResponse:) throws its own error → .responseInterceptorFailed with body and response; no parsing")
     func responseInterceptorFails() async throws {
         let endpoint = StubEndpoint(.status(200, body: "payload"))
         let request = ProbeRequest(base: endpoint.base, failing: .responseInterceptor)

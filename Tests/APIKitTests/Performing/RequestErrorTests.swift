@@ -5,7 +5,8 @@ import Testing
 
 @Suite("RequestError: descriptions and accessors")
 struct RequestErrorTests {
-    static let secretURL = URL(string: "https://user:PASSWORDSECRET@api.example.com/v1/login?token=SECRET&flag&empty=#FRAGMENTSECRET")!
+    static let secretURL = URL(
+        string: "https://user:PASSWORDSECRET@api.example.com/v1/login?token=SECRET&flag&empty=#FRAGMENTSECRET")!
     static let redactedURL = "https://api.example.com/v1/login?token=***&flag&empty=***"
     static let context = RequestContext(
         requestType: "LoginRequest",
@@ -41,21 +42,23 @@ struct RequestErrorTests {
             let body = RequestErrorTests.body
             let response = RequestErrorTests.response
             return switch self {
-            case .buildFailed: .buildFailed(.invalidHeaderValue(name: "Authorization", field: "token"), context: context)
+            case .buildFailed:
+                .buildFailed(.invalidHeaderValue(name: "Authorization", field: "token"), context: context)
             case .requestInterceptorFailed: .requestInterceptorFailed(ProbeFailure(stage: "sign"), context: context)
             case .transportFailed:
                 .transportFailed(
                     URLError(
                         .notConnectedToInternet,
                         userInfo: [
-                            NSURLErrorFailingURLErrorKey: RequestErrorTests.secretURL,
+                            NSURLErrorFailingURLErrorKey: RequestErrorTests.secretURL
                         ]
                     ),
                     context: context
                 )
             case .unacceptableStatusCode: .unacceptableStatusCode(503, body: body, response: response, context: context)
             case .responseInterceptorFailed:
-                .responseInterceptorFailed(ProbeFailure(stage: "check"), body: body, response: response, context: context)
+                .responseInterceptorFailed(
+                    ProbeFailure(stage: "check"), body: body, response: response, context: context)
             case .parsingFailed:
                 .parsingFailed(
                     RequestErrorTests.parsingError(body),
@@ -131,7 +134,9 @@ struct RequestErrorTests {
         switch testCase {
         case .buildFailed:
             #expect(error.stage == .build)
-            guard case .invalidHeaderValue(name: "Authorization", field: "token") = try #require(error.underlyingError as? BuildError)
+            guard
+                case .invalidHeaderValue(name: "Authorization", field: "token") = try #require(
+                    error.underlyingError as? BuildError)
             else {
                 Issue.record("wrong BuildError")
                 return
@@ -240,7 +245,8 @@ struct RequestErrorTests {
         var testDescription: String { rawValue }
     }
 
-    @Test("descriptions of errors from perform never contain the request's header, query or body values, nor the response body",
+    @Test(
+        "descriptions of errors from perform never contain the request's header, query or body values, nor the response body",
         arguments: Performed.allCases)
     func performedErrorsLeakNothing(_ scenario: Performed) async throws {
         let stub: StubbedResponse =

@@ -116,7 +116,8 @@ struct RequestResponseTests {
                 continue
             }
             #expect(context.url?.path == "/v1/probe")
-            let transportResult = try #require(await transport.results.first(timeout: 30), "the transfer was not stopped")
+            let transportResult = try #require(
+                await transport.results.first(timeout: 30), "the transfer was not stopped")
             #expect((transportResult.errorValue as? URLError)?.code == .cancelled)
             #expect(!log.names.contains("parse"))
         }

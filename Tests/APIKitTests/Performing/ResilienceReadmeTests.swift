@@ -19,14 +19,17 @@ struct ResilienceReadmeTests {
     func retrying() async throws {
         var policy = RetryPolicy.default
         policy.backoff = RetryPolicy.Backoff(baseDelay: 0.2, multiplier: 2, maxDelay: 2)
-        policy.wait = { _ in }   // not in the README: the test does not wait
+        policy.wait = { _ in }  // not in the README: the test does not wait
         let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
         do {
             _ = try await api.response(for: Flaky())
             Issue.record("expected an error")
         } catch {
             #expect(error.attempts == 3)
-            #expect(error.description == "GET https://httpbin.org/status/503 (Flaky): server answered with status code 503 (0 body bytes) after 3 attempts")
+            #expect(
+                error.description
+                    == "GET https://httpbin.org/status/503 (Flaky): server answered with status code 503 (0 body bytes) after 3 attempts"
+            )
         }
     }
 

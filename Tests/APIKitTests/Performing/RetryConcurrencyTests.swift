@@ -37,13 +37,17 @@ struct RetryConcurrencyTests {
         let policy = RetryPolicy(maxAttempts: 4)
         return [
             Session(transport: transport(), retryPolicy: policy),
-            Session(transport: transport(), interceptors: [RecordingInterceptor(name: "A", log: EventLog())], retryPolicy: policy),
+            Session(
+                transport: transport(), interceptors: [RecordingInterceptor(name: "A", log: EventLog())],
+                retryPolicy: policy),
             Session(
                 transport: transport(),
                 completionQueue: DispatchQueue(label: "apikit.tests.retry-stress", attributes: .concurrent),
                 retryPolicy: policy
             ),
-            Session(transport: transport(bearer: true), retryPolicy: policy, authentication: Authentication(QuickAuthenticator(), credential: "old")),
+            Session(
+                transport: transport(bearer: true), retryPolicy: policy,
+                authentication: Authentication(QuickAuthenticator(), credential: "old")),
         ]
     }
 
@@ -80,7 +84,8 @@ struct RetryConcurrencyTests {
             if index % 5 == 0 {
                 cancel = { handle.withLock { $0 }?.cancel() }
             }
-            let request = TextRequest(retryPolicy: Self.policy(cancellingWith: cancel, cancelledInBackoff: cancelledInBackoff))
+            let request = TextRequest(
+                retryPolicy: Self.policy(cancellingWith: cancel, cancelledInBackoff: cancelledInBackoff))
             let started = session.perform(request) { result in
                 switch result {
                 case .success: succeeded.withLock { $0 += 1 }
@@ -91,9 +96,10 @@ struct RetryConcurrencyTests {
             handle.withLock { $0 = started }
             switch Int.random(in: 0..<6) {
             case 0: started.cancel()
-            case 1: DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...5_000))) {
-                started.cancel()
-            }
+            case 1:
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...5_000))) {
+                    started.cancel()
+                }
             default: break
             }
         }
@@ -101,7 +107,9 @@ struct RetryConcurrencyTests {
         #expect(await tally.waitForAll(timeout: 60), "some completions never came")
         await settle(0.3)
         let counts = tally.snapshot
-        #expect(counts.allSatisfy { $0 == 1 }, "completions per request: \(Dictionary(grouping: counts, by: { $0 }).mapValues(\.count))")
+        #expect(
+            counts.allSatisfy { $0 == 1 },
+            "completions per request: \(Dictionary(grouping: counts, by: { $0 }).mapValues(\.count))")
         let errors = outcomes.withLock { $0 }.compactMap { $0 }
         #expect(succeeded.withLock { $0 } > 0, "no request succeeded")
         #expect(errors.contains { $0.stage == .cancelled })
@@ -128,7 +136,8 @@ struct RetryConcurrencyTests {
                 if index % 5 == 0 {
                     cancel = { box.withLock { $0 }?.cancel() }
                 }
-                let request = TextRequest(retryPolicy: Self.policy(cancellingWith: cancel, cancelledInBackoff: cancelledInBackoff))
+                let request = TextRequest(
+                    retryPolicy: Self.policy(cancellingWith: cancel, cancelledInBackoff: cancelledInBackoff))
                 let task = Task {
                     let result = await request.result(session: session)
                     returned.withLock { $0[index] += 1 }

@@ -8,12 +8,18 @@ struct RetryPolicyTests {
     static let url = URL(string: "https://api.example.test/v1/x")!
 
     static func response(_ status: Int, headers: [String: String] = [:]) -> Result<TransportResponse, any Error> {
-        .success(TransportResponse(data: Data(), urlResponse: HTTPURLResponse(url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!))
+        .success(
+            TransportResponse(
+                data: Data(),
+                urlResponse: HTTPURLResponse(
+                    url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!))
     }
 
     static let noJitter = RetryPolicy(backoff: .init(baseDelay: 1, multiplier: 2, maxDelay: 5, jitter: false))
 
-    @Test("retries the transient status codes of idempotent methods, and nothing else", arguments: [408, 429, 500, 502, 503, 504])
+    @Test(
+        "retries the transient status codes of idempotent methods, and nothing else",
+        arguments: [408, 429, 500, 502, 503, 504])
     func transientStatus(status: Int) {
         let policy = Self.noJitter
         #expect(policy.retryDelay(after: Self.response(status), method: .get, attempt: 1) == 1)
@@ -45,7 +51,7 @@ struct RetryPolicyTests {
 
     @Test("maxAttempts bounds the attempts, the first included")
     func bounded() {
-        let policy = Self.noJitter   // 3 attempts
+        let policy = Self.noJitter  // 3 attempts
         #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 2) == 2)
         #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 3) == nil)
         #expect(RetryPolicy.none.retryDelay(after: Self.response(503), method: .get, attempt: 1) == nil)
@@ -73,10 +79,15 @@ struct RetryPolicyTests {
     func retryAfter() {
         var policy = Self.noJitter
         policy.maxRetryAfter = 120
-        #expect(policy.retryDelay(after: Self.response(503, headers: ["Retry-After": "7"]), method: .get, attempt: 1) == 7)
-        #expect(policy.retryDelay(after: Self.response(429, headers: ["retry-after": " 0 "]), method: .get, attempt: 1) == 0)
-        #expect(policy.retryDelay(after: Self.response(503, headers: ["Retry-After": "3600"]), method: .get, attempt: 1) == 120)
-        let now = Date(timeIntervalSince1970: 784_111_777)   // Sun, 06 Nov 1994 08:49:37 GMT
+        #expect(
+            policy.retryDelay(after: Self.response(503, headers: ["Retry-After": "7"]), method: .get, attempt: 1) == 7)
+        #expect(
+            policy.retryDelay(after: Self.response(429, headers: ["retry-after": " 0 "]), method: .get, attempt: 1) == 0
+        )
+        #expect(
+            policy.retryDelay(after: Self.response(503, headers: ["Retry-After": "3600"]), method: .get, attempt: 1)
+                == 120)
+        let now = Date(timeIntervalSince1970: 784_111_777)  // Sun, 06 Nov 1994 08:49:37 GMT
         let imf = Self.response(503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:50:07 GMT"])
         #expect(policy.retryDelay(after: imf, method: .get, attempt: 1, now: now) == 30)
         let rfc850 = Self.response(503, headers: ["Retry-After": "Sunday, 06-Nov-94 08:50:37 GMT"])
@@ -87,12 +98,15 @@ struct RetryPolicyTests {
         #expect(policy.retryDelay(after: past, method: .get, attempt: 1, now: now) == 0)
         let garbage = Self.response(503, headers: ["Retry-After": "soon"])
         #expect(policy.retryDelay(after: garbage, method: .get, attempt: 1, now: now) == 1, "unreadable: the backoff")
-        #expect(policy.retryDelay(after: Self.response(404, headers: ["Retry-After": "1"]), method: .get, attempt: 1) == nil)
+        #expect(
+            policy.retryDelay(after: Self.response(404, headers: ["Retry-After": "1"]), method: .get, attempt: 1) == nil
+        )
     }
 
     @Test("a custom predicate replaces the method and status checks, within maxAttempts")
     func custom() {
-        let policy = RetryPolicy.custom(maxAttempts: 2, backoff: .init(baseDelay: 2, jitter: false)) { outcome, method in
+        let policy = RetryPolicy.custom(maxAttempts: 2, backoff: .init(baseDelay: 2, jitter: false)) {
+            outcome, method in
             method == .post && (try? outcome.get())?.data.isEmpty == true
         }
         #expect(policy.retryDelay(after: Self.response(200), method: .post, attempt: 1) == 2)

@@ -42,7 +42,9 @@ final class WaitRecorder: Sendable {
 
     var recorded: [TimeInterval] { delays.withLock { $0 } }
 
-    func policy(_ base: RetryPolicy = RetryPolicy(backoff: .init(baseDelay: 0.25, multiplier: 2, jitter: false))) -> RetryPolicy {
+    func policy(_ base: RetryPolicy = RetryPolicy(backoff: .init(baseDelay: 0.25, multiplier: 2, jitter: false)))
+        -> RetryPolicy
+    {
         var policy = base
         policy.wait = { [self] seconds in
             let count = delays.withLock { delays in

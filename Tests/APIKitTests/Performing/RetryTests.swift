@@ -63,7 +63,9 @@ struct RetryTests {
         #expect(flaky.count == 2)
 
         let broken = ScriptedTransport([.failure(URLError(.badURL)), .success(body: "ok")])
-        let error = try #require(await Session(transport: broken, retryPolicy: WaitRecorder().policy()).performProbed(TextRequest()).result?.errorValue)
+        let error = try #require(
+            await Session(transport: broken, retryPolicy: WaitRecorder().policy()).performProbed(TextRequest()).result?
+                .errorValue)
         guard case .transportFailed(let underlying as URLError, _) = error else {
             Issue.record("unexpected \(error)")
             return
@@ -72,7 +74,9 @@ struct RetryTests {
         #expect(broken.count == 1)
 
         let down = ScriptedTransport([.failure(URLError(.timedOut))])
-        let last = try #require(await Session(transport: down, retryPolicy: WaitRecorder().policy()).performProbed(TextRequest()).result?.errorValue)
+        let last = try #require(
+            await Session(transport: down, retryPolicy: WaitRecorder().policy()).performProbed(TextRequest()).result?
+                .errorValue)
         #expect(last.stage == .transport)
         #expect(last.attempts == 3)
         #expect(last.description.hasSuffix("after 3 attempts"))
@@ -97,7 +101,8 @@ struct RetryTests {
     func requestPolicyWins() async throws {
         let transport = ScriptedTransport([.success(status: 503), .success(body: "ok")])
         let session = Session(transport: transport, retryPolicy: WaitRecorder().policy())
-        let error = try #require(await session.performProbed(TextRequest(retryPolicy: RetryPolicy.none)).result?.errorValue)
+        let error = try #require(
+            await session.performProbed(TextRequest(retryPolicy: RetryPolicy.none)).result?.errorValue)
         #expect(error.statusCode == 503)
         #expect(transport.count == 1)
 
@@ -154,9 +159,11 @@ struct RetryTests {
         let started = CompletionProbe<Int>()
         let transport = ScriptedTransport([.success(status: 503), .success(body: "slow", delay: 60)])
         let recording = RecordingTransport(transport)
-        let session = Session(transport: recording, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0)) .with { policy in
-            policy.wait = { _ in started.record(1) }
-        })
+        let session = Session(
+            transport: recording,
+            retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0)).with { policy in
+                policy.wait = { _ in started.record(1) }
+            })
         let probe = CompletionProbe<Result<String, RequestError>>()
         let handle = session.perform(TextRequest()) { probe.record($0) }
         #expect(await started.first(timeout: 30) == 1)

@@ -46,7 +46,9 @@ struct SessionConcurrencyTests {
         return [
             Session(transport: jitteryTransport),
             Session(transport: jitteryTransport, interceptors: [RecordingInterceptor(name: "A", log: log)]),
-            Session(transport: jitteryTransport, completionQueue: DispatchQueue(label: "apikit.tests.stress", attributes: .concurrent)),
+            Session(
+                transport: jitteryTransport,
+                completionQueue: DispatchQueue(label: "apikit.tests.stress", attributes: .concurrent)),
         ]
     }
 
@@ -64,9 +66,10 @@ struct SessionConcurrencyTests {
             }
             switch Int.random(in: 0..<4) {
             case 0: handle.cancel()
-            case 1: DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...3_000))) {
-                handle.cancel()
-            }
+            case 1:
+                DispatchQueue.global().asyncAfter(deadline: .now() + .microseconds(Int.random(in: 0...3_000))) {
+                    handle.cancel()
+                }
             default: break
             }
         }
@@ -74,7 +77,9 @@ struct SessionConcurrencyTests {
         #expect(await tally.waitForAll(timeout: 60), "some completions never came")
         await settle(0.2)
         let counts = tally.snapshot
-        #expect(counts.allSatisfy { $0 == 1 }, "completions per request: \(Dictionary(grouping: counts, by: { $0 }).mapValues(\.count))")
+        #expect(
+            counts.allSatisfy { $0 == 1 },
+            "completions per request: \(Dictionary(grouping: counts, by: { $0 }).mapValues(\.count))")
         let stages = outcomes.withLock { $0 }
         #expect(stages.contains(.cancelled))
         #expect(stages.contains(nil), "no request succeeded")

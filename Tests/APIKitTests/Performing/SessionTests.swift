@@ -21,7 +21,9 @@ struct SessionInterceptorTests {
         return (session, transport)
     }
 
-    @Test("async: build → intercept(urlRequest:) → adapt A, B → send → inspect B, A → intercept(urlResponse:) → parse → response(from:)")
+    @Test(
+        "async: build → intercept(urlRequest:) → adapt A, B → send → inspect B, A → intercept(urlResponse:) → parse → response(from:)"
+    )
     func asyncOrder() async throws {
         let log = EventLog()
         let (session, _) = session(log: log)
@@ -90,7 +92,8 @@ struct SessionInterceptorTests {
     @Test("a throwing inspect → .responseInterceptorFailed with the body; the request's response hooks do not run")
     func inspectFails() async throws {
         let log = EventLog()
-        let failing = RecordingInterceptor(name: "A", log: log, inspectBehaviour: .fail(ProbeFailure(stage: "inspect A")))
+        let failing = RecordingInterceptor(
+            name: "A", log: log, inspectBehaviour: .fail(ProbeFailure(stage: "inspect A")))
         let (session, _) = session(log: log, answer: .success(body: "body"), a: failing)
 
         let result = await ProbeRequest(base: stubBase, log: log).result(session: session)
@@ -131,7 +134,8 @@ struct SessionInterceptorTests {
         let log = EventLog()
         let seen = EventLog()
         let transport = StubTransport(.success(status: 404, body: "missing"))
-        let session = Session(transport: transport, interceptors: [RecordingInterceptor(name: "A", log: log, seen: seen)])
+        let session = Session(
+            transport: transport, interceptors: [RecordingInterceptor(name: "A", log: log, seen: seen)])
 
         let result = await ProbeRequest(base: stubBase, log: log).result(session: session)
 
@@ -176,7 +180,8 @@ struct SessionInterceptorTests {
         queue.setSpecific(key: key, value: "completion")
         let log = EventLog()
         for interceptors in [[], [RecordingInterceptor(name: "A", log: log)]] as [[any Interceptor]] {
-            let session = Session(transport: StubTransport(.success(body: "x")), completionQueue: queue, interceptors: interceptors)
+            let session = Session(
+                transport: StubTransport(.success(body: "x")), completionQueue: queue, interceptors: interceptors)
             let probe = CompletionProbe<(Bool, String?)>()
             InsideCall.run {
                 session.perform(ProbeRequest(base: stubBase)) { _ in

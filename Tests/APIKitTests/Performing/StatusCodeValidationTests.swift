@@ -140,7 +140,8 @@ struct StatusCodeValidationTests {
         let empty = request.outcome(data: nil, urlResponse: response, error: nil, context: context)
         #expect(try empty.get() == Data())
 
-        let both = request.outcome(data: Data("x".utf8), urlResponse: response, error: URLError(.timedOut), context: context)
+        let both = request.outcome(
+            data: Data("x".utf8), urlResponse: response, error: URLError(.timedOut), context: context)
         #expect((both.errorValue?.underlyingError as? URLError)?.code == .timedOut)
     }
 }

@@ -1,6 +1,5 @@
-import Testing
-
 import APIKit
+import Testing
 
 @Suite("HTTPMethod")
 struct HTTPMethodTests {

@@ -1,6 +1,5 @@
-import Testing
-
 import APIKit
+import Testing
 
 // The spec's first example, verbatim but for the token, must compile with only `import APIKit`.
 struct SetPushRequest: JSONDecodableRequest, RequestConfiguration {
@@ -25,7 +24,8 @@ struct SetPushRequest: JSONDecodableRequest, RequestConfiguration {
 struct SpecExampleTests {
     @Test("SetPushRequest builds the POST the spec describes")
     func builds() throws {
-        let request = SetPushRequest(accessToken: "tok", pushSystemMessage: true, pushReplyMe: nil, pushFavourite: false)
+        let request = SetPushRequest(
+            accessToken: "tok", pushSystemMessage: true, pushReplyMe: nil, pushFavourite: false)
         let urlRequest = try request.makeURLRequest()
         #expect(urlRequest.url?.absoluteString == "https://dev-api.thuhole.com/v3/config/set_push")
         #expect(urlRequest.httpMethod == "POST")
@@ -39,7 +39,8 @@ struct SpecExampleTests {
     func parses() throws {
         let request = SetPushRequest()
         let object = try request.parser.parse(data: Data(#"{"code":0,"msg":"ok"}"#.utf8))
-        let urlResponse = URLResponse(url: request.base, mimeType: "application/json", expectedContentLength: 21, textEncodingName: nil)
+        let urlResponse = URLResponse(
+            url: request.base, mimeType: "application/json", expectedContentLength: 21, textEncodingName: nil)
         let response = try request.response(from: object, urlResponse: urlResponse)
         #expect(response.code == 0 && response.msg == "ok")
     }

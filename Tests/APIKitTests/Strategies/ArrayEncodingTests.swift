@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("ArrayEncoding: repeatKey, brackets, indexed, commaSeparated")
 struct ArrayEncodingTests {
@@ -50,7 +49,8 @@ struct ArrayEncodingTests {
     func commaSeparated() throws {
         let request = try urlRequest(Lists(.commaSeparated))
         #expect(request.percentEncodedQuery == "ids=1,2&names=a%20b,c%2Cd&holes=1,3&word=x%2Cy")
-        let items = try #require(request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems })
+        let items = try #require(
+            request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: false)?.queryItems })
         #expect(items.first { $0.name == "names" }?.value == "a b,c,d")
     }
 

@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 /// The exact request a corpus of declarations builds: a change to any byte of these is a
 /// change to what servers receive, so it must show up here.
@@ -97,7 +96,8 @@ struct EncodingGoldenTests {
             name: "JSON body, default strategies with one null member",
             build: { try urlRequest(Patch(), method: .patch) },
             url: "https://api.example.com/items",
-            body: #"{"title":"New","archived":true,"dueAt":"2023-11-14T22:13:20Z","assignee":null,"flags":{"beta":true}}"#,
+            body:
+                #"{"title":"New","archived":true,"dueAt":"2023-11-14T22:13:20Z","assignee":null,"flags":{"beta":true}}"#,
             contentType: "application/json"
         ),
         Golden(
@@ -110,7 +110,8 @@ struct EncodingGoldenTests {
                 )
             },
             url: "https://api.example.com/items",
-            body: #"{"title":"New","archived":1,"dueAt":"2023-11-14T22:13:20.500Z","assignee":null,"note":null,"flags":{"beta":1}}"#,
+            body:
+                #"{"title":"New","archived":1,"dueAt":"2023-11-14T22:13:20.500Z","assignee":null,"note":null,"flags":{"beta":1}}"#,
             contentType: "application/json"
         ),
     ]

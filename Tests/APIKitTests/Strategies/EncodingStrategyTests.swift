@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("EncodingStrategy: per field and per request")
 struct EncodingStrategyTests {
@@ -64,7 +63,9 @@ struct EncodingStrategyTests {
 
     @Test("strategies have readable descriptions")
     func descriptions() {
-        #expect("\(ArrayEncoding.commaSeparated) \(NestingEncoding.dotted) \(BoolEncoding.numeric)" == "commaSeparated dotted numeric")
+        #expect(
+            "\(ArrayEncoding.commaSeparated) \(NestingEncoding.dotted) \(BoolEncoding.numeric)"
+                == "commaSeparated dotted numeric")
         #expect("\(DateEncoding.millisecondsSince1970) \(NilEncoding.null)" == "millisecondsSince1970 null")
     }
 
@@ -105,7 +106,9 @@ struct EncodingStrategyTests {
 
     @Test("wrappers with strategies stay Equatable and Hashable")
     func wrapperEquality() {
-        #expect(Query(wrappedValue: 1, "a", strategy: .bools(.numeric)) == Query(wrappedValue: 1, "a", strategy: .bools(.numeric)))
+        #expect(
+            Query(wrappedValue: 1, "a", strategy: .bools(.numeric))
+                == Query(wrappedValue: 1, "a", strategy: .bools(.numeric)))
         #expect(Query(wrappedValue: 1, "a", strategy: .bools(.numeric)) != Query(wrappedValue: 1, "a"))
         #expect(Set([Field(wrappedValue: 1, "a"), Field(wrappedValue: 1, "a")]).count == 1)
         #expect(JSON(wrappedValue: 1, "a", strategy: .nils(.null)).strategy.nils == .null)

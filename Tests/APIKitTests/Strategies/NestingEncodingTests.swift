@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 @Suite("NestingEncoding: objects in query strings and form bodies")
 struct NestingEncodingTests {
@@ -101,7 +100,8 @@ struct NestingEncodingTests {
             var items = [Filter.Range()]
         }
         let error = try #require(buildError(Config()))
-        guard case .unsupportedValue("filter", "q", .elementNotExpressible("q.items[0]", "object", .brackets)) = error else {
+        guard case .unsupportedValue("filter", "q", .elementNotExpressible("q.items[0]", "object", .brackets)) = error
+        else {
             Issue.record("unexpected \(error)")
             return
         }

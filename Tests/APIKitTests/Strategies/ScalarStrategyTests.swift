@@ -1,7 +1,6 @@
+import APIKit
 import Foundation
 import Testing
-
-import APIKit
 
 /// 2023-11-14T22:13:20.25Z.
 let sampleDate = Date(timeIntervalSince1970: 1_700_000_000.25)

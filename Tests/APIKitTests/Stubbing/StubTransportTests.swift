@@ -49,7 +49,8 @@ struct StubTransportTests {
     @Test("the closure receives each request as built and picks the answer")
     func routesByRequest() async throws {
         let transport = StubTransport { request in
-            request.url?.path == "/v1/probe" ? .success(body: request.value(forHTTPHeaderField: "Authorization") ?? "") : .success(status: 404)
+            request.url?.path == "/v1/probe"
+                ? .success(body: request.value(forHTTPHeaderField: "Authorization") ?? "") : .success(status: 404)
         }
         var request = ProbeRequest(base: stubBase)
         request.authorization = "Bearer t"

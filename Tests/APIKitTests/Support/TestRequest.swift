@@ -79,7 +79,8 @@ func urlRequest<C: RequestConfiguration & Sendable>(
 /// Expects two requests to send the same bytes: URL, method, headers and body (a stream body
 /// is read to compare, so neither request can be sent afterwards).
 func expectIdentical(_ a: URLRequest, _ b: URLRequest, sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(a.url?.absoluteString == b.url?.absoluteString, "URL differs between readings", sourceLocation: sourceLocation)
+    #expect(
+        a.url?.absoluteString == b.url?.absoluteString, "URL differs between readings", sourceLocation: sourceLocation)
     #expect(a.httpMethod == b.httpMethod, "method differs between readings", sourceLocation: sourceLocation)
     #expect(
         a.allHTTPHeaderFields == b.allHTTPHeaderFields,

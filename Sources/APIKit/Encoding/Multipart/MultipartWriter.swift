@@ -103,7 +103,8 @@ enum MultipartWriter {
             case .list, .object:
                 let headers = disposition(name) + "Content-Type: application/json\r\n"
                 drafts.append(
-                    Draft(headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy)))
+                    Draft(
+                        headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy)))
                 )
                 return
             case .null:

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# scripts/format.sh — formats or lints the Swift sources with the toolchain's swift-format
+# and the repository's .swift-format (4 spaces, 120 columns).
+#
+#   bash scripts/format.sh          # rewrite the files in place
+#   bash scripts/format.sh --lint   # change nothing; exit 1 on any finding (CI runs this)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+PATHS=(Sources Tests Examples Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift)
+
+if [[ "${1:-}" == "--lint" ]]; then
+    swift format lint --strict --recursive --parallel "${PATHS[@]}"
+    echo "format.sh: lint clean" >&2
+else
+    swift format format --in-place --recursive --parallel "${PATHS[@]}"
+fi
