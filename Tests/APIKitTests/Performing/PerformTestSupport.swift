@@ -67,7 +67,10 @@ final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     var count: Int { all.count }
 
     /// The first value, waiting at most `timeout` seconds for it; `nil` when none came in time.
-    func first(timeout: TimeInterval = 5) async -> Value? {
+    ///
+    /// The default only bounds how long a failure takes to show: with 456 tests sharing two
+    /// cores in a fresh-clone CI run, stubbed answers took over 5 s to arrive.
+    func first(timeout: TimeInterval = 30) async -> Value? {
         let id = UUID()
         return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             lock.lock()
@@ -107,7 +110,7 @@ extension Request where Response: Sendable {
     func performProbed(
         session: URLSession = StubURLProtocol.session,
         completionQueue: DispatchQueue = .global(),
-        timeout: TimeInterval = 5
+        timeout: TimeInterval = 30
     ) async -> (result: Result<Response, RequestError>?, probe: CompletionProbe<Result<Response, RequestError>>) {
         let probe = CompletionProbe<Result<Response, RequestError>>()
         perform(session: session, completionQueue: completionQueue) { probe.record($0) }
