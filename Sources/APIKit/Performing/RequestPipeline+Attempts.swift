@@ -123,26 +123,14 @@ extension RequestPipeline {
         _ urlRequest: URLRequest,
         handle: RequestHandle
     ) async -> Result<TransportResponse, any Error> {
-        let transfer = TransferCancellation()
-        let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
+        let transfer = CancellationBridge()
         return await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<TransportResponse, any Error>, Never>) in
-                let completion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
-                    logged?.end(result)
+                let task = startTransfer(urlRequest, handle: handle) { result in
                     continuation.resume(returning: result)
                 }
-                let task =
-                    if let progress {
-                        session.transport.send(
-                            urlRequest,
-                            progress: { step in if !handle.isFinished { progress(step) } },
-                            completion: completion
-                        )
-                    } else {
-                        session.transport.send(urlRequest, completion: completion)
-                    }
-                transfer.started(task)
+                transfer.register { task.cancel() }
             }
         } onCancel: {
             transfer.cancel()
@@ -178,27 +166,5 @@ extension RequestPipeline {
             guard handle.claimCompletion() else { return }
             completion(request.outcome(result, context: context(attempt, url)))
         }
-    }
-}
-
-/// The transfer of one attempt, and whether its task was cancelled before the transport
-/// returned it.
-private final class TransferCancellation: Sendable {
-    private let state = Locked<(cancelled: Bool, task: (any TransportTask)?)>((false, nil))
-
-    func started(_ task: any TransportTask) {
-        let cancelled = state.withLock { state in
-            state.task = task
-            return state.cancelled
-        }
-        if cancelled { task.cancel() }
-    }
-
-    func cancel() {
-        let task = state.withLock { state in
-            state.cancelled = true
-            return state.task
-        }
-        task?.cancel()
     }
 }

@@ -134,25 +134,35 @@ final class RequestPipeline<R: Request>: Sendable {
         let url = urlRequest.url
         // the transport may already be answering, and a cancellation arriving, before `attach`
         handle.note(url: url)
-        let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
-        let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { [self] result in
-            logged?.end(result)
+        let task = startTransfer(urlRequest, handle: handle) { [self] result in
             delivery.fromTransportCallback { [self] in
                 received(result, url: url, handle: handle)
             }
         }
-        let task =
-            if let progress {
-                // a transfer still reports while its cancellation is delivered: not to the caller
-                session.transport.send(
-                    urlRequest,
-                    progress: { step in if !handle.isFinished { progress(step) } },
-                    completion: transportCompletion
-                )
-            } else {
-                session.transport.send(urlRequest, completion: transportCompletion)
-            }
         handle.attach(task, stage: .transport, url: url)
+    }
+
+    /// Hands `urlRequest` to the transport, logged and with the caller's progress closure
+    /// when there are any: one send, or one attempt of several.
+    func startTransfer(
+        _ urlRequest: URLRequest,
+        handle: RequestHandle,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
+        let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
+            logged?.end(result)
+            completion(result)
+        }
+        guard let progress else {
+            return session.transport.send(urlRequest, completion: transportCompletion)
+        }
+        // a transfer still reports while its cancellation is delivered: not to the caller
+        return session.transport.send(
+            urlRequest,
+            progress: { step in if !handle.isFinished { progress(step) } },
+            completion: transportCompletion
+        )
     }
 
     /// Runs the session's `inspect` hooks in reverse order, when there are any and a response

@@ -60,44 +60,35 @@ extension Session {
         for request: R,
         options: RequestOptions? = nil
     ) async throws(RequestError) -> R.Response {
-        let cancellation = TaskCancellationBridge()
+        try await response(for: request, options: options, reportingTo: nil)
+    }
+
+    /// Runs the pipeline for `request` and awaits its outcome; cancelling the `Task` cancels
+    /// the request. The one body of both `response(for:)` methods.
+    func response<R: Request>(
+        for request: R,
+        options: RequestOptions?,
+        reportingTo progress: ProgressHandler?
+    ) async throws(RequestError) -> R.Response {
+        let cancellation = CancellationBridge()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<R.Response, RequestError>, Never>) in
-                let pipeline = RequestPipeline(request: request, session: self, options: options) { result in
+                let pipeline = RequestPipeline(
+                    request: request,
+                    session: self,
+                    options: options,
+                    progress: progress
+                ) { result in
                     continuation.resume(returning: result)
                 }
                 let handle = pipeline.makeHandle()
-                cancellation.register(handle)
+                cancellation.register { handle.cancel() }
                 pipeline.start(handle)
             }
         } onCancel: {
             cancellation.cancel()
         }
         return try result.get()
-    }
-}
-
-/// Carries a `Task`'s cancellation to the ``RequestHandle`` of the request it awaits, which
-/// may not exist yet when the cancellation comes.
-final class TaskCancellationBridge: Sendable {
-    private let state = Locked<(cancelled: Bool, handle: RequestHandle?)>((false, nil))
-
-    /// Records `handle`; cancels it at once when the task was cancelled first, so that the
-    /// request is never started.
-    func register(_ handle: RequestHandle) {
-        let cancelled = state.withLock { state in
-            state.handle = handle
-            return state.cancelled
-        }
-        if cancelled { handle.cancel() }
-    }
-
-    func cancel() {
-        let handle = state.withLock { state in
-            state.cancelled = true
-            return state.handle
-        }
-        handle?.cancel()
     }
 }

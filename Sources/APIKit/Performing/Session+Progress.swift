@@ -71,25 +71,6 @@ extension Session {
         options: RequestOptions? = nil,
         progress: @escaping ProgressHandler
     ) async throws(RequestError) -> R.Response {
-        let cancellation = TaskCancellationBridge()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<R.Response, RequestError>, Never>) in
-                let pipeline = RequestPipeline(
-                    request: request,
-                    session: self,
-                    options: options,
-                    progress: progress
-                ) { result in
-                    continuation.resume(returning: result)
-                }
-                let handle = pipeline.makeHandle()
-                cancellation.register(handle)
-                pipeline.start(handle)
-            }
-        } onCancel: {
-            cancellation.cancel()
-        }
-        return try result.get()
+        try await response(for: request, options: options, reportingTo: progress)
     }
 }
