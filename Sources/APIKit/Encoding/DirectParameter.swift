@@ -20,12 +20,42 @@ extension DirectParameter {
 
     static var nilCheck: NilCheck? { nil }
 
-    /// The offset of the wrapper's `strategy.nils`.
-    fileprivate static func nilsOffset(strategy: PartialKeyPath<Self>) -> Int? {
-        guard let strategyOffset = MemoryLayout<Self>.offset(of: strategy),
-            let nils = MemoryLayout<EncodingStrategy>.offset(of: \.nils)
+    /// The nil check of a wrapper holding a `Value` at `value`; `nil` when `Value` is not an
+    /// `Optional`.
+    ///
+    /// - Parameters:
+    ///   - strategy: Where the wrapper keeps its ``EncodingStrategy``, if it has one.
+    ///   - followsStrategy: Whether the strategies may write a `nil` value (query and body values).
+    ///   - bodyMember: For a body member, where its key is and which body it declares.
+    fileprivate static func nilCheck<Value>(
+        of _: Value.Type,
+        at value: PartialKeyPath<Self>,
+        strategy: PartialKeyPath<Self>? = nil,
+        followsStrategy: Bool,
+        bodyMember: (key: PartialKeyPath<Self>, kind: NilCheck.BodyKind)? = nil
+    ) -> NilCheck? {
+        guard let type = Value.self as? any OptionalProtocol.Type,
+            let offset = MemoryLayout<Self>.offset(of: value)
         else { return nil }
-        return strategyOffset + nils
+        var declares = NilCheck.Declares.nothing
+        if let bodyMember {
+            guard let keyOffset = MemoryLayout<Self>.offset(of: bodyMember.key) else { return nil }
+            declares = .bodyMember(keyOffset: keyOffset, kind: bodyMember.kind)
+        }
+        var nilsOffset: Int?
+        if let strategy {
+            guard let strategyOffset = MemoryLayout<Self>.offset(of: strategy),
+                let nils = MemoryLayout<EncodingStrategy>.offset(of: \.nils)
+            else { return nil }
+            nilsOffset = strategyOffset + nils
+        }
+        return NilCheck(
+            valueOffset: offset,
+            valueType: type,
+            nilsOffset: nilsOffset,
+            followsStrategy: followsStrategy,
+            declares: declares
+        )
     }
 }
 
@@ -145,10 +175,7 @@ struct NilCheck {
 
 extension Header: DirectParameter {
     static var nilCheck: NilCheck? {
-        MemoryLayout<Self>.offset(of: \.wrappedValue).map {
-            NilCheck(
-                valueOffset: $0, valueType: String?.self, nilsOffset: nil, followsStrategy: false, declares: .nothing)
-        }
+        nilCheck(of: String?.self, at: \Self.wrappedValue, followsStrategy: false)
     }
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
@@ -167,16 +194,7 @@ extension HeaderDict: DirectParameter {
 
 extension Query: DirectParameter {
     static var nilCheck: NilCheck? {
-        guard let type = Value.self as? any OptionalProtocol.Type,
-            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue)
-        else { return nil }
-        return NilCheck(
-            valueOffset: offset,
-            valueType: type,
-            nilsOffset: nilsOffset(strategy: \Self.strategy),
-            followsStrategy: true,
-            declares: .nothing
-        )
+        nilCheck(of: Value.self, at: \Self.wrappedValue, strategy: \Self.strategy, followsStrategy: true)
     }
 
     // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
@@ -194,15 +212,7 @@ extension Query: DirectParameter {
 
 extension QueryDict: DirectParameter {
     static var nilCheck: NilCheck? {
-        MemoryLayout<Self>.offset(of: \.wrappedValue).map {
-            NilCheck(
-                valueOffset: $0,
-                valueType: [String: String]?.self,
-                nilsOffset: nil,
-                followsStrategy: false,
-                declares: .nothing
-            )
-        }
+        nilCheck(of: [String: String]?.self, at: \Self.wrappedValue, followsStrategy: false)
     }
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
@@ -222,16 +232,12 @@ extension KeyQuery: DirectParameter {
 
 extension JSON: DirectParameter {
     static var nilCheck: NilCheck? {
-        guard let type = Value.self as? any OptionalProtocol.Type,
-            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
-            let keyOffset = MemoryLayout<Self>.offset(of: \.key)
-        else { return nil }
-        return NilCheck(
-            valueOffset: offset,
-            valueType: type,
-            nilsOffset: nilsOffset(strategy: \Self.strategy),
+        nilCheck(
+            of: Value.self,
+            at: \Self.wrappedValue,
+            strategy: \Self.strategy,
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, kind: .json)
+            bodyMember: (\Self.key, .json)
         )
     }
 
@@ -246,16 +252,12 @@ extension JSON: DirectParameter {
 
 extension Field: DirectParameter {
     static var nilCheck: NilCheck? {
-        guard let type = Value.self as? any OptionalProtocol.Type,
-            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
-            let keyOffset = MemoryLayout<Self>.offset(of: \.key)
-        else { return nil }
-        return NilCheck(
-            valueOffset: offset,
-            valueType: type,
-            nilsOffset: nilsOffset(strategy: \Self.strategy),
+        nilCheck(
+            of: Value.self,
+            at: \Self.wrappedValue,
+            strategy: \Self.strategy,
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, kind: .form)
+            bodyMember: (\Self.key, .form)
         )
     }
 
@@ -272,16 +274,12 @@ extension Field: DirectParameter {
 
 extension Part: DirectParameter {
     static var nilCheck: NilCheck? {
-        guard let type = Value.self as? any OptionalProtocol.Type,
-            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
-            let keyOffset = MemoryLayout<Self>.offset(of: \.name)
-        else { return nil }
-        return NilCheck(
-            valueOffset: offset,
-            valueType: type,
-            nilsOffset: nilsOffset(strategy: \Self.strategy),
+        nilCheck(
+            of: Value.self,
+            at: \Self.wrappedValue,
+            strategy: \Self.strategy,
             followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, kind: .multipart)
+            bodyMember: (\Self.name, .multipart)
         )
     }
 
@@ -297,18 +295,8 @@ extension Part: DirectParameter {
 
 extension FilePart: DirectParameter {
     static var nilCheck: NilCheck? {
-        guard let type = Value.self as? any OptionalProtocol.Type,
-            let offset = MemoryLayout<Self>.offset(of: \.wrappedValue),
-            let keyOffset = MemoryLayout<Self>.offset(of: \.name)
-        else { return nil }
         // No strategy of its own; the request's nil strategy still applies to its value.
-        return NilCheck(
-            valueOffset: offset,
-            valueType: type,
-            nilsOffset: nil,
-            followsStrategy: true,
-            declares: .bodyMember(keyOffset: keyOffset, kind: .multipart)
-        )
+        nilCheck(of: Value.self, at: \Self.wrappedValue, followsStrategy: true, bodyMember: (\Self.name, .multipart))
     }
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
