@@ -77,31 +77,15 @@ enum ScalarText {
         case notScalar
     }
 
-    /// The text of a scalar value, `.absent` for `nil`, `.notScalar` for anything else.
+    /// The text of a scalar value, `.absent` for `nil`, `.notScalar` for anything else,
+    /// written with the default strategies (the scalar types are ``FormValue/scalar(_:)``'s).
     static func text(forScalar value: Any) throws(Failure) -> ScalarResult {
-        switch value {
-        case let optional as any OptionalProtocol:
-            guard let wrapped = optional.flattenedValue else { return .absent }
-            return try text(forScalar: wrapped)
-        case let string as String: return .text(string)
-        case let substring as Substring: return .text(String(substring))
-        case let bool as Bool: return .text(bool ? "true" : "false")
-        case let integer as any BinaryInteger: return .text(String(describing: integer))
-        case let double as Double:
-            guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
-            return .text(String(describing: double))
-        case let float as Float:
-            guard float.isFinite else { throw .unsupported(.nonFiniteNumber) }
-            return .text(String(describing: float))
-        case let decimal as Decimal:
-            guard decimal.isFinite else { throw .unsupported(.nonFiniteNumber) }
-            return .text(decimal.description)
-        case let date as Date: return .text(date.formatted(iso8601))
-        case let url as URL: return .text(url.absoluteString)
-        case let uuid as UUID: return .text(uuid.uuidString)
-        default: return .notScalar
+        switch try FormValue.scalar(value) {
+        case .none, .list, .object: .notScalar
+        case .null: .absent
+        case .text(let text): .text(text)
+        case .bool(let bool): .text(BoolEncoding.literal.text(bool))
+        case .date(let date): .text(DateEncoding.iso8601.text(date))
         }
     }
-
-    private static let iso8601 = Date.ISO8601FormatStyle(timeZone: TimeZone(secondsFromGMT: 0) ?? .gmt)
 }
