@@ -57,22 +57,25 @@ struct ExactlyOnceCompletionTests {
 
     @Test("cancel before the response: .cancelled promptly, never a second call after the stub would have answered")
     func cancelBeforeResponse() async throws {
-        // The stub answers after 8 s; "promptly" means before that answer. (A longer delay is
-        // no option: while a stubbed answer is pending, corelibs holds up the stub session's
-        // other requests, and the tests sharing it time out.)
-        let endpoint = StubEndpoint(.status(200, body: "late", delay: 8.0))
+        // The stub answers after 30 s; "promptly" means well before that answer (a loaded CI
+        // machine delayed an 8 s version by over 9 s). A session of its own, so that the pending
+        // answer cannot hold up the other tests' requests on the shared stub session.
+        let endpoint = StubEndpoint(.status(200, body: "late", delay: 30.0))
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.protocolClasses = [StubURLProtocol.self]
+        let session = URLSession(configuration: configuration)
         let request = ProbeRequest(base: endpoint.base)
         let probe = CompletionProbe<Result<String, RequestError>>()
         let clock = ContinuousClock()
         let start = clock.now
 
-        let handle = request.perform(session: StubURLProtocol.session) { probe.record($0) }
+        let handle = request.perform(session: session) { probe.record($0) }
         #expect(!handle.isFinished)
         handle.cancel()
         #expect(handle.isFinished)
 
-        let error = try #require(await probe.first(timeout: 7.5)?.errorValue, "no prompt cancellation")
-        #expect(clock.now - start < .milliseconds(7500))
+        let error = try #require(await probe.first(timeout: 20)?.errorValue, "no prompt cancellation")
+        #expect(clock.now - start < .seconds(20))
         guard case .cancelled(let context) = error else {
             Issue.record("expected .cancelled, got \(error)")
             return
@@ -81,7 +84,7 @@ struct ExactlyOnceCompletionTests {
         #expect(context.url?.host == endpoint.host)
         #expect(context.requestType == "ProbeRequest")
 
-        try await Task.sleep(until: start + .milliseconds(8500))
+        try await Task.sleep(until: start + .milliseconds(30_500))
         #expect(probe.count == 1)
         #expect(!request.log.names.contains("parse"), "the late response must not be processed")
     }
