@@ -24,7 +24,9 @@
 # APIKIT_SKIP_TSAN=1 skips the pass; APIKIT_TSAN_COMMAND replaces its command.
 #
 # Before anything else, it lints the sources (scripts/format.sh --lint, swift-format
-# --strict with .swift-format); APIKIT_SKIP_LINT=1 skips that.
+# --strict with .swift-format); APIKIT_SKIP_LINT=1 skips that. Then it checks the public API
+# against the committed baseline in api-baseline/ (scripts/api-check.sh: a removed or changed
+# public declaration fails the run); APIKIT_SKIP_API_CHECK=1 skips that.
 #
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
@@ -37,6 +39,9 @@ source "$ROOT/scripts/httpbin.sh"
 
 if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
     bash "$ROOT/scripts/format.sh" --lint
+fi
+if [[ "${APIKIT_SKIP_API_CHECK:-0}" != 1 ]]; then
+    bash "$ROOT/scripts/api-check.sh"
 fi
 
 httpbin_install
