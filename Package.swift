@@ -23,6 +23,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "GiphyExample",
+            dependencies: ["APIKit"],
+            path: "Examples/Giphy",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "APIKitSoak",
             dependencies: ["APIKit"],
             path: "Tests/Soak",
