@@ -29,6 +29,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "CryptoAssetsExample",
+            dependencies: ["APIKit"],
+            path: "Examples/CryptoAssets",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "APIKitSoak",
             dependencies: ["APIKit"],
             path: "Tests/Soak",
