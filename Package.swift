@@ -35,6 +35,12 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "AppAPIExample",
+            dependencies: ["APIKit"],
+            path: "Examples/AppAPI",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "APIKitSoak",
             dependencies: ["APIKit"],
             path: "Tests/Soak",
