@@ -40,6 +40,18 @@ let package = Package(
             path: "Examples/AppAPI",
             swiftSettings: strictSettings
         ),
+        .target(
+            name: "MeteorAPI",
+            dependencies: ["APIKit"],
+            path: "Examples/MeteorAPI",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "MeteorUploadExample",
+            dependencies: ["MeteorAPI"],
+            path: "Examples/MeteorUpload",
+            swiftSettings: strictSettings
+        ),
         .executableTarget(
             name: "APIKitSoak",
             dependencies: ["APIKit"],
@@ -48,6 +60,11 @@ let package = Package(
         ),
         .testTarget(name: "APIKitParsersTests", dependencies: ["APIKitParsers"], swiftSettings: strictSettings),
         .testTarget(name: "APIKitTests", dependencies: ["APIKit"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["MeteorAPI"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "APIKitIntegrationTests",
             dependencies: ["APIKit"],
