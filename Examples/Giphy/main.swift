@@ -59,14 +59,16 @@ struct APIKeyQuery: Interceptor {
     let name: String
     let value: String
 
+    /// RFC 3986's unreserved characters: everything else in the value is percent-encoded.
+    static let unreserved = CharacterSet(
+        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
+    )
+
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
         guard let url = urlRequest.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
         else { return urlRequest }
         // The query APIKit wrote is already percent-encoded: keep it as it is and append ours.
-        let item = URLQueryItem(
-            name: name,
-            value: value.addingPercentEncoding(withAllowedCharacters: .alphanumerics)
-        )
+        let item = URLQueryItem(name: name, value: value.addingPercentEncoding(withAllowedCharacters: Self.unreserved))
         components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + [item]
         var request = urlRequest
         request.url = components.url
