@@ -23,6 +23,36 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         .executableTarget(
+            name: "GiphyExample",
+            dependencies: ["APIKit"],
+            path: "Examples/Giphy",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "CryptoAssetsExample",
+            dependencies: ["APIKit"],
+            path: "Examples/CryptoAssets",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "AppAPIExample",
+            dependencies: ["APIKit"],
+            path: "Examples/AppAPI",
+            swiftSettings: strictSettings
+        ),
+        .target(
+            name: "MeteorAPI",
+            dependencies: ["APIKit"],
+            path: "Examples/MeteorAPI",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
+            name: "MeteorUploadExample",
+            dependencies: ["MeteorAPI"],
+            path: "Examples/MeteorUpload",
+            swiftSettings: strictSettings
+        ),
+        .executableTarget(
             name: "APIKitSoak",
             dependencies: ["APIKit"],
             path: "Tests/Soak",
@@ -30,6 +60,11 @@ let package = Package(
         ),
         .testTarget(name: "APIKitParsersTests", dependencies: ["APIKitParsers"], swiftSettings: strictSettings),
         .testTarget(name: "APIKitTests", dependencies: ["APIKit"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "ExamplesTests",
+            dependencies: ["MeteorAPI"],
+            swiftSettings: strictSettings
+        ),
         .testTarget(
             name: "APIKitIntegrationTests",
             dependencies: ["APIKit"],

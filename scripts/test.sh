@@ -28,6 +28,10 @@
 # against the committed baseline in api-baseline/ (scripts/api-check.sh: a removed or changed
 # public declaration fails the run); APIKIT_SKIP_API_CHECK=1 skips that.
 #
+# Run without arguments (as CI does), when `swift test` passes it runs every example program
+# (scripts/run-examples.sh: Examples/, each checking what it shows against the same httpbin) before
+# the sanitizer pass; a failing example fails the run. APIKIT_SKIP_EXAMPLES=1 skips them.
+#
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
 set -euo pipefail
@@ -72,6 +76,12 @@ rc=0
 started=$SECONDS
 eval "${APIKIT_TEST_COMMAND:-swift test} \"\$@\"" || rc=$?
 echo "test.sh: swift test finished in $((SECONDS - started)) s (exit $rc)" >&2
+
+if [[ "$rc" == 0 && $# -eq 0 && "${APIKIT_SKIP_EXAMPLES:-0}" != 1 ]]; then
+    started=$SECONDS
+    bash "$ROOT/scripts/run-examples.sh" || rc=$?
+    echo "test.sh: examples finished in $((SECONDS - started)) s (exit $rc)" >&2
+fi
 
 if [[ "$rc" == 0 && "${APIKIT_SKIP_TSAN:-0}" != 1 ]]; then
     started=$SECONDS

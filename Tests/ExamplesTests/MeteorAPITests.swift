@@ -1,0 +1,139 @@
+import APIKit
+import Foundation
+import MeteorAPI
+import Testing
+
+/// What the stub transport was asked to send, recorded from its queue.
+final class SentRequests: @unchecked Sendable {  // every access holds `lock`
+    private let lock = NSLock()
+    private var recorded: [URLRequest] = []
+
+    func record(_ request: URLRequest) {
+        lock.withLock { recorded.append(request) }
+    }
+
+    var all: [URLRequest] { lock.withLock { recorded } }
+}
+
+/// MeteorAPI's mocked responses: the example's declarations (Examples/MeteorAPI) sent through a
+/// `StubTransport`, which answers without a network while encoding, options, status checks and parsing
+/// stay the real pipeline.
+@Suite("MeteorAPI example: requests answered by a mock")
+struct MeteorAPITests {
+    let server = URL(string: "https://meteor.test/api")!
+
+    /// A file on disk to upload, removed by `body`'s end.
+    func withFile<T>(_ contents: String, _ body: (URL) async throws -> T) async throws -> T {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("meteor-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notes.txt")
+        try Data(contents.utf8).write(to: file)
+        return try await body(file)
+    }
+
+    @Test("an upload gets the mocked answer, sent as multipart to the client's server with a 300 s timeout")
+    func uploadWithMockedResponse() async throws {
+        let sent = SentRequests()
+        let stub = StubTransport { request in
+            sent.record(request)
+            return .success(body: #"{"files": {"file": "hello"}, "form": {"title": "Notes"}}"#)
+        }
+        let client = MeteorClient(server: server, session: Session(transport: stub))
+
+        let response = try await withFile("hello") { file in
+            try await client.perform(UploadFileRequest(file: file, title: "Notes"))
+        }
+
+        #expect(response == UploadFileRequest.Response(files: ["file": "hello"], form: ["title": "Notes"]))
+        let request = try #require(sent.all.first)
+        #expect(sent.all.count == 1)
+        #expect(request.url?.absoluteString == "https://meteor.test/api/v1/upload")
+        #expect(request.httpMethod == "POST")
+        #expect(request.timeoutInterval == 300)
+        let contentType = request.value(forHTTPHeaderField: "Content-Type") ?? ""
+        #expect(contentType.hasPrefix("multipart/form-data; boundary="), "\(contentType)")
+    }
+
+    @Test("the mock's progress steps reach the caller of send before its completion")
+    func progressFromTheMock() async throws {
+        let stub = StubTransport(.success(body: #"{"files": {}, "form": {}}"#))
+        let client = MeteorClient(server: server, session: Session(transport: stub))
+        let steps = SentProgress()
+
+        let result = try await withFile("a few bytes") { file in
+            await withCheckedContinuation { continuation in
+                client.send(UploadFileRequest(file: file), progress: steps.record) {
+                    continuation.resume(returning: $0)
+                }
+            }
+        }
+
+        #expect(try result.get() == UploadFileRequest.Response(files: [:], form: [:]))
+        #expect(steps.all.last?.fractionSent == 1, "\(steps.all)")
+        #expect(steps.all.last?.fractionReceived == 1, "\(steps.all)")
+    }
+
+    @Test("a mocked user is decoded, and the request asked for that id with GET")
+    func userInfo() async throws {
+        let sent = SentRequests()
+        let stub = StubTransport { request in
+            sent.record(request)
+            return .success(body: #"{"id": "123", "name": "Ann"}"#)
+        }
+        let client = MeteorClient(server: server, session: Session(transport: stub))
+
+        let user = try await client.perform(UserInfoRequest(id: "123"))
+
+        #expect(user == UserInfoRequest.Response(id: "123", name: "Ann"))
+        let request = try #require(sent.all.first)
+        #expect(request.httpMethod == "GET")
+        #expect(request.url?.absoluteString == "https://meteor.test/api/v1/user?id=123")
+    }
+
+    @Test("a mocked transport failure is a .transportFailed carrying the URLError")
+    func offline() async throws {
+        let client = MeteorClient(
+            server: server,
+            session: Session(transport: StubTransport(.failure(URLError(.notConnectedToInternet))))
+        )
+
+        let error = await #expect(throws: RequestError.self) {
+            try await client.perform(UserInfoRequest(id: "1"))
+        }
+
+        guard case .transportFailed(let underlying as URLError, _) = error else {
+            Issue.record("expected .transportFailed(URLError), got \(String(describing: error))")
+            return
+        }
+        #expect(underlying.code == .notConnectedToInternet)
+    }
+
+    @Test("a mocked 404 is .unacceptableStatusCode, not a parsing error")
+    func notFound() async throws {
+        let client = MeteorClient(
+            server: server,
+            session: Session(transport: StubTransport(.success(status: 404, body: "<html>Not Found</html>")))
+        )
+
+        let error = await #expect(throws: RequestError.self) {
+            try await client.perform(UserInfoRequest(id: "404"))
+        }
+
+        #expect(error?.statusCode == 404)
+        #expect(error?.stage == .responseValidation)
+    }
+}
+
+/// Progress steps, recorded from the transport's queue.
+final class SentProgress: @unchecked Sendable {  // every access holds `lock`
+    private let lock = NSLock()
+    private var recorded: [TransferProgress] = []
+
+    func record(_ step: TransferProgress) {
+        lock.withLock { recorded.append(step) }
+    }
+
+    var all: [TransferProgress] { lock.withLock { recorded } }
+}
