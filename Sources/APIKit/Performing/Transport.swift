@@ -96,6 +96,8 @@ public struct TransportResponse: Sendable {
     /// The response; an `HTTPURLResponse` for HTTP.
     public var urlResponse: URLResponse
 
+    /// Creates a transport response from a body and the response it came with.
+    ///
     /// - Parameters:
     ///   - data: The body, empty when there was none.
     ///   - urlResponse: The response; an `HTTPURLResponse` for HTTP.

@@ -1,0 +1,98 @@
+#!/usr/bin/env bash
+# scripts/docs.sh — builds APIKit's DocC documentation and fails on any warning.
+#
+#   bash scripts/docs.sh      # → .build-docs/APIKit.doccarchive (APIKit and APIKitParsers)
+#
+# 1. `swift build --target APIKit` builds the library in the usual .build (so the
+#    `swift test` that scripts/test.sh runs next reuses that build), and the
+#    toolchain's swift-symbolgraph-extract writes the public symbol graphs of
+#    APIKit and APIKitParsers to .build-docs/symbol-graphs. (`swift package
+#    dump-symbol-graph` would also try the test modules, which it does not build,
+#    and exit 1.)
+# 2. Every public declaration of the two modules must have a doc comment that
+#    starts with a summary (a comment holding only `- Parameters:` has none):
+#    swift-format's AllPublicDeclarationsHaveDocumentation sees only whether a
+#    comment is there, DocC does not warn at all.
+# 3. The two catalogs (Sources/APIKit/APIKit.docc, Sources/APIKitParsers/APIKitParsers.docc)
+#    are merged into .build-docs/APIKit.docc — one archive documents both modules,
+#    so links such as ``APIKitParsers/JSONParser`` resolve — and the toolchain's
+#    `docc convert` runs with --warnings-as-errors: a bad symbol link, a misspelt
+#    parameter name or a dangling article reference fails the script. A problem in
+#    a catalog file is reported relative to its catalog (`Articles/LinuxNotes.md`
+#    is Sources/APIKit/APIKit.docc/Articles/LinuxNotes.md).
+#
+# Serve the archive with any static file server, e.g.
+# `python3 -m http.server -d .build-docs/APIKit.doccarchive` and open
+# http://localhost:8000/documentation/apikit.
+#
+# Settings (environment):
+#   APIKIT_DOCC   the docc to run (default: `docc` on PATH, else next to `swift`)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+OUT="$ROOT/.build-docs"
+MODULES=(APIKit APIKitParsers)
+
+DOCC="${APIKIT_DOCC:-$(command -v docc || true)}"
+if [[ -z "$DOCC" ]]; then
+    DOCC="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+[[ -x "$DOCC" ]] || { echo "docs.sh: no docc found (set APIKIT_DOCC)" >&2; exit 1; }
+
+started=$SECONDS
+rm -rf "$OUT/symbol-graphs" "$OUT/APIKit.docc" "$OUT/APIKit.doccarchive"
+mkdir -p "$OUT/symbol-graphs"
+
+# 1. Symbol graphs.
+swift build --target APIKit > "$OUT/build.log" 2>&1 || {
+    cat "$OUT/build.log" >&2
+    echo "docs.sh: swift build failed" >&2
+    exit 1
+}
+BIN="$(swift build --show-bin-path)"
+TRIPLE="$(swift -print-target-info | "${APIKIT_PYTHON:-python3}" -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
+EXTRACT="$(dirname "$DOCC")/swift-symbolgraph-extract"
+[[ -x "$EXTRACT" ]] || EXTRACT="$(command -v swift-symbolgraph-extract)"
+for module in "${MODULES[@]}"; do
+    # Writes <module>.symbols.json and the extension graphs, such as APIKit@FoundationNetworking.symbols.json.
+    "$EXTRACT" -module-name "$module" -target "$TRIPLE" -I "$BIN/Modules" -module-cache-path "$BIN/ModuleCache" \
+        -minimum-access-level public -omit-extension-block-symbols -output-dir "$OUT/symbol-graphs"
+done
+
+# 2. A summary on every public declaration declared in Sources/.
+"${APIKIT_PYTHON:-python3}" - "$OUT/symbol-graphs" "$ROOT/Sources" <<'PY'
+import json, pathlib, sys
+
+graphs, sources = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).as_uri() + "/"
+missing = []
+for graph in sorted(graphs.glob("*.symbols.json")):
+    for symbol in json.loads(graph.read_text())["symbols"]:
+        uri = symbol.get("location", {}).get("uri", "")
+        if not uri.startswith(sources):
+            continue  # synthesized (Equatable's !=, memberwise conformances) or from another module
+        lines = [line["text"].strip() for line in symbol.get("docComment", {}).get("lines", [])]
+        first = next((line for line in lines if line), "")
+        if not first or first.startswith("- "):
+            line = symbol["location"]["position"]["line"] + 1
+            name = ".".join(symbol["pathComponents"])
+            missing.append(f"{uri[len(sources):]}:{line}: {name} has no summary line")
+for problem in sorted(set(missing)):
+    print(f"Sources/{problem}", file=sys.stderr)
+if missing:
+    print(f"docs.sh: {len(set(missing))} public declarations without a summary", file=sys.stderr)
+    sys.exit(1)
+PY
+
+# 3. One catalog for both modules, converted with warnings as errors.
+mkdir -p "$OUT/APIKit.docc"
+cp -R Sources/APIKit/APIKit.docc/. "$OUT/APIKit.docc/"
+cp -R Sources/APIKitParsers/APIKitParsers.docc/. "$OUT/APIKit.docc/"
+"$DOCC" convert "$OUT/APIKit.docc" \
+    --additional-symbol-graph-dir "$OUT/symbol-graphs" \
+    --output-path "$OUT/APIKit.doccarchive" \
+    --fallback-display-name APIKit \
+    --fallback-bundle-identifier io.github.apikit \
+    --warnings-as-errors
+
+echo "docs.sh: documentation built in $((SECONDS - started)) s: $OUT/APIKit.doccarchive" >&2
