@@ -20,6 +20,9 @@
 #    parameter name or a dangling article reference fails the script. A problem in
 #    a catalog file is reported relative to its catalog (`Articles/LinuxNotes.md`
 #    is Sources/APIKit/APIKit.docc/Articles/LinuxNotes.md).
+# 4. The ```swift blocks of each catalog page are type-checked together against the
+#    modules just built (`import APIKit` is added when a page has no import), so
+#    an example that no longer matches the API fails the script.
 #
 # Serve the archive with any static file server, e.g.
 # `python3 -m http.server -d .build-docs/APIKit.doccarchive` and open
@@ -94,5 +97,29 @@ cp -R Sources/APIKitParsers/APIKitParsers.docc/. "$OUT/APIKit.docc/"
     --fallback-display-name APIKit \
     --fallback-bundle-identifier io.github.apikit \
     --warnings-as-errors
+
+# 4. The catalogs' code examples compile.
+rm -rf "$OUT/snippets" && mkdir -p "$OUT/snippets"
+"${APIKIT_PYTHON:-python3}" - "$OUT/snippets" Sources/APIKit/APIKit.docc Sources/APIKitParsers/APIKitParsers.docc <<'PY'
+import pathlib, re, sys
+
+out = pathlib.Path(sys.argv[1])
+for catalog in sys.argv[2:]:
+    for page in sorted(pathlib.Path(catalog).rglob("*.md")):
+        blocks = re.findall(r"^```swift\n(.*?)^```", page.read_text(), re.S | re.M)
+        if not blocks:
+            continue
+        source = "\n".join(blocks)
+        if not re.search(r"^import ", source, re.M):
+            source = "import APIKit\n" + source
+        # Named after the page, prefixed so that no file is named like the module it imports.
+        (out / f"Page_{page.stem}.swift").write_text(f"// {page}\n" + source)
+PY
+for snippet in "$OUT"/snippets/*.swift; do
+    swiftc -typecheck -swift-version 6 -I "$BIN/Modules" -module-cache-path "$OUT/module-cache" "$snippet" || {
+        echo "docs.sh: the examples of $(head -n 1 "$snippet" | cut -c4-) do not compile ($snippet)" >&2
+        exit 1
+    }
+done
 
 echo "docs.sh: documentation built in $((SECONDS - started)) s: $OUT/APIKit.doccarchive" >&2
