@@ -26,6 +26,11 @@
 # Before anything else, it lints the sources (scripts/format.sh --lint, swift-format
 # --strict with .swift-format); APIKIT_SKIP_LINT=1 skips that.
 #
+# Then it builds the documentation (scripts/docs.sh: a summary on every public
+# declaration, `docc convert --warnings-as-errors` on the DocC catalogs, the articles'
+# examples type-checked; ~15 s on top of the library build, which `swift test` reuses);
+# APIKIT_SKIP_DOCS=1 skips that.
+#
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
 set -euo pipefail
@@ -37,6 +42,10 @@ source "$ROOT/scripts/httpbin.sh"
 
 if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
     bash "$ROOT/scripts/format.sh" --lint
+fi
+
+if [[ "${APIKIT_SKIP_DOCS:-0}" != 1 ]]; then
+    bash "$ROOT/scripts/docs.sh"
 fi
 
 httpbin_install
