@@ -10,9 +10,11 @@
 #    dump-symbol-graph` would also try the test modules, which it does not build,
 #    and exit 1.)
 # 2. Every public declaration of the two modules must have a doc comment that
-#    starts with a summary (a comment holding only `- Parameters:` has none):
-#    swift-format's AllPublicDeclarationsHaveDocumentation sees only whether a
-#    comment is there, DocC does not warn at all.
+#    starts with a summary (a comment holding only `- Parameters:` has none), and
+#    a public function documents every parameter, its return value and, when it
+#    throws, its errors: swift-format's AllPublicDeclarationsHaveDocumentation sees
+#    only whether a comment is there, its ValidateDocumentationComments would also
+#    hold internal helpers to that, and DocC does not warn about either.
 # 3. The two catalogs (Sources/APIKit/APIKit.docc, Sources/APIKitParsers/APIKitParsers.docc)
 #    are merged into .build-docs/APIKit.docc — one archive documents both modules,
 #    so links such as ``APIKitParsers/JSONParser`` resolve — and the toolchain's
@@ -63,27 +65,64 @@ for module in "${MODULES[@]}"; do
         -minimum-access-level public -omit-extension-block-symbols -output-dir "$OUT/symbol-graphs"
 done
 
-# 2. A summary on every public declaration declared in Sources/.
+# 2. Every public declaration declared in Sources/ has a summary line; a function documents
+#    each parameter, its return value (`- Returns:`, unless it returns Void) and, when it
+#    throws, its errors (`- Throws:`).
 "${APIKIT_PYTHON:-python3}" - "$OUT/symbol-graphs" "$ROOT/Sources" <<'PY'
-import json, pathlib, sys
+import json, pathlib, re, sys
 
 graphs, sources = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).as_uri() + "/"
-missing = []
+FUNCTIONS = {"swift.func", "swift.func.op", "swift.method", "swift.type.method", "swift.init", "swift.subscript"}
+
+
+def throws_itself(fragments):
+    """Whether `throws` follows the parameter clause (not inside a closure parameter's type)."""
+    depth, after_parameters = 0, False
+    for fragment in fragments:
+        if fragment["kind"] == "keyword" and fragment["spelling"] in ("throws", "rethrows"):
+            if depth == 0 and after_parameters:
+                return True
+        elif fragment["kind"] == "text":
+            for character in fragment["spelling"]:
+                if character in "([":
+                    depth += 1
+                elif character in ")]":
+                    depth -= 1
+                    after_parameters = after_parameters or depth == 0
+    return False
+
+
+problems = set()
 for graph in sorted(graphs.glob("*.symbols.json")):
     for symbol in json.loads(graph.read_text())["symbols"]:
         uri = symbol.get("location", {}).get("uri", "")
         if not uri.startswith(sources):
             continue  # synthesized (Equatable's !=, memberwise conformances) or from another module
-        lines = [line["text"].strip() for line in symbol.get("docComment", {}).get("lines", [])]
-        first = next((line for line in lines if line), "")
+        where = f"Sources/{uri[len(sources):]}:{symbol['location']['position']['line'] + 1}"
+        name = ".".join(symbol["pathComponents"])
+        lines = [line["text"] for line in symbol.get("docComment", {}).get("lines", [])]
+        doc = "\n".join(lines)
+        first = next((line.strip() for line in lines if line.strip()), "")
         if not first or first.startswith("- "):
-            line = symbol["location"]["position"]["line"] + 1
-            name = ".".join(symbol["pathComponents"])
-            missing.append(f"{uri[len(sources):]}:{line}: {name} has no summary line")
-for problem in sorted(set(missing)):
-    print(f"Sources/{problem}", file=sys.stderr)
-if missing:
-    print(f"docs.sh: {len(set(missing))} public declarations without a summary", file=sys.stderr)
+            problems.add(f"{where}: {name} has no summary line")
+        if symbol["kind"]["identifier"] not in FUNCTIONS:
+            continue
+        signature = symbol.get("functionSignature", {})
+        documented = set(re.findall(r"-\s+Parameter\s+(\w+)\s*:", doc))
+        documented |= set(re.findall(r"^\s+-\s+(\w+)\s*:", doc, re.M))
+        for parameter in signature.get("parameters", []):
+            parameter_name = parameter.get("internalName", parameter["name"])
+            if parameter_name != "_" and parameter_name not in documented:
+                problems.add(f"{where}: {name} does not document its parameter `{parameter_name}`")
+        returns = "".join(fragment["spelling"] for fragment in signature.get("returns", [])).strip()
+        if symbol["kind"]["identifier"] != "swift.init" and returns not in ("", "Void", "()") and "- Returns:" not in doc:
+            problems.add(f"{where}: {name} has no `- Returns:`")
+        if throws_itself(symbol.get("declarationFragments", [])) and "- Throws:" not in doc:
+            problems.add(f"{where}: {name} throws but has no `- Throws:`")
+for problem in sorted(problems):
+    print(problem, file=sys.stderr)
+if problems:
+    print(f"docs.sh: {len(problems)} problems in the doc comments of public declarations", file=sys.stderr)
     sys.exit(1)
 PY
 

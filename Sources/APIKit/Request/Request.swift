@@ -172,6 +172,7 @@ extension Request {
     ///
     /// - Parameter urlRequest: The request built from the declaration.
     /// - Returns: `urlRequest`.
+    /// - Throws: Nothing; an implementation of your own throws to stop the request.
     public func intercept(urlRequest: URLRequest) throws -> URLRequest {
         urlRequest
     }
@@ -215,6 +216,7 @@ extension Request where Response == DataParser.Object {
     ///   - object: The value the ``parser`` produced.
     ///   - urlResponse: The response it came with (unused).
     /// - Returns: `object`.
+    /// - Throws: Nothing; an implementation of your own throws when it cannot make the response.
     public func response(from object: DataParser.Object, urlResponse: URLResponse) throws -> Response {
         object
     }
