@@ -9,12 +9,13 @@
 #    APIKit and APIKitParsers to .build-docs/symbol-graphs. (`swift package
 #    dump-symbol-graph` would also try the test modules, which it does not build,
 #    and exit 1.)
-# 2. Every public declaration of the two modules must have a doc comment that
-#    starts with a summary (a comment holding only `- Parameters:` has none), and
-#    a public function documents every parameter, its return value and, when it
-#    throws, its errors: swift-format's AllPublicDeclarationsHaveDocumentation sees
-#    only whether a comment is there, its ValidateDocumentationComments would also
-#    hold internal helpers to that, and DocC does not warn about either.
+# 2. Every public declaration of the two modules has a doc comment that starts
+#    with a summary (a comment holding only `- Parameters:` has none); a public
+#    function documents every parameter, its return value and, when it throws,
+#    its errors; every protocol and property wrapper shows an example. swift-format's
+#    AllPublicDeclarationsHaveDocumentation sees only whether a comment is there,
+#    its ValidateDocumentationComments would also hold internal helpers to this,
+#    and DocC warns about none of it.
 # 3. The two catalogs (Sources/APIKit/APIKit.docc, Sources/APIKitParsers/APIKitParsers.docc)
 #    are merged into .build-docs/APIKit.docc — one archive documents both modules,
 #    so links such as ``APIKitParsers/JSONParser`` resolve — and the toolchain's
@@ -105,6 +106,10 @@ for graph in sorted(graphs.glob("*.symbols.json")):
         first = next((line.strip() for line in lines if line.strip()), "")
         if not first or first.startswith("- "):
             problems.add(f"{where}: {name} has no summary line")
+        fragments = symbol.get("declarationFragments", [])
+        is_wrapper = any(fragment["spelling"] == "@propertyWrapper" for fragment in fragments)
+        if (symbol["kind"]["identifier"] == "swift.protocol" or is_wrapper) and "```" not in doc:
+            problems.add(f"{where}: {name} has no example (a ``` code block)")
         if symbol["kind"]["identifier"] not in FUNCTIONS:
             continue
         signature = symbol.get("functionSignature", {})
@@ -115,9 +120,10 @@ for graph in sorted(graphs.glob("*.symbols.json")):
             if parameter_name != "_" and parameter_name not in documented:
                 problems.add(f"{where}: {name} does not document its parameter `{parameter_name}`")
         returns = "".join(fragment["spelling"] for fragment in signature.get("returns", [])).strip()
-        if symbol["kind"]["identifier"] != "swift.init" and returns not in ("", "Void", "()") and "- Returns:" not in doc:
+        returns_value = symbol["kind"]["identifier"] != "swift.init" and returns not in ("", "Void", "()")
+        if returns_value and "- Returns:" not in doc:
             problems.add(f"{where}: {name} has no `- Returns:`")
-        if throws_itself(symbol.get("declarationFragments", [])) and "- Throws:" not in doc:
+        if throws_itself(fragments) and "- Throws:" not in doc:
             problems.add(f"{where}: {name} throws but has no `- Throws:`")
 for problem in sorted(problems):
     print(problem, file=sys.stderr)
