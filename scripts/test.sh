@@ -32,6 +32,11 @@
 # (scripts/run-examples.sh: Examples/, each checking what it shows against the same httpbin) before
 # the sanitizer pass; a failing example fails the run. APIKIT_SKIP_EXAMPLES=1 skips them.
 #
+# Then it builds the documentation (scripts/docs.sh: a summary on every public
+# declaration, `docc convert --warnings-as-errors` on the DocC catalogs, the articles'
+# examples type-checked; ~15 s on top of the library build, which `swift test` reuses);
+# APIKIT_SKIP_DOCS=1 skips that.
+#
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
 set -euo pipefail
@@ -46,6 +51,10 @@ if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
 fi
 if [[ "${APIKIT_SKIP_API_CHECK:-0}" != 1 ]]; then
     bash "$ROOT/scripts/api-check.sh"
+fi
+
+if [[ "${APIKIT_SKIP_DOCS:-0}" != 1 ]]; then
+    bash "$ROOT/scripts/docs.sh"
 fi
 
 httpbin_install

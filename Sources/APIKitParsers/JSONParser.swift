@@ -47,7 +47,7 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     /// Creates a parser that decodes with a `JSONDecoder` with default options.
     ///
     /// All such parsers share one decoder, which nothing can change: a request's
-    /// ``Request/parser`` is made each time it is asked for (for the `Accept` header
+    /// `parser` (APIKit's `Request.parser`) is made each time it is asked for (for the `Accept` header
     /// as well as for the response), and making a `JSONDecoder` each time cost more
     /// than a tenth of building a small request.
     public init() {

@@ -6,6 +6,12 @@
 
 import Foundation
 
+/// libFuzzer's entry point: parses one input with each duplicate-key policy.
+///
+/// - Parameters:
+///   - start: The input's first byte.
+///   - count: The input's length in bytes.
+/// - Returns: `0`, as libFuzzer requires; a finding stops the process instead.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzFormParser(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let body = Data(bytes: start, count: count)

@@ -1,6 +1,13 @@
 // libFuzzer target: PercentDecoding against a byte-by-byte reference decoder.
 // Built by scripts/fuzz.sh together with Sources/APIKitParsers (one module), not by SwiftPM.
 
+/// libFuzzer's entry point: decodes one input, with and without `+` as space, and compares
+/// the result with the reference decoder.
+///
+/// - Parameters:
+///   - start: The input's first byte.
+///   - count: The input's length in bytes.
+/// - Returns: `0`, as libFuzzer requires; a disagreement stops the process instead.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzPercentDecoding(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
     let input = Array(UnsafeRawBufferPointer(start: start, count: count))

@@ -54,12 +54,19 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Equal when type, method, URL, declared location and attempts are.
+    ///
+    /// - Parameters:
+    ///   - lhs: A context.
+    ///   - rhs: Another context.
+    /// - Returns: Whether those members are equal; the decoded error body is not compared.
     public static func == (lhs: RequestContext, rhs: RequestContext) -> Bool {
         lhs.requestType == rhs.requestType && lhs.method == rhs.method && lhs.url == rhs.url
             && lhs.declaredLocation == rhs.declaredLocation && lhs.attempts == rhs.attempts
     }
 
     /// Hashes what ``==(_:_:)`` compares.
+    ///
+    /// - Parameter hasher: The hasher to feed.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(requestType)
         hasher.combine(method)

@@ -34,7 +34,7 @@ public enum RequestError: Error {
     /// ``Request/intercept(urlResponse:)`` or a session ``Interceptor``'s
     /// ``Interceptor/inspect(_:data:for:)`` threw an error other than ``UnacceptableStatusCode``.
     case responseInterceptorFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
-    /// The parser could not read the body (usually a ``ParsingError``).
+    /// The parser could not read the body (usually a ``APIKitParsers/ParsingError``).
     case parsingFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
     /// ``Request/response(from:urlResponse:)`` threw.
     case responseConversionFailed(any Error, response: URLResponse, context: RequestContext)

@@ -42,6 +42,13 @@ public struct LogPrivacy: Sendable, Hashable {
     /// never does: reading it would consume it.
     public var revealsBodies: Bool
 
+    /// Creates a privacy setting; the defaults show no secret: header values other than the
+    /// harmless ones, query values and bodies are all redacted.
+    ///
+    /// ```swift
+    /// let privacy = LogPrivacy(sensitiveHeaders: ["X-Api-Key"], revealsQueryValues: true)
+    /// ```
+    ///
     /// - Parameters:
     ///   - sensitiveHeaders: More headers never to show, such as `X-Api-Key`.
     ///   - revealedHeaders: Headers whose values are shown anyway; ``harmlessHeaders`` by default.

@@ -33,6 +33,14 @@ public struct RequestLogger: Sendable {
     /// Receives each event.
     public let log: @Sendable (RequestLogEvent) -> Void
 
+    /// Creates a logger that passes each event to `log`.
+    ///
+    /// ```swift
+    /// let logger = RequestLogger(privacy: LogPrivacy(revealsQueryValues: true)) { event in
+    ///     print(event.description)
+    /// }
+    /// ```
+    ///
     /// - Parameters:
     ///   - privacy: What the events may show; nothing secret by default.
     ///   - log: Receives each event, on the transport's callback queue.

@@ -19,6 +19,8 @@ public struct TransferProgress: Sendable, Hashable {
     /// The size of the response body (its `Content-Length`); `nil` when unknown.
     public var expectedBytesToReceive: Int64?
 
+    /// Creates a progress report, as a transport does for each step of a transfer.
+    ///
     /// - Parameters:
     ///   - bytesSent: Bytes of the request body sent so far.
     ///   - expectedBytesToSend: The size of the request body, or `nil` when unknown.

@@ -81,6 +81,7 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
 
     /// Throws: a file has no representation outside a multipart body.
     ///
+    /// - Parameter encoder: The encoder of a JSON, query or form value (unused).
     /// - Throws: `EncodingError.invalidValue`, always.
     public func encode(to encoder: any Encoder) throws {
         throw EncodingError.invalidValue(

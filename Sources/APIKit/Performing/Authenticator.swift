@@ -77,6 +77,8 @@ extension Authenticator {
 public final class Authentication: Sendable {
     let store: any CredentialStoring
 
+    /// Creates the credential state of a session: an authenticator and the credential to start with.
+    ///
     /// - Parameters:
     ///   - authenticator: Applies and refreshes the credential.
     ///   - credential: The credential to start with; `nil` to send the first requests

@@ -66,6 +66,7 @@ extension Interceptor {
     ///   - urlRequest: The request as built so far.
     ///   - context: The request's type, method and URL (unused).
     /// - Returns: `urlRequest`.
+    /// - Throws: Nothing; an implementation of your own throws to stop the request.
     public func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
         urlRequest
     }
@@ -76,5 +77,6 @@ extension Interceptor {
     ///   - urlResponse: The response received (unused).
     ///   - data: Its body (unused).
     ///   - context: The request's type, method and URL (unused).
+    /// - Throws: Nothing; an implementation of your own throws to reject the response.
     public func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws {}
 }

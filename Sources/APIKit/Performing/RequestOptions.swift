@@ -21,6 +21,13 @@ public struct RequestOptions: Sendable, Hashable {
     /// The cache policy (`URLRequest.cachePolicy`); `nil` leaves it unset.
     public var cachePolicy: URLRequest.CachePolicy?
 
+    /// Creates options; a member left `nil` is taken from the next level (request type, session,
+    /// transport).
+    ///
+    /// ```swift
+    /// let options = RequestOptions(timeout: 20, cachePolicy: .reloadIgnoringLocalCacheData)
+    /// ```
+    ///
     /// - Parameters:
     ///   - timeout: Seconds to wait for data; positive and finite, or `nil` to leave it unset.
     ///     Any other value fails the request with ``BuildError/invalidTimeout(_:)``.

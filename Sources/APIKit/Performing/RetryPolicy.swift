@@ -219,6 +219,8 @@ extension RetryPolicy {
         /// so that many clients failing together do not retry together.
         public var jitter: Bool
 
+        /// Creates a backoff: retry *n* waits up to `min(maxDelay, baseDelay × multiplierⁿ⁻¹)` seconds.
+        ///
         /// - Parameters:
         ///   - baseDelay: The delay before the first retry, in seconds; 0.5 by default.
         ///   - multiplier: The factor between two delays; 2 by default.

@@ -84,6 +84,17 @@ extension Transport {
 }
 
 /// A transfer started by a ``Transport``.
+///
+/// APIKit calls ``cancel()`` when the request is cancelled. `URLSessionTask` conforms; a
+/// transport built on another HTTP engine returns a handle of its own:
+///
+/// ```swift
+/// struct EngineTask: TransportTask {
+///     let transfer: EngineTransfer   // your engine's cancellable, Sendable handle
+///
+///     func cancel() { transfer.abort() }
+/// }
+/// ```
 public protocol TransportTask: Sendable {
     /// Stops the transfer if it is still running; does nothing otherwise.
     func cancel()
@@ -96,6 +107,8 @@ public struct TransportResponse: Sendable {
     /// The response; an `HTTPURLResponse` for HTTP.
     public var urlResponse: URLResponse
 
+    /// Creates a transport response from a body and the response it came with.
+    ///
     /// - Parameters:
     ///   - data: The body, empty when there was none.
     ///   - urlResponse: The response; an `HTTPURLResponse` for HTTP.

@@ -1,6 +1,6 @@
 /// A request whose response is decoded from a JSON body.
 ///
-/// Conforming types get ``Request/parser`` (a ``JSONParser`` with a default
+/// Conforming types get ``Request/parser`` (a ``APIKitParsers/JSONParser`` with a default
 /// `JSONDecoder`) and ``Request/response(from:urlResponse:)`` for free: declare
 /// a `Decodable` `Response` and the endpoint.
 ///

@@ -30,7 +30,7 @@
 /// 3. the request is sent;
 /// 4. ``intercept(urlResponse:)`` checks the response — by default it rejects a
 ///    status code outside `200..<300` before the body is parsed;
-/// 5. ``parser`` turns the body into a ``Parser/Object``;
+/// 5. ``parser`` turns the body into a ``APIKitParsers/Parser/Object``;
 /// 6. ``response(from:urlResponse:)`` turns that into the ``Response``.
 ///
 /// Performed through a ``Session`` (``Request/response(session:options:)``,
@@ -64,7 +64,7 @@ public protocol Request: Sendable {
     /// A request can return itself (`var configuration: Self { self }`).
     var configuration: Configuration { get }
 
-    /// The parser that reads the response body. Its ``Parser/contentType`` is sent as
+    /// The parser that reads the response body. Its ``APIKitParsers/Parser/contentType`` is sent as
     /// the `Accept` header unless the configuration declares an `Accept` header.
     var parser: DataParser { get }
 
@@ -172,6 +172,7 @@ extension Request {
     ///
     /// - Parameter urlRequest: The request built from the declaration.
     /// - Returns: `urlRequest`.
+    /// - Throws: Nothing; an implementation of your own throws to stop the request.
     public func intercept(urlRequest: URLRequest) throws -> URLRequest {
         urlRequest
     }
@@ -215,6 +216,7 @@ extension Request where Response == DataParser.Object {
     ///   - object: The value the ``parser`` produced.
     ///   - urlResponse: The response it came with (unused).
     /// - Returns: `object`.
+    /// - Throws: Nothing; an implementation of your own throws when it cannot make the response.
     public func response(from object: DataParser.Object, urlResponse: URLResponse) throws -> Response {
         object
     }

@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# scripts/docs.sh — builds APIKit's DocC documentation and fails on any warning.
+#
+#   bash scripts/docs.sh      # → .build-docs/APIKit.doccarchive (APIKit and APIKitParsers)
+#
+# 1. `swift build --target APIKit` builds the library in the usual .build (so the
+#    `swift test` that scripts/test.sh runs next reuses that build), and the
+#    toolchain's swift-symbolgraph-extract writes the public symbol graphs of
+#    APIKit and APIKitParsers to .build-docs/symbol-graphs. (`swift package
+#    dump-symbol-graph` would also try the test modules, which it does not build,
+#    and exit 1.)
+# 2. Every public declaration of the two modules has a doc comment that starts
+#    with a summary (a comment holding only `- Parameters:` has none); a public
+#    function documents every parameter, its return value and, when it throws,
+#    its errors; every protocol and property wrapper shows an example. swift-format's
+#    AllPublicDeclarationsHaveDocumentation sees only whether a comment is there,
+#    its ValidateDocumentationComments would also hold internal helpers to this,
+#    and DocC warns about none of it.
+# 3. The two catalogs (Sources/APIKit/APIKit.docc, Sources/APIKitParsers/APIKitParsers.docc)
+#    are merged into .build-docs/APIKit.docc — one archive documents both modules,
+#    so links such as ``APIKitParsers/JSONParser`` resolve — and the toolchain's
+#    `docc convert` runs with --warnings-as-errors: a bad symbol link, a misspelt
+#    parameter name or a dangling article reference fails the script. A problem in
+#    a catalog file is reported relative to its catalog (`Articles/LinuxNotes.md`
+#    is Sources/APIKit/APIKit.docc/Articles/LinuxNotes.md).
+# 4. The ```swift blocks of each catalog page are type-checked together against the
+#    modules just built (`import APIKit` is added when a page has no import), so
+#    an example that no longer matches the API fails the script.
+#
+# Serve the archive with any static file server, e.g.
+# `python3 -m http.server -d .build-docs/APIKit.doccarchive` and open
+# http://localhost:8000/documentation/apikit.
+#
+# Settings (environment):
+#   APIKIT_DOCC   the docc to run (default: `docc` on PATH, else next to `swift`)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+cd "$ROOT"
+OUT="$ROOT/.build-docs"
+MODULES=(APIKit APIKitParsers)
+
+DOCC="${APIKIT_DOCC:-$(command -v docc || true)}"
+if [[ -z "$DOCC" ]]; then
+    DOCC="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
+fi
+[[ -x "$DOCC" ]] || { echo "docs.sh: no docc found (set APIKIT_DOCC)" >&2; exit 1; }
+
+started=$SECONDS
+rm -rf "$OUT/symbol-graphs" "$OUT/APIKit.docc" "$OUT/APIKit.doccarchive"
+mkdir -p "$OUT/symbol-graphs"
+
+# 1. Symbol graphs.
+swift build --target APIKit > "$OUT/build.log" 2>&1 || {
+    cat "$OUT/build.log" >&2
+    echo "docs.sh: swift build failed" >&2
+    exit 1
+}
+BIN="$(swift build --show-bin-path)"
+TRIPLE="$(swift -print-target-info | "${APIKIT_PYTHON:-python3}" -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
+EXTRACT="$(dirname "$DOCC")/swift-symbolgraph-extract"
+[[ -x "$EXTRACT" ]] || EXTRACT="$(command -v swift-symbolgraph-extract)"
+for module in "${MODULES[@]}"; do
+    # Writes <module>.symbols.json and the extension graphs, such as APIKit@FoundationNetworking.symbols.json.
+    "$EXTRACT" -module-name "$module" -target "$TRIPLE" -I "$BIN/Modules" -module-cache-path "$BIN/ModuleCache" \
+        -minimum-access-level public -omit-extension-block-symbols -output-dir "$OUT/symbol-graphs"
+done
+
+# 2. Every public declaration declared in Sources/ has a summary line; a function documents
+#    each parameter, its return value (`- Returns:`, unless it returns Void) and, when it
+#    throws, its errors (`- Throws:`).
+"${APIKIT_PYTHON:-python3}" - "$OUT/symbol-graphs" "$ROOT/Sources" <<'PY'
+import json, pathlib, re, sys
+
+graphs, sources = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]).as_uri() + "/"
+FUNCTIONS = {"swift.func", "swift.func.op", "swift.method", "swift.type.method", "swift.init", "swift.subscript"}
+
+
+def throws_itself(fragments):
+    """Whether `throws` follows the parameter clause (not inside a closure parameter's type)."""
+    depth, after_parameters = 0, False
+    for fragment in fragments:
+        if fragment["kind"] == "keyword" and fragment["spelling"] in ("throws", "rethrows"):
+            if depth == 0 and after_parameters:
+                return True
+        elif fragment["kind"] == "text":
+            for character in fragment["spelling"]:
+                if character in "([":
+                    depth += 1
+                elif character in ")]":
+                    depth -= 1
+                    after_parameters = after_parameters or depth == 0
+    return False
+
+
+problems = set()
+for graph in sorted(graphs.glob("*.symbols.json")):
+    for symbol in json.loads(graph.read_text())["symbols"]:
+        uri = symbol.get("location", {}).get("uri", "")
+        if not uri.startswith(sources):
+            continue  # synthesized (Equatable's !=, memberwise conformances) or from another module
+        where = f"Sources/{uri[len(sources):]}:{symbol['location']['position']['line'] + 1}"
+        name = ".".join(symbol["pathComponents"])
+        lines = [line["text"] for line in symbol.get("docComment", {}).get("lines", [])]
+        doc = "\n".join(lines)
+        first = next((line.strip() for line in lines if line.strip()), "")
+        if not first or first.startswith("- "):
+            problems.add(f"{where}: {name} has no summary line")
+        fragments = symbol.get("declarationFragments", [])
+        is_wrapper = any(fragment["spelling"] == "@propertyWrapper" for fragment in fragments)
+        if (symbol["kind"]["identifier"] == "swift.protocol" or is_wrapper) and "```" not in doc:
+            problems.add(f"{where}: {name} has no example (a ``` code block)")
+        if symbol["kind"]["identifier"] not in FUNCTIONS:
+            continue
+        signature = symbol.get("functionSignature", {})
+        documented = set(re.findall(r"-\s+Parameter\s+(\w+)\s*:", doc))
+        documented |= set(re.findall(r"^\s+-\s+(\w+)\s*:", doc, re.M))
+        for parameter in signature.get("parameters", []):
+            parameter_name = parameter.get("internalName", parameter["name"])
+            if parameter_name != "_" and parameter_name not in documented:
+                problems.add(f"{where}: {name} does not document its parameter `{parameter_name}`")
+        returns = "".join(fragment["spelling"] for fragment in signature.get("returns", [])).strip()
+        returns_value = symbol["kind"]["identifier"] != "swift.init" and returns not in ("", "Void", "()")
+        if returns_value and "- Returns:" not in doc:
+            problems.add(f"{where}: {name} has no `- Returns:`")
+        if throws_itself(fragments) and "- Throws:" not in doc:
+            problems.add(f"{where}: {name} throws but has no `- Throws:`")
+for problem in sorted(problems):
+    print(problem, file=sys.stderr)
+if problems:
+    print(f"docs.sh: {len(problems)} problems in the doc comments of public declarations", file=sys.stderr)
+    sys.exit(1)
+PY
+
+# 3. One catalog for both modules, converted with warnings as errors.
+mkdir -p "$OUT/APIKit.docc"
+cp -R Sources/APIKit/APIKit.docc/. "$OUT/APIKit.docc/"
+cp -R Sources/APIKitParsers/APIKitParsers.docc/. "$OUT/APIKit.docc/"
+"$DOCC" convert "$OUT/APIKit.docc" \
+    --additional-symbol-graph-dir "$OUT/symbol-graphs" \
+    --output-path "$OUT/APIKit.doccarchive" \
+    --fallback-display-name APIKit \
+    --fallback-bundle-identifier io.github.apikit \
+    --warnings-as-errors
+
+# 4. The catalogs' code examples compile.
+rm -rf "$OUT/snippets" && mkdir -p "$OUT/snippets"
+"${APIKIT_PYTHON:-python3}" - "$OUT/snippets" Sources/APIKit/APIKit.docc Sources/APIKitParsers/APIKitParsers.docc <<'PY'
+import pathlib, re, sys
+
+out = pathlib.Path(sys.argv[1])
+for catalog in sys.argv[2:]:
+    for page in sorted(pathlib.Path(catalog).rglob("*.md")):
+        blocks = re.findall(r"^```swift\n(.*?)^```", page.read_text(), re.S | re.M)
+        if not blocks:
+            continue
+        source = "\n".join(blocks)
+        if not re.search(r"^import ", source, re.M):
+            source = "import APIKit\n" + source
+        # Named after the page, prefixed so that no file is named like the module it imports.
+        (out / f"Page_{page.stem}.swift").write_text(f"// {page}\n" + source)
+PY
+for snippet in "$OUT"/snippets/*.swift; do
+    swiftc -typecheck -swift-version 6 -I "$BIN/Modules" -module-cache-path "$OUT/module-cache" "$snippet" || {
+        echo "docs.sh: the examples of $(head -n 1 "$snippet" | cut -c4-) do not compile ($snippet)" >&2
+        exit 1
+    }
+done
+
+echo "docs.sh: documentation built in $((SECONDS - started)) s: $OUT/APIKit.doccarchive" >&2
