@@ -23,11 +23,12 @@ struct FaultRequest: Request, RequestConfiguration {
     /// Marks the connections of one test, so that the fault server can name their client ports.
     @Query("tag") var tag: String? = nil
     var resourceTimeout: TimeInterval? = nil
+    var idleTimeout = Self.timeout
     var base = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!
     var method: HTTPMethod = .get
     var configuration: Self { self }
     var parser: RawDataParser { RawDataParser() }
-    var options: RequestOptions { RequestOptions(timeout: Self.timeout, resourceTimeout: resourceTimeout) }
+    var options: RequestOptions { RequestOptions(timeout: idleTimeout, resourceTimeout: resourceTimeout) }
 }
 
 /// `/never` on the fault server: it reads the request and holds the connection for 120 s
@@ -107,7 +108,8 @@ struct FaultInjectionTests {
         let tag = UUID().uuidString
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let inFlight = start(FaultRequest(path: "never", tag: tag), session: session)
+        // a long idle timeout: the connection must still be open when it is looked for
+        let inFlight = start(FaultRequest(path: "never", tag: tag, idleTimeout: 60), session: session)
         var ports: Set<Int> = []
         for _ in 0..<50 where ports.isEmpty {
             await pause(0.1)

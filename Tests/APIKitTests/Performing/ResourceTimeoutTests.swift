@@ -59,26 +59,28 @@ struct ResourceTimeoutTests {
 
     @Test("a transfer that ends before the deadline succeeds, and the timer never reports afterwards")
     func finishesInTime() async throws {
-        let session = Session(transport: slow(0.05, body: "ok"), options: RequestOptions(resourceTimeout: 0.4))
+        let session = Session(transport: slow(0.05, body: "ok"), options: RequestOptions(resourceTimeout: 1))
         let (result, probe) = await session.performProbed(TextRequest())
         #expect(try result?.get() == "ok")
-        try await Task.sleep(nanoseconds: 700_000_000)
+        try await Task.sleep(nanoseconds: 1_500_000_000)
         #expect(probe.count == 1)
     }
 
     @Test("cancelling before the deadline reports .cancelled once; the timer is stopped")
     func cancelBeforeDeadline() async throws {
-        let session = Session(transport: slow(20), options: RequestOptions(resourceTimeout: 0.5))
+        let transport = slow(20)
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 1.5))
         let probe = CompletionProbe<Result<String, RequestError>>()
         let handle = session.perform(TextRequest()) { probe.record($0) }
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // cancel once the transfer (and so the timer) has started
+        while transport.sentRequests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
         handle.cancel()
         let result = try #require(await probe.first(timeout: 10))
         guard case .failure(.cancelled) = result else {
             Issue.record("expected .cancelled, got \(result)")
             return
         }
-        try await Task.sleep(nanoseconds: 800_000_000)
+        try await Task.sleep(nanoseconds: 2_000_000_000)
         #expect(probe.count == 1)
     }
 
@@ -103,7 +105,7 @@ struct ResourceTimeoutTests {
             .success(body: "late", delay: 20), .success(body: "late", delay: 20), .success(body: "ok", delay: 0.05),
         ])
         let session = Session(
-            transport: transport, options: RequestOptions(resourceTimeout: 0.3), retryPolicy: WaitRecorder().policy())
+            transport: transport, options: RequestOptions(resourceTimeout: 1), retryPolicy: WaitRecorder().policy())
         let (result, probe) = await session.performProbed(TextRequest())
         #expect(try result?.get() == "ok")
         #expect(transport.count == 3)
