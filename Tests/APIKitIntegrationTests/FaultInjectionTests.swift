@@ -47,8 +47,10 @@ struct NeverAnsweredRequest: Request, RequestConfiguration {
     "Faulty servers: a clear RequestError, exactly once, in time",
     .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
 struct FaultInjectionTests {
-    /// How much later than its configured timeout a call may end on a loaded machine.
-    static let slack: Duration = .seconds(4)
+    /// How much later than its configured timeout a call may end on a loaded machine: run alone,
+    /// every fault ends within its timeout plus 0.5 s, but with the whole suite running in
+    /// parallel on 2 cores even an immediate reset has been seen to take 6 s to complete.
+    static let slack: Duration = .seconds(10)
 
     /// Performs a fault and checks what every fault must satisfy: one completion, within the
     /// configured timeout (the resource timeout when set, else the 2 s idle timeout) plus

@@ -64,7 +64,7 @@ public enum BuildError: Error, Sendable {
             }
         }
     }
-    /// A ``RequestOptions/timeout`` that is zero, negative, infinite or NaN.
+    /// A ``RequestOptions/timeout`` or ``RequestOptions/resourceTimeout`` that is zero, negative, infinite or NaN.
     case invalidTimeout(TimeInterval)
     /// A ``RetryPolicy`` that cannot be followed: `maxAttempts` below 1, or a delay or factor
     /// that is negative, infinite or NaN. The associated text names the member and the value.
