@@ -19,15 +19,23 @@ and exits when the parent process (PID) is gone. Each path is one fault:
     /corrupt-gzip           Content-Encoding: gzip with a body that is not gzip
     /redirect-loop          302 to itself, forever
     /never                  reads the request and never answers (holds the socket 120 s)
+    /ports?tag=T            a JSON list of the client ports of every connection whose request
+                            carried ?tag=T (any path above), so a test can check that none of
+                            its own sockets to this server is still open
 """
 
 import argparse
+import json
 import os
 import socket
 import struct
 import sys
 import threading
 import time
+
+
+CLIENT_PORTS = {}
+CLIENT_PORTS_LOCK = threading.Lock()
 
 
 def read_request(conn):
@@ -49,12 +57,21 @@ def reset(conn):
     conn.close()
 
 
-def handle(conn):
+def handle(conn, client_port):
     try:
         target = read_request(conn)
         path, _, query = target.partition("?")
         params = dict(item.partition("=")[::2] for item in query.split("&") if item)
-        if path == "/ok":
+        if "tag" in params and path != "/ports":
+            with CLIENT_PORTS_LOCK:
+                CLIENT_PORTS.setdefault(params["tag"], []).append(client_port)
+        if path == "/ports":
+            with CLIENT_PORTS_LOCK:
+                body = json.dumps(CLIENT_PORTS.get(params.get("tag", ""), [])).encode()
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                         b"Connection: close\r\n\r\n%s" % (len(body), body))
+            conn.close()
+        elif path == "/ok":
             body = b'{"ok":true}'
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
                          b"Connection: close\r\n\r\n%s" % (len(body), body))
@@ -103,8 +120,10 @@ def handle(conn):
             time.sleep(0.2)
             conn.close()
         elif path == "/redirect-loop":
-            conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: /redirect-loop\r\nContent-Length: 0\r\n"
-                         b"Connection: close\r\n\r\n")
+            # the query (and so the tag) is kept, so every hop is counted
+            location = ("/redirect-loop?" + query if query else "/redirect-loop").encode()
+            conn.sendall(b"HTTP/1.1 302 Found\r\nLocation: %s\r\nContent-Length: 0\r\n"
+                         b"Connection: close\r\n\r\n" % location)
             conn.close()
         elif path == "/never":
             time.sleep(120)
@@ -140,10 +159,10 @@ def main():
         except OSError:
             return
         try:
-            conn, _ = server.accept()
+            conn, address = server.accept()
         except socket.timeout:
             continue
-        threading.Thread(target=handle, args=(conn,), daemon=True).start()
+        threading.Thread(target=handle, args=(conn, address[1]), daemon=True).start()
 
 
 if __name__ == "__main__":

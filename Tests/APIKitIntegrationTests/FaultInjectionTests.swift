@@ -12,14 +12,23 @@ enum FaultServer {
         "APIKIT_FAULT_URL is not set: run `bash scripts/test.sh` to start the fault server"
 }
 
-/// One fault, by path, with a 2 s request timeout.
+/// One fault, by path, with a 2 s (idle) request timeout and an optional resource timeout.
 struct FaultRequest: Request, RequestConfiguration {
+    /// The idle timeout every fault request is sent with.
+    static let timeout: TimeInterval = 2
+
     var path: String
+    /// Seconds between body bytes, for `/drip`.
+    @Query("interval") var interval: Double? = nil
+    /// Marks the connections of one test, so that the fault server can name their client ports.
+    @Query("tag") var tag: String? = nil
+    var resourceTimeout: TimeInterval? = nil
+    var idleTimeout = Self.timeout
     var base = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!
     var method: HTTPMethod = .get
     var configuration: Self { self }
     var parser: RawDataParser { RawDataParser() }
-    var options: RequestOptions { RequestOptions(timeout: 2) }
+    var options: RequestOptions { RequestOptions(timeout: idleTimeout, resourceTimeout: resourceTimeout) }
 }
 
 /// `/never` on the fault server: it reads the request and holds the connection for 120 s
@@ -38,21 +47,91 @@ struct NeverAnsweredRequest: Request, RequestConfiguration {
     "Faulty servers: a clear RequestError, exactly once, in time",
     .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
 struct FaultInjectionTests {
+    /// How much later than its configured timeout a call may end on a loaded machine: run alone,
+    /// every fault ends within its timeout plus 0.5 s, but with the whole suite running in
+    /// parallel on 2 cores even an immediate reset has been seen to take 6 s to complete.
+    static let slack: Duration = .seconds(10)
+
     /// Performs a fault and checks what every fault must satisfy: one completion, within the
-    /// timeout plus a margin for a loaded machine, and no second call afterwards.
-    func outcome(_ path: String, bound: Duration = .seconds(12)) async throws -> Result<Data, RequestError> {
+    /// configured timeout (the resource timeout when set, else the 2 s idle timeout) plus
+    /// ``slack``, no second call afterwards, and no socket to the fault server left open.
+    func outcome(_ fault: FaultRequest) async throws -> Result<Data, RequestError> {
+        var request = fault
+        let tag = UUID().uuidString
+        request.tag = tag
         let session = URLSession(configuration: .ephemeral)
         defer { session.invalidateAndCancel() }
-        let inFlight = start(FaultRequest(path: path), session: session)
+        let inFlight = start(request, session: session)
         let result = try await inFlight.result(timeout: 30)
-        #expect(ContinuousClock.now - inFlight.started < bound, "\(path) took too long")
+        let elapsed = ContinuousClock.now - inFlight.started
+        let bound = Duration.seconds(fault.resourceTimeout ?? FaultRequest.timeout) + Self.slack
+        #expect(elapsed < bound, "\(fault.path) took \(elapsed), more than \(bound)")
         await pause(0.3)
-        #expect(inFlight.completionCount == 1, "\(path) completed \(inFlight.completionCount) times")
+        #expect(inFlight.completionCount == 1, "\(fault.path) completed \(inFlight.completionCount) times")
+        try await expectNoSocketLeft(tag: tag, path: fault.path)
         return result
     }
 
+    func outcome(_ path: String) async throws -> Result<Data, RequestError> {
+        try await outcome(FaultRequest(path: path))
+    }
+
+    /// Expects that no descriptor of this process is still a socket of the connections tagged
+    /// `tag` — while the session that made them is still alive, so a connection kept after a
+    /// failed or cancelled transfer counts as leaked. Waits up to 5 s for them to close.
+    func expectNoSocketLeft(tag: String, path: String) async throws {
+        guard OpenSockets.available, let serverPort = FaultServer.url?.port else {
+            Issue.record("cannot check sockets: no /proc or no fault server port")
+            return
+        }
+        let ports = try await taggedPorts(tag)
+        #expect(!ports.isEmpty, "\(path): the fault server saw no tagged connection")
+        var left: Set<Int> = []
+        for _ in 0..<50 {
+            left = Set(OpenSockets.held().filter { $0.remotePort == serverPort }.map(\.localPort)).intersection(ports)
+            if left.isEmpty { return }
+            await pause(0.1)
+        }
+        Issue.record("\(path): \(left.count) of \(ports.count) sockets still open after the call ended")
+    }
+
+    /// The client ports the fault server saw for `tag`.
+    func taggedPorts(_ tag: String) async throws -> Set<Int> {
+        let server = try #require(FaultServer.url)
+        var components = try #require(URLComponents(url: server, resolvingAgainstBaseURL: false))
+        components.path = "/ports"
+        components.queryItems = [URLQueryItem(name: "tag", value: tag)]
+        let (data, _) = try await URLSession.shared.data(for: URLRequest(url: try #require(components.url)))
+        return Set(try JSONDecoder().decode([Int].self, from: data))
+    }
+
+    @Test("the socket check sees a connection that is still open (so the leak checks can fail)")
+    func socketCheckSeesOpenConnection() async throws {
+        let tag = UUID().uuidString
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        // a long idle timeout: the connection must still be open when it is looked for
+        let inFlight = start(FaultRequest(path: "never", tag: tag, idleTimeout: 60), session: session)
+        var ports: Set<Int> = []
+        for _ in 0..<50 where ports.isEmpty {
+            await pause(0.1)
+            ports = try await taggedPorts(tag)
+        }
+        let serverPort = try #require(FaultServer.url?.port)
+        let held = Set(OpenSockets.held().filter { $0.remotePort == serverPort }.map(\.localPort))
+        #expect(!ports.isEmpty && ports.isSubset(of: held), "ports \(ports), held \(held)")
+        inFlight.handle.cancel()
+        _ = try await inFlight.result(timeout: 30)
+        try await expectNoSocketLeft(tag: tag, path: "never (cancelled)")
+    }
+
     func expectTransportFailure(_ path: String, codes: Set<URLError.Code>) async throws {
-        let result = try await outcome(path)
+        try await expectTransportFailure(FaultRequest(path: path), codes: codes)
+    }
+
+    func expectTransportFailure(_ fault: FaultRequest, codes: Set<URLError.Code>) async throws {
+        let path = fault.path
+        let result = try await outcome(fault)
         guard case .failure(let error) = result else {
             Issue.record("\(path): expected a transport failure, got \(result)")
             return
@@ -102,6 +181,48 @@ struct FaultInjectionTests {
     @Test("a body that stops arriving times out")
     func stalledBody() async throws {
         try await expectTransportFailure("drip-stall", codes: [.timedOut])
+    }
+
+    @Test("a body dripped past the resource timeout ends with .timedOut within it (perform)")
+    func dripPastResourceTimeout() async throws {
+        // 20 bytes 0.4 s apart: the 2 s idle timeout never fires, the transfer lasts ~7.6 s
+        try await expectTransportFailure(
+            FaultRequest(path: "drip", interval: 0.4, resourceTimeout: 3), codes: [.timedOut])
+    }
+
+    @Test("a body dripped past the resource timeout ends with .timedOut within it (async response())")
+    func dripPastResourceTimeoutAsync() async throws {
+        let tag = UUID().uuidString
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        let request = FaultRequest(path: "drip", interval: 0.4, tag: tag, resourceTimeout: 3)
+        let started = ContinuousClock.now
+        let result: Result<Data, RequestError>
+        do {
+            result = .success(try await request.response(session: Session(transport: session)))
+        } catch {
+            result = .failure(error)
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed < .seconds(3) + Self.slack, "took \(elapsed)")
+        #expect(elapsed >= .milliseconds(2900), "ended before the deadline: \(elapsed)")
+        guard case .failure(.transportFailed(let underlying as URLError, _)) = result else {
+            Issue.record("expected .transportFailed(URLError(.timedOut)), got \(result)")
+            return
+        }
+        #expect(underlying.code == .timedOut)
+        try await expectNoSocketLeft(tag: tag, path: "drip")
+    }
+
+    @Test("without a resource timeout a steady drip is not an idle timeout: the whole body arrives")
+    func dripWithinIdleTimeout() async throws {
+        let session = URLSession(configuration: .ephemeral)
+        defer { session.invalidateAndCancel() }
+        // 20 bytes 0.3 s apart (~5.7 s), longer than the 2 s idle timeout
+        let inFlight = start(FaultRequest(path: "drip", interval: 0.3), session: session)
+        let result = try await inFlight.result(timeout: 30)
+        #expect((try? result.get()) == Data(repeating: UInt8(ascii: "x"), count: 20), "\(result)")
+        #expect(ContinuousClock.now - inFlight.started > .seconds(FaultRequest.timeout))
     }
 
     @Test("a malformed status line")

@@ -34,10 +34,10 @@ public enum BuildError: Error, Sendable {
     case duplicatePathValue(_ name: String, fields: [String])
     /// A path value that would not stay one plain segment.
     case invalidPathValue(_ name: String, field: String, reason: InvalidPathValueReason)
-    /// A multipart part name holds a control character other than CR and LF (which are sent
-    /// as `%0D` and `%0A`).
+    /// A multipart part name holds CR, LF, NUL or another control character other than tab,
+    /// which could inject lines into the part's headers.
     case invalidPartName(_ name: String, field: String)
-    /// A multipart filename holds a control character other than CR and LF.
+    /// A multipart filename holds CR, LF, NUL or another control character other than tab.
     case invalidFilename(_ filename: String, field: String, key: String)
     /// A file to upload (``MultipartFile/file(_:filename:mimeType:)``) cannot be read; checked
     /// when the request is built, so nothing is sent.
@@ -64,7 +64,7 @@ public enum BuildError: Error, Sendable {
             }
         }
     }
-    /// A ``RequestOptions/timeout`` that is zero, negative, infinite or NaN.
+    /// A ``RequestOptions/timeout`` or ``RequestOptions/resourceTimeout`` that is zero, negative, infinite or NaN.
     case invalidTimeout(TimeInterval)
     /// A ``RetryPolicy`` that cannot be followed: `maxAttempts` below 1, or a delay or factor
     /// that is negative, infinite or NaN. The associated text names the member and the value.

@@ -18,13 +18,14 @@
 ///
 /// The value is a ``MultipartFile``, an optional one (`nil` omits the part) or an array of
 /// them (one part per file, all with the same name). A file on disk is streamed, never loaded
-/// whole into memory. The filename is sent in UTF-8 as browsers do, with `"`, CR and LF written
-/// as `%22`, `%0D` and `%0A` (RFC 7578, section 4.2).
+/// whole into memory. The filename is sent in UTF-8 as browsers do, with `"` written as `%22`
+/// (RFC 7578, section 4.2).
 ///
 /// Together with ``JSON``, ``Field`` or a whole body it fails with
 /// ``BuildError/conflictingBodies(_:_:)``; a file that is missing, not a regular file or not
 /// readable fails with ``BuildError/unreadableFile(field:key:path:reason:)``; a filename
-/// holding another control character fails with ``BuildError/invalidFilename(_:field:key:)``.
+/// holding CR, LF, NUL or another control character (tab excepted) fails with
+/// ``BuildError/invalidFilename(_:field:key:)``. Either way nothing is sent.
 @propertyWrapper
 public struct FilePart<Value: Encodable & Sendable>: BodyProtocol, Sendable {
     /// The part's name, sent in its `Content-Disposition`.

@@ -36,8 +36,9 @@
 /// with `Content-Type: multipart/form-data; boundary=…` (RFC 7578).
 ///
 /// Declaring `@Part` together with ``JSON``, ``Field`` or a whole body fails with
-/// ``BuildError/conflictingBodies(_:_:)``; a name holding a control character other than CR
-/// and LF fails with ``BuildError/invalidPartName(_:field:)``.
+/// ``BuildError/conflictingBodies(_:_:)``; a name holding CR, LF, NUL or another control
+/// character (tab excepted) fails with ``BuildError/invalidPartName(_:field:)`` before
+/// anything is sent. A `"` in the name is sent as `%22`.
 @propertyWrapper
 public struct Part<Value: Encodable>: BodyProtocol {
     /// The part's name, sent in its `Content-Disposition`.

@@ -143,26 +143,44 @@ final class RequestPipeline<R: Request>: Sendable {
     }
 
     /// Hands `urlRequest` to the transport, logged and with the caller's progress closure
-    /// when there are any: one send, or one attempt of several.
+    /// when there are any, and bounded by the ``RequestOptions/resourceTimeout`` when one is
+    /// set: one send, or one attempt of several.
     func startTransfer(
         _ urlRequest: URLRequest,
         handle: RequestHandle,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
+        let deadline = resourceTimeout.map(TransferDeadline.init(seconds:))
         let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
+            if let deadline, !deadline.claim() { return }
             logged?.end(result)
             completion(result)
         }
-        guard let progress else {
-            return session.transport.send(urlRequest, completion: transportCompletion)
+        let task: any TransportTask
+        if let progress {
+            // a transfer still reports while its cancellation is delivered: not to the caller
+            task = session.transport.send(
+                urlRequest,
+                progress: { step in if !handle.isFinished { progress(step) } },
+                completion: transportCompletion
+            )
+        } else {
+            task = session.transport.send(urlRequest, completion: transportCompletion)
         }
-        // a transfer still reports while its cancellation is delivered: not to the caller
-        return session.transport.send(
-            urlRequest,
-            progress: { step in if !handle.isFinished { progress(step) } },
-            completion: transportCompletion
-        )
+        guard let deadline else { return task }
+        deadline.arm(cancelling: task) {
+            let timedOut: Result<TransportResponse, any Error> = .failure(TransferDeadline.timedOut)
+            logged?.end(timedOut)
+            completion(timedOut)
+        }
+        return deadline
+    }
+
+    /// The ``RequestOptions/resourceTimeout`` of this call, the request type or the session,
+    /// the most specific first; `prepare()` has checked it is positive and finite.
+    private var resourceTimeout: TimeInterval? {
+        callOptions?.resourceTimeout ?? request.options.resourceTimeout ?? session.options.resourceTimeout
     }
 
     /// Runs the session's `inspect` hooks in reverse order, when there are any and a response

@@ -189,18 +189,102 @@ struct MultipartTests {
     }
 
     struct Named: RequestConfiguration, Sendable {
-        @Part("a\"b\r\nc") var text = "v"
-        @FilePart("f") var file = MultipartFile.data(Data("x".utf8), filename: "naïve \"résumé\"\r\n.pdf")
+        @Part("a\"b\tc") var text = "v"
+        @FilePart("f") var file = MultipartFile.data(Data("x".utf8), filename: "naïve \"résumé\".pdf")
     }
 
-    @Test("golden: \", CR and LF in names and filenames are percent-encoded; other text is UTF-8")
+    @Test("golden: \" in names and filenames is percent-encoded; tab and other text are UTF-8")
     func escaping() throws {
         let request = try withBoundary { try urlRequest(Named(), method: .post) }
         let expected =
-            part(#"name="a%22b%0D%0Ac""#, "v")
-            + part(#"name="f"; filename="naïve %22résumé%22%0D%0A.pdf""#, type: "application/pdf", "x")
+            part("name=\"a%22b\tc\"", "v")
+            + part(#"name="f"; filename="naïve %22résumé%22.pdf""#, type: "application/pdf", "x")
             + end()
         #expect(request.bodyText == expected)
+    }
+
+    /// A part whose name is chosen at run time (the plan reads the wrapper at its offset).
+    struct ControlName: RequestConfiguration, Sendable {
+        @Part("placeholder") var text = "v"
+
+        init(name: String) {
+            _text = Part(wrappedValue: "v", name)
+        }
+    }
+
+    /// A file part whose filename is chosen at run time.
+    struct ControlFilename: RequestConfiguration, Sendable {
+        @FilePart("f") var file = MultipartFile.data(Data("x".utf8), filename: "a.txt")
+
+        init(filename: String) {
+            file = .data(Data("x".utf8), filename: filename)
+        }
+    }
+
+    static let controlCharacters = ["\r", "\n", "\r\n", "\u{0}", "\u{1}", "\u{1B}", "\u{1F}", "\u{7F}"]
+
+    @Test(
+        "CR, LF, NUL and other control characters in a part name fail the build, naming the property",
+        arguments: controlCharacters)
+    func controlCharacterInName(_ control: String) {
+        let name = "a\(control)Content-Type: text/html"
+        guard case .invalidPartName(let reported, field: "text") = buildError(ControlName(name: name), method: .post)
+        else {
+            Issue.record("expected invalidPartName for \(control.debugDescription)")
+            return
+        }
+        #expect(reported == name)
+    }
+
+    @Test(
+        "CR, LF, NUL and other control characters in a filename fail the build, naming the property and part",
+        arguments: controlCharacters)
+    func controlCharacterInFilename(_ control: String) {
+        let filename = "evil\(control).txt"
+        guard
+            case .invalidFilename(let reported, field: "file", key: "f") = buildError(
+                ControlFilename(filename: filename), method: .post)
+        else {
+            Issue.record("expected invalidFilename for \(control.debugDescription)")
+            return
+        }
+        #expect(reported == filename)
+    }
+
+    @Test("a part name or filename with CR/LF fails perform at the build stage; the transport is never called")
+    func controlCharacterSendsNothing() async throws {
+        let sent = Locked(0)
+        let session = Session(
+            transport: StubTransport { _ in
+                sent.withLock { $0 += 1 }
+                return .success(status: 200)
+            })
+        let requests: [any Request] = [
+            TestRequest(method: .post, configuration: ControlName(name: "a\r\nX-Evil: 1")),
+            TestRequest(method: .post, configuration: ControlFilename(filename: "a\r\nX-Evil: 1.txt")),
+        ]
+        for request in requests {
+            let error = await buildFailure(of: request, session: session)
+            guard case .buildFailed(let buildError, _) = error else {
+                Issue.record("expected buildFailed, got \(String(describing: error))")
+                continue
+            }
+            switch buildError {
+            case .invalidPartName, .invalidFilename: break
+            default: Issue.record("expected invalidPartName or invalidFilename, got \(buildError)")
+            }
+            #expect(!String(describing: buildError).contains("\r\n"), "the description escapes CR/LF")
+        }
+        #expect(sent.withLock { $0 } == 0)
+    }
+
+    private func buildFailure(of request: some Request, session: Session) async -> RequestError? {
+        do {
+            _ = try await request.response(session: session)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     struct Empty: RequestConfiguration, Sendable {

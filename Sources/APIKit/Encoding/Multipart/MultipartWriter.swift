@@ -9,10 +9,11 @@
 ///     <content> CRLF
 ///
 /// and the body ends with `--<boundary>--` CRLF; a body whose parameters are all `nil` holds
-/// only that line. In a name and a filename `"`, CR and LF are written as `%22`, `%0D` and
-/// `%0A`, as browsers do (RFC 7578 section 4.2 and the HTML standard), other characters as
-/// UTF-8; `filename*=` is not sent, as RFC 7578 requires. Other control characters are
-/// rejected. Which parts a value becomes is documented on ``Part``.
+/// only that line. In a name and a filename `"` is written as `%22`, as browsers do (RFC 7578
+/// section 4.2 and the HTML standard), other characters as UTF-8; `filename*=` is not sent, as
+/// RFC 7578 requires. A name or filename holding CR, LF, NUL or another control character
+/// (tab excepted, as in header values) is rejected before anything is sent. Which parts a
+/// value becomes is documented on ``Part``.
 enum MultipartWriter {
     /// One part before the boundary is chosen.
     private struct Draft {
@@ -159,16 +160,15 @@ enum MultipartWriter {
         }
     }
 
-    /// `text` with `"`, CR and LF percent-encoded, or `nil` when it holds another control
-    /// character (C0 other than tab, or DEL).
+    /// `text` with `"` percent-encoded, or `nil` when it holds a control character: CR, LF,
+    /// NUL, another C0 character other than tab, or DEL — the bytes a header value may not
+    /// hold (``HTTPSyntax/isValidFieldValue(_:)``).
     static func escaped(_ text: String) -> String? {
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
             switch scalar {
             case "\"": result += "%22"
-            case "\r": result += "%0D"
-            case "\n": result += "%0A"
             case "\t": result.unicodeScalars.append(scalar)
             case "\u{00}"..."\u{1F}", "\u{7F}": return nil
             default: result.unicodeScalars.append(scalar)

@@ -1,0 +1,231 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// `RequestOptions.resourceTimeout`: APIKit's own limit on one attempt, from send to the whole
+/// body, whatever the transport's idle timeout does.
+@Suite("RequestOptions.resourceTimeout: one attempt ends in time, once, with URLError(.timedOut)")
+struct ResourceTimeoutTests {
+    /// A transport that answers after `seconds` (the stub stops early when cancelled).
+    func slow(_ seconds: TimeInterval, body: String = "late") -> RecordingTransport {
+        RecordingTransport(StubTransport(.success(body: body, delay: seconds)))
+    }
+
+    /// Expects `result` to be the deadline's failure: stage transport, `URLError(.timedOut)`.
+    func expectTimedOut(
+        _ result: Result<String, RequestError>?,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        guard case .failure(.transportFailed(let underlying as URLError, _)) = result else {
+            Issue.record(
+                "expected .transportFailed(URLError(.timedOut)), got \(String(describing: result))",
+                sourceLocation: sourceLocation)
+            return
+        }
+        #expect(underlying.code == .timedOut, sourceLocation: sourceLocation)
+        #expect(result?.errorValue?.stage == .transport, sourceLocation: sourceLocation)
+    }
+
+    @Test("perform: a transfer that outlasts the deadline fails with .timedOut in time, once, and is stopped")
+    func performTimesOut() async throws {
+        let transport = slow(20)
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 0.3))
+        let started = ContinuousClock.now
+        let (result, probe) = await session.performProbed(TextRequest())
+        let elapsed = ContinuousClock.now - started
+        expectTimedOut(result)
+        #expect(elapsed >= .milliseconds(290), "ended before the deadline: \(elapsed)")
+        #expect(elapsed < .seconds(5), "ended long after the deadline: \(elapsed)")
+        // The stub was cancelled: it reports URLError(.cancelled) to APIKit, which drops it.
+        let stopped = try #require(await transport.results.first(timeout: 10))
+        guard case .failure(let error as URLError) = stopped else {
+            Issue.record("the transfer was not stopped: \(stopped)")
+            return
+        }
+        #expect(error.code == .cancelled)
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(probe.count == 1)
+    }
+
+    @Test("async response(): throws .transportFailed(.timedOut) once the deadline passes")
+    func asyncTimesOut() async throws {
+        let session = Session(transport: slow(20))
+        let started = ContinuousClock.now
+        let result = await TextRequest().result(session: session, options: RequestOptions(resourceTimeout: 0.3))
+        expectTimedOut(result)
+        #expect(ContinuousClock.now - started < .seconds(5))
+    }
+
+    @Test("a transfer that ends before the deadline succeeds, and the timer never reports afterwards")
+    func finishesInTime() async throws {
+        let session = Session(transport: slow(0.05, body: "ok"), options: RequestOptions(resourceTimeout: 1))
+        let (result, probe) = await session.performProbed(TextRequest())
+        #expect(try result?.get() == "ok")
+        try await Task.sleep(nanoseconds: 1_500_000_000)
+        #expect(probe.count == 1)
+    }
+
+    @Test("cancelling before the deadline reports .cancelled once; the timer is stopped")
+    func cancelBeforeDeadline() async throws {
+        let transport = slow(20)
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 1.5))
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        let handle = session.perform(TextRequest()) { probe.record($0) }
+        // cancel once the transfer (and so the timer) has started
+        while transport.sentRequests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        handle.cancel()
+        let result = try #require(await probe.first(timeout: 10))
+        guard case .failure(.cancelled) = result else {
+            Issue.record("expected .cancelled, got \(result)")
+            return
+        }
+        try await Task.sleep(nanoseconds: 2_000_000_000)
+        #expect(probe.count == 1)
+    }
+
+    @Test("call > request type > session, as for the other options")
+    func precedence() async throws {
+        let transport = slow(1, body: "ok")
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 0.2))
+        // the session's limit applies
+        expectTimedOut(await session.performProbed(TextRequest()).result)
+        // the request type's wins over the session's
+        let patient = OptionsRequest(base: stubBase, options: RequestOptions(resourceTimeout: 20))
+        #expect(try await patient.result(session: session).get() == "ok")
+        // the call's wins over the request type's
+        expectTimedOut(await patient.result(session: session, options: RequestOptions(resourceTimeout: 0.2)))
+        // setting only another member does not clear it
+        expectTimedOut(await session.performProbed(TextRequest(), options: RequestOptions(timeout: 30)).result)
+    }
+
+    @Test("with a retry policy each attempt has the whole deadline again")
+    func eachAttemptHasTheDeadline() async throws {
+        let transport = ScriptedTransport([
+            .success(body: "late", delay: 20), .success(body: "late", delay: 20), .success(body: "ok", delay: 0.05),
+        ])
+        let session = Session(
+            transport: transport, options: RequestOptions(resourceTimeout: 1), retryPolicy: WaitRecorder().policy())
+        let (result, probe) = await session.performProbed(TextRequest())
+        #expect(try result?.get() == "ok")
+        #expect(transport.count == 3)
+        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(probe.count == 1)
+
+        let down = ScriptedTransport([.success(body: "late", delay: 20)])
+        let failing = Session(
+            transport: down, options: RequestOptions(resourceTimeout: 0.2), retryPolicy: WaitRecorder().policy())
+        let error = try #require(await failing.performProbed(TextRequest()).result?.errorValue)
+        expectTimedOut(.failure(error))
+        #expect(error.attempts == 3)
+        #expect(down.count == 3)
+    }
+
+    @Test(
+        "a resource timeout that is not positive and finite → .buildFailed(.invalidTimeout); nothing is sent",
+        arguments: [0, -1, Double.nan, Double.infinity]
+    )
+    func invalid(timeout: TimeInterval) async throws {
+        let transport = RecordingTransport(StubTransport(.success()))
+        let session = Session(transport: transport)
+        let result = await TextRequest().result(session: session, options: RequestOptions(resourceTimeout: timeout))
+        guard case .buildFailed(.invalidTimeout(let reported), _) = try #require(result.errorValue) else {
+            Issue.record("expected .buildFailed(.invalidTimeout), got \(String(describing: result.errorValue))")
+            return
+        }
+        #expect(reported.isNaN ? timeout.isNaN : reported == timeout)
+        #expect(transport.sentRequests.isEmpty)
+    }
+
+    @Test("overriding(_:) takes a nil resourceTimeout from the wider options")
+    func overriding() {
+        let general = RequestOptions(timeout: 30, resourceTimeout: 120)
+        #expect(RequestOptions().overriding(general) == general)
+        #expect(RequestOptions(timeout: 5).overriding(general) == RequestOptions(timeout: 5, resourceTimeout: 120))
+        #expect(RequestOptions(resourceTimeout: 1).overriding(general).resourceTimeout == 1)
+    }
+
+    @Test("the idle timeout is still written to the URLRequest; the resource timeout is not")
+    func urlRequestKeepsIdleTimeout() async throws {
+        let transport = RecordingTransport(StubTransport(.success()))
+        let session = Session(transport: transport, options: RequestOptions(timeout: 7, resourceTimeout: 100))
+        _ = await TextRequest().result(session: session)
+        let sent = try #require(transport.sentRequests.first)
+        #expect(sent.timeoutInterval == 7)
+    }
+}
+
+@Suite("TransferDeadline: exactly one outcome passes, whoever comes first")
+struct TransferDeadlineTests {
+    final class ManualTask: TransportTask {
+        let cancelled = Locked(0)
+        func cancel() { cancelled.withLock { $0 += 1 } }
+    }
+
+    @Test("the transport first: claimed once, the timer never fires")
+    func transportFirst() async throws {
+        let deadline = TransferDeadline(seconds: 0.1)
+        let task = ManualTask()
+        let fired = Locked(0)
+        deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
+        #expect(deadline.claim())
+        #expect(!deadline.claim())
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(fired.withLock { $0 } == 0)
+        #expect(task.cancelled.withLock { $0 } == 0)
+    }
+
+    @Test("a transport that completes before arm(): the timer is never started")
+    func completedBeforeArm() async throws {
+        let deadline = TransferDeadline(seconds: 0.05)
+        let task = ManualTask()
+        let fired = Locked(0)
+        #expect(deadline.claim())
+        deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(fired.withLock { $0 } == 0)
+    }
+
+    @Test("the timer first: the task is cancelled, the timeout reported once, the transport's answer dropped")
+    func timerFirst() async throws {
+        let deadline = TransferDeadline(seconds: 0.05)
+        let task = ManualTask()
+        let fired = CompletionProbe<Int>()
+        deadline.arm(cancelling: task) { fired.record(1) }
+        #expect(await fired.first(timeout: 10) == 1)
+        #expect(task.cancelled.withLock { $0 } == 1)
+        #expect(!deadline.claim())
+        try await Task.sleep(nanoseconds: 100_000_000)
+        #expect(fired.count == 1)
+    }
+
+    @Test("cancel(): the task is cancelled, the timer stopped, and the transport's answer still passes")
+    func cancelThenAnswer() async throws {
+        let deadline = TransferDeadline(seconds: 0.1)
+        let task = ManualTask()
+        let fired = Locked(0)
+        deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
+        deadline.cancel()
+        deadline.cancel()
+        #expect(task.cancelled.withLock { $0 } == 1)
+        #expect(deadline.claim())
+        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(fired.withLock { $0 } == 0)
+    }
+
+    @Test("racing claims from many threads: exactly one outcome passes")
+    func racing() async {
+        for _ in 0..<200 {
+            let deadline = TransferDeadline(seconds: 0.001)
+            let passed = Locked(0)
+            deadline.arm(cancelling: ManualTask()) { passed.withLock { $0 += 1 } }
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { if deadline.claim() { passed.withLock { $0 += 1 } } }
+                }
+            }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+            #expect(passed.withLock { $0 } == 1)
+        }
+    }
+}
