@@ -1,21 +1,6 @@
 import APIKit
+import APIKitTestSupport
 import Testing
-
-/// A value guarded by a lock.
-final class Protected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
 
 /// Records every call of a completion handler and lets a test await the first one,
 /// with a time limit, so that a lost completion fails the test instead of hanging it.

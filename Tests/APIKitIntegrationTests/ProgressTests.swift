@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// httpbin's `/bytes/{n}`: `n` random bytes, with a `Content-Length`.
