@@ -58,7 +58,7 @@ let package = Package(
             path: "Tests/Soak",
             swiftSettings: strictSettings
         ),
-        // Helpers shared by the test targets (a seeded generator, a lock box); not a product.
+        // Helpers shared by the test targets (a seeded generator, a lock box, a completion probe); not a product.
         .target(name: "APIKitTestSupport", path: "Tests/APIKitTestSupport", swiftSettings: strictSettings),
         .testTarget(name: "APIKitTestSupportTests", dependencies: ["APIKitTestSupport"], swiftSettings: strictSettings),
         .testTarget(
