@@ -58,16 +58,23 @@ let package = Package(
             path: "Tests/Soak",
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "APIKitParsersTests", dependencies: ["APIKitParsers"], swiftSettings: strictSettings),
-        .testTarget(name: "APIKitTests", dependencies: ["APIKit"], swiftSettings: strictSettings),
+        // Helpers shared by the test targets (a seeded generator, a lock box, a completion probe); not a product.
+        .target(name: "APIKitTestSupport", path: "Tests/APIKitTestSupport", swiftSettings: strictSettings),
+        .testTarget(name: "APIKitTestSupportTests", dependencies: ["APIKitTestSupport"], swiftSettings: strictSettings),
+        .testTarget(
+            name: "APIKitParsersTests",
+            dependencies: ["APIKitParsers", "APIKitTestSupport"],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(name: "APIKitTests", dependencies: ["APIKit", "APIKitTestSupport"], swiftSettings: strictSettings),
         .testTarget(
             name: "ExamplesTests",
-            dependencies: ["MeteorAPI"],
+            dependencies: ["MeteorAPI", "APIKitTestSupport"],
             swiftSettings: strictSettings
         ),
         .testTarget(
             name: "APIKitIntegrationTests",
-            dependencies: ["APIKit"],
+            dependencies: ["APIKit", "APIKitTestSupport"],
             swiftSettings: strictSettings
         ),
     ],

@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// `/anything?i=N`.
@@ -73,7 +74,7 @@ struct CancellationTests {
         inFlight.handle.cancel()
         await pause(0.5)
         #expect(inFlight.completionCount == 1)
-        if case .failure(let error) = inFlight.recorder.values.last {
+        if case .failure(let error) = inFlight.recorder.all.last {
             Issue.record("a second, failing completion arrived: \(error)")
         }
     }
@@ -135,8 +136,8 @@ struct ConcurrencyTests {
         }
 
         // Success.
-        let success = CompletionRecorder<Bool>()
-        let outcome = CompletionRecorder<Result<Echo<NoJSONBody>, RequestError>>()
+        let success = CompletionProbe<Bool>()
+        let outcome = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
         IndexedRequest(index: 1).perform(session: HTTPBin.session, completionQueue: queue) { result in
             outcome.record(result)
             success.record(onQueue())
@@ -145,21 +146,21 @@ struct ConcurrencyTests {
         #expect(try await outcome.first(timeout: 1)?.get().arg("i") == .one("1"))
 
         // A status code rejected after the response arrived.
-        let status = CompletionRecorder<Bool>()
+        let status = CompletionProbe<Bool>()
         StatusRequest(code: 404).perform(session: HTTPBin.session, completionQueue: queue) { _ in
             status.record(onQueue())
         }
         #expect(await status.first(timeout: 20) == true)
 
         // A build failure: nothing is sent, the completion still goes to the queue.
-        let build = CompletionRecorder<Bool>()
+        let build = CompletionProbe<Bool>()
         InjectingHeaderRequest(base: refused).perform(session: HTTPBin.session, completionQueue: queue) { _ in
             build.record(onQueue())
         }
         #expect(await build.first(timeout: 20) == true)
 
         // A cancellation.
-        let cancelled = CompletionRecorder<Bool>()
+        let cancelled = CompletionProbe<Bool>()
         DelayRequest(seconds: 3).perform(session: HTTPBin.session, completionQueue: queue) { _ in
             cancelled.record(onQueue())
         }.cancel()

@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// Records the events of a ``RequestLogger``.

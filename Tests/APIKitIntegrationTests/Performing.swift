@@ -1,81 +1,6 @@
 import APIKit
+import APIKitTestSupport
 import Testing
-
-/// A value guarded by a lock.
-final class Protected<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
-    }
-}
-
-/// Records every call of a completion handler and lets a test await the first one,
-/// with a time limit, so that a lost completion fails the test instead of hanging it.
-final class CompletionRecorder<Value: Sendable>: Sendable {
-    private struct State {
-        var values: [Value] = []
-        var waiter: CheckedContinuation<Value?, Never>?
-        var generation = 0
-    }
-
-    private let state = Protected(State())
-
-    init() {}
-
-    /// Records one call; the first one wakes the waiting test.
-    func record(_ value: Value) {
-        let waiter: CheckedContinuation<Value?, Never>? = state.withLock { state in
-            state.values.append(value)
-            defer { state.waiter = nil }
-            return state.waiter
-        }
-        waiter?.resume(returning: value)
-    }
-
-    /// How many times the completion has been called so far.
-    var count: Int {
-        state.withLock { $0.values.count }
-    }
-
-    /// Every recorded value, in order.
-    var values: [Value] {
-        state.withLock { $0.values }
-    }
-
-    /// The first recorded value, waiting up to `timeout` seconds; `nil` on timeout.
-    func first(timeout: TimeInterval) async -> Value? {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            let generation: Int? = state.withLock { state in
-                if state.values.isEmpty {
-                    state.generation += 1
-                    state.waiter = continuation
-                    return state.generation
-                }
-                return nil
-            }
-            guard let generation else {
-                continuation.resume(returning: values.first)
-                return
-            }
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [state] in
-                let expired: CheckedContinuation<Value?, Never>? = state.withLock { state in
-                    guard state.generation == generation, let waiter = state.waiter else { return nil }
-                    state.waiter = nil
-                    return waiter
-                }
-                expired?.resume(returning: nil)
-            }
-        }
-    }
-}
 
 /// The completion handler was not called in time.
 struct CompletionTimedOut: Error, CustomStringConvertible {
@@ -86,7 +11,7 @@ struct CompletionTimedOut: Error, CustomStringConvertible {
 /// A request started with ``start(_:session:completionQueue:)``.
 struct InFlight<Response: Sendable>: Sendable {
     let handle: RequestHandle
-    let recorder: CompletionRecorder<Result<Response, RequestError>>
+    let recorder: CompletionProbe<Result<Response, RequestError>>
     let started: ContinuousClock.Instant
 
     /// The outcome passed to the completion handler (the first one, if it was called more than once).
@@ -108,7 +33,7 @@ func start<R: Request>(
     session: URLSession = HTTPBin.session,
     completionQueue: DispatchQueue = .global()
 ) -> InFlight<R.Response> where R.Response: Sendable {
-    let recorder = CompletionRecorder<Result<R.Response, RequestError>>()
+    let recorder = CompletionProbe<Result<R.Response, RequestError>>()
     let started = ContinuousClock.now
     let handle = request.perform(session: session, completionQueue: completionQueue) { result in
         recorder.record(result)

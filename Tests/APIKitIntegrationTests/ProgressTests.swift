@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// httpbin's `/bytes/{n}`: `n` random bytes, with a `Content-Length`.
@@ -56,7 +57,7 @@ struct ProgressTests {
         let file = directory.appendingPathComponent("upload.txt")
         try bytes.write(to: file)
         let log = ProgressLog()
-        let recorder = CompletionRecorder<Result<MultipartEcho, RequestError>>()
+        let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
         session.perform(MultipartUploadRequest(file: .file(file)), progress: log.handler) { result in
             log.markCompleted()
@@ -88,8 +89,8 @@ struct ProgressTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("upload.txt")
         try bytes.write(to: file)
-        let underway = CompletionRecorder<TransferProgress>()
-        let recorder = CompletionRecorder<Result<MultipartEcho, RequestError>>()
+        let underway = CompletionProbe<TransferProgress>()
+        let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
         // The first step holds the transport's serial delegate queue until the test has
         // cancelled, so that the upload cannot finish in between, however loaded the machine.
         let cancelled = DispatchSemaphore(value: 0)

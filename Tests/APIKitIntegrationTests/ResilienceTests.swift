@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// httpbin's `/bearer`: 401 without `Authorization: Bearer …`, else the token echoed.

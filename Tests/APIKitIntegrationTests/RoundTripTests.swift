@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// Values that break naive encoders: reserved characters, emoji with a modifier and a
@@ -470,8 +471,8 @@ struct RoundTripTests {
 
     @Test("perform's defaults (URLSession.shared, its delegate queue) work")
     func defaultSessionAndQueue() async throws {
-        let recorder = CompletionRecorder<Result<Echo<NoJSONBody>, RequestError>>()
-        let onDelegateQueue = CompletionRecorder<Bool>()
+        let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
+        let onDelegateQueue = CompletionProbe<Bool>()
         let handle = SingleQueryRequest("shared").perform { result in
             onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
             recorder.record(result)

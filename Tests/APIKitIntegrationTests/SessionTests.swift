@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// httpbin's `/headers`: the request headers as the server received them.

@@ -1,22 +1,7 @@
 import APIKitParsers
+import APIKitTestSupport
 import Foundation
 import Testing
-
-/// A small deterministic generator (SplitMix64), so that a failing input can be replayed from
-/// the seed printed with it.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 /// Bodies a faulty or hostile server could send. Every built-in parser must answer each with a
 /// value or a ``ParsingError`` — never a crash, a hang or another kind of error.

@@ -1,19 +1,8 @@
 import APIKit
+import APIKitTestSupport
 import Foundation
 import MeteorAPI
 import Testing
-
-/// What the stub transport was asked to send, recorded from its queue.
-final class SentRequests: @unchecked Sendable {  // every access holds `lock`
-    private let lock = NSLock()
-    private var recorded: [URLRequest] = []
-
-    func record(_ request: URLRequest) {
-        lock.withLock { recorded.append(request) }
-    }
-
-    var all: [URLRequest] { lock.withLock { recorded } }
-}
 
 /// MeteorAPI's mocked responses: the example's declarations (Examples/MeteorAPI) sent through a
 /// `StubTransport`, which answers without a network while encoding, options, status checks and parsing
@@ -35,9 +24,9 @@ struct MeteorAPITests {
 
     @Test("an upload gets the mocked answer, sent as multipart to the client's server with a 300 s timeout")
     func uploadWithMockedResponse() async throws {
-        let sent = SentRequests()
+        let sent = Protected<[URLRequest]>([])  // what the stub was asked to send
         let stub = StubTransport { request in
-            sent.record(request)
+            sent.append(request)
             return .success(body: #"{"files": {"file": "hello"}, "form": {"title": "Notes"}}"#)
         }
         let client = MeteorClient(server: server, session: Session(transport: stub))
@@ -47,8 +36,8 @@ struct MeteorAPITests {
         }
 
         #expect(response == UploadFileRequest.Response(files: ["file": "hello"], form: ["title": "Notes"]))
-        let request = try #require(sent.all.first)
-        #expect(sent.all.count == 1)
+        let request = try #require(sent.value.first)
+        #expect(sent.value.count == 1)
         #expect(request.url?.absoluteString == "https://meteor.test/api/v1/upload")
         #expect(request.httpMethod == "POST")
         #expect(request.timeoutInterval == 300)
@@ -60,26 +49,26 @@ struct MeteorAPITests {
     func progressFromTheMock() async throws {
         let stub = StubTransport(.success(body: #"{"files": {}, "form": {}}"#))
         let client = MeteorClient(server: server, session: Session(transport: stub))
-        let steps = SentProgress()
+        let steps = Protected<[TransferProgress]>([])  // recorded from the transport's queue
 
         let result = try await withFile("a few bytes") { file in
             await withCheckedContinuation { continuation in
-                client.send(UploadFileRequest(file: file), progress: steps.record) {
+                client.send(UploadFileRequest(file: file), progress: steps.append) {
                     continuation.resume(returning: $0)
                 }
             }
         }
 
         #expect(try result.get() == UploadFileRequest.Response(files: [:], form: [:]))
-        #expect(steps.all.last?.fractionSent == 1, "\(steps.all)")
-        #expect(steps.all.last?.fractionReceived == 1, "\(steps.all)")
+        #expect(steps.value.last?.fractionSent == 1, "\(steps.value)")
+        #expect(steps.value.last?.fractionReceived == 1, "\(steps.value)")
     }
 
     @Test("a mocked user is decoded, and the request asked for that id with GET")
     func userInfo() async throws {
-        let sent = SentRequests()
+        let sent = Protected<[URLRequest]>([])  // what the stub was asked to send
         let stub = StubTransport { request in
-            sent.record(request)
+            sent.append(request)
             return .success(body: #"{"id": "123", "name": "Ann"}"#)
         }
         let client = MeteorClient(server: server, session: Session(transport: stub))
@@ -87,7 +76,7 @@ struct MeteorAPITests {
         let user = try await client.perform(UserInfoRequest(id: "123"))
 
         #expect(user == UserInfoRequest.Response(id: "123", name: "Ann"))
-        let request = try #require(sent.all.first)
+        let request = try #require(sent.value.first)
         #expect(request.httpMethod == "GET")
         #expect(request.url?.absoluteString == "https://meteor.test/api/v1/user?id=123")
     }
@@ -124,16 +113,4 @@ struct MeteorAPITests {
         #expect(error?.statusCode == 404)
         #expect(error?.stage == .responseValidation)
     }
-}
-
-/// Progress steps, recorded from the transport's queue.
-final class SentProgress: @unchecked Sendable {  // every access holds `lock`
-    private let lock = NSLock()
-    private var recorded: [TransferProgress] = []
-
-    func record(_ step: TransferProgress) {
-        lock.withLock { recorded.append(step) }
-    }
-
-    var all: [TransferProgress] { lock.withLock { recorded } }
 }

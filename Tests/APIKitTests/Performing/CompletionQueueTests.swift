@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -16,23 +17,6 @@ struct CompletionQueueTests {
         var onCallerQueue: Bool
         var onCompletionQueue: Bool
         var callerBlockHadReturned: Bool
-    }
-
-    /// A flag the calling block sets as its last statement.
-    final class Flag: @unchecked Sendable {
-        // @unchecked: `value` is only touched with `lock` held.
-        private let lock = NSLock()
-        private var value = false
-        func set() {
-            lock.lock()
-            value = true
-            lock.unlock()
-        }
-        var isSet: Bool {
-            lock.lock()
-            defer { lock.unlock() }
-            return value
-        }
     }
 
     /// Performs a request shaped for `outcome` from inside a block on `caller`, completing on `completionQueue`.
@@ -57,7 +41,8 @@ struct CompletionQueueTests {
             failing: outcome == .requestInterceptorError ? .requestInterceptor : nil
         )
         let probe = CompletionProbe<Observation>()
-        let returned = Flag()
+        // Set by the calling block as its last statement.
+        let returned = Protected(false)
         caller.async {
             let handle = request.perform(session: StubURLProtocol.session, completionQueue: completionQueue) { result in
                 probe.record(
@@ -65,12 +50,12 @@ struct CompletionQueueTests {
                         result: result,
                         onCallerQueue: DispatchQueue.getSpecific(key: callerKey) != nil,
                         onCompletionQueue: DispatchQueue.getSpecific(key: completionKey) == "completion",
-                        callerBlockHadReturned: returned.isSet
+                        callerBlockHadReturned: returned.value
                     )
                 )
             }
             if outcome == .cancelled { handle.cancel() }
-            returned.set()
+            returned.withLock { $0 = true }
         }
         return await probe.first()
     }

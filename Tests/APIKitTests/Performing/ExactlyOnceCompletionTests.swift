@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -179,42 +180,26 @@ struct ExactlyOnceCompletionTests {
 
 @Suite("RequestHandle: claiming the outcome")
 struct RequestHandleTests {
-    final class Counter: @unchecked Sendable {
-        // @unchecked: `value` is only touched with `lock` held.
-        private let lock = NSLock()
-        private var value = 0
-        func increment() {
-            lock.lock()
-            value += 1
-            lock.unlock()
-        }
-        var count: Int {
-            lock.lock()
-            defer { lock.unlock() }
-            return value
-        }
-    }
-
     @Test("cancel first: onCancel runs once, and later claims fail")
     func cancelFirst() {
-        let counter = Counter()
-        let handle = RequestHandle(onCancel: { counter.increment() })
+        let counter = Protected(0)
+        let handle = RequestHandle(onCancel: { counter.withLock { $0 += 1 } })
         #expect(!handle.isFinished)
         handle.cancel()
         handle.cancel()
-        #expect(counter.count == 1)
+        #expect(counter.value == 1)
         #expect(handle.isFinished)
         #expect(!handle.claimCompletion())
     }
 
     @Test("claim first: cancel does not call onCancel, and a second claim fails")
     func claimFirst() {
-        let counter = Counter()
-        let handle = RequestHandle(onCancel: { counter.increment() })
+        let counter = Protected(0)
+        let handle = RequestHandle(onCancel: { counter.withLock { $0 += 1 } })
         #expect(handle.claimCompletion())
         #expect(!handle.claimCompletion())
         handle.cancel()
-        #expect(counter.count == 0)
+        #expect(counter.value == 0)
         #expect(handle.isFinished)
     }
 
@@ -230,16 +215,16 @@ struct RequestHandleTests {
     @Test("concurrent claims and cancels: exactly one wins, 1000 times")
     func concurrentClaims() {
         for _ in 0..<1000 {
-            let wins = Counter()
-            let handle = RequestHandle(onCancel: { wins.increment() })
+            let wins = Protected(0)
+            let handle = RequestHandle(onCancel: { wins.withLock { $0 += 1 } })
             DispatchQueue.concurrentPerform(iterations: 4) { worker in
                 if worker.isMultiple(of: 2) {
                     handle.cancel()
                 } else if handle.claimCompletion() {
-                    wins.increment()
+                    wins.withLock { $0 += 1 }
                 }
             }
-            #expect(wins.count == 1)
+            #expect(wins.value == 1)
         }
     }
 }

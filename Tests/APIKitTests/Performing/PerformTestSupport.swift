@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -37,66 +38,6 @@ final class EventLog: @unchecked Sendable {
     }
 
     var names: [String] { all.map(\.name) }
-}
-
-/// Records every call of a completion and lets a test wait, with a timeout, for the first.
-final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: every stored property is only touched with `lock` held.
-    private let lock = NSLock()
-    private var values: [Value] = []
-    private var waiters: [(id: UUID, continuation: CheckedContinuation<Value?, Never>)] = []
-
-    func record(_ value: Value) {
-        lock.lock()
-        values.append(value)
-        let waiting = waiters
-        waiters.removeAll()
-        lock.unlock()
-        for waiter in waiting {
-            waiter.continuation.resume(returning: value)
-        }
-    }
-
-    /// Every value recorded so far.
-    var all: [Value] {
-        lock.lock()
-        defer { lock.unlock() }
-        return values
-    }
-
-    var count: Int { all.count }
-
-    /// The first value, waiting at most `timeout` seconds for it; `nil` when none came in time.
-    ///
-    /// The default only bounds how long a failure takes to show: with 456 tests sharing two
-    /// cores in a fresh-clone CI run, stubbed answers took over 5 s to arrive.
-    func first(timeout: TimeInterval = 30) async -> Value? {
-        let id = UUID()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
-            lock.lock()
-            if let first = values.first {
-                lock.unlock()
-                continuation.resume(returning: first)
-                return
-            }
-            waiters.append((id, continuation))
-            lock.unlock()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                expire(id)
-            }
-        }
-    }
-
-    private func expire(_ id: UUID) {
-        lock.lock()
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else {
-            lock.unlock()
-            return
-        }
-        let waiter = waiters.remove(at: index)
-        lock.unlock()
-        waiter.continuation.resume(returning: nil)
-    }
 }
 
 /// Sleeps for `seconds`, to let a second (wrong) completion show up.

@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Foundation
 
 #if canImport(FoundationNetworking)
@@ -104,7 +105,8 @@ final class StubURLProtocol: URLProtocol {
         return URLSession(configuration: configuration)
     }()
 
-    private let stopped = StubStopFlag()
+    /// Set by `stopLoading()`; a stopped load never answers.
+    private let stopped = Protected(false)
 
     override class func canInit(with request: URLRequest) -> Bool { true }
 
@@ -128,11 +130,11 @@ final class StubURLProtocol: URLProtocol {
     }
 
     override func stopLoading() {
-        stopped.set()
+        stopped.withLock { $0 = true }
     }
 
     private func deliver(_ answer: StubbedResponse.Answer) {
-        guard !stopped.isSet, let client else { return }
+        guard !stopped.value, let client else { return }
         switch answer {
         case .http(let statusCode, let headers, let body):
             guard
@@ -159,27 +161,8 @@ final class StubURLProtocol: URLProtocol {
     }
 }
 
-/// Set by `stopLoading()`; a stopped load never answers.
-private final class StubStopFlag: @unchecked Sendable {
-    // @unchecked: `value` is only touched with `lock` held.
-    private let lock = NSLock()
-    private var value = false
-
-    func set() {
-        lock.lock()
-        value = true
-        lock.unlock()
-    }
-
-    var isSet: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return value
-    }
-}
-
 /// Carries the protocol instance to the delayed answer. URLSession owns the instance and
-/// calls it from its own queues; the only state the stub mutates is behind `StubStopFlag`.
+/// calls it from its own queues; the only state the stub mutates is behind `stopped`'s lock.
 private struct UncheckedLoader: @unchecked Sendable {
     let value: StubURLProtocol
 

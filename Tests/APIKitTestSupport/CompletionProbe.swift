@@ -1,0 +1,81 @@
+public import Foundation
+
+/// Records every call of a completion handler and lets a test await the first one, with a time
+/// limit, so that a lost completion fails the test instead of hanging it.
+///
+/// Any number of tasks may wait at once; each is resumed by the first recorded value or, when
+/// none comes in time, with `nil`.
+///
+/// ```swift
+/// let probe = CompletionProbe<Result<String, RequestError>>()
+/// request.perform(session: session) { probe.record($0) }
+/// let result = await probe.first(timeout: 20)  // nil: no completion within 20 s
+/// #expect(probe.count == 1)
+/// ```
+public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
+    // @unchecked: every stored property is only touched with `lock` held.
+    private let lock = NSLock()
+    private var values: [Value] = []
+    private var waiters: [(id: UUID, continuation: CheckedContinuation<Value?, Never>)] = []
+
+    /// A probe that has recorded nothing.
+    public init() {}
+
+    /// Records one call; the first one wakes every waiting task.
+    ///
+    /// - Parameter value: What the completion handler was called with.
+    public func record(_ value: Value) {
+        lock.lock()
+        values.append(value)
+        let waiting = waiters
+        waiters.removeAll()
+        lock.unlock()
+        for waiter in waiting {
+            waiter.continuation.resume(returning: value)
+        }
+    }
+
+    /// Every value recorded so far, in order.
+    public var all: [Value] {
+        lock.lock()
+        defer { lock.unlock() }
+        return values
+    }
+
+    /// How many times the completion has been called so far.
+    public var count: Int { all.count }
+
+    /// The first value, waiting at most `timeout` seconds for it; `nil` when none came in time.
+    ///
+    /// The default only bounds how long a failure takes to show: with 456 tests sharing two
+    /// cores in a fresh-clone CI run, stubbed answers took over 5 s to arrive.
+    ///
+    /// - Parameter timeout: How long to wait, in seconds, when nothing has been recorded yet.
+    public func first(timeout: TimeInterval = 30) async -> Value? {
+        let id = UUID()
+        return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+            lock.lock()
+            if let first = values.first {
+                lock.unlock()
+                continuation.resume(returning: first)
+                return
+            }
+            waiters.append((id, continuation))
+            lock.unlock()
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
+                expire(id)
+            }
+        }
+    }
+
+    private func expire(_ id: UUID) {
+        lock.lock()
+        guard let index = waiters.firstIndex(where: { $0.id == id }) else {
+            lock.unlock()
+            return
+        }
+        let waiter = waiters.remove(at: index)
+        lock.unlock()
+        waiter.continuation.resume(returning: nil)
+    }
+}
