@@ -5,7 +5,7 @@
 // operation a dedicated *call* type, namespaced under the client and started with a convenience method:
 // `GiphyClient.GetRandomImage(tag: "cat").start { result in ... }`.
 //
-// In APIKit the client is a `Session`: an `Interceptor` appends the key to every request, an
+// In APIKit the client is a `Session`: its `defaultQueryItems` append the key to every request, an
 // `ErrorBodyDecoder` reads Giphy's `meta` error payload, a `RequestLogger` is the debug mode. The calls
 // are requests sharing a protocol (`GiphyCall`) that supplies the base, the method and `start`.
 //
@@ -25,7 +25,7 @@ enum Giphy {
 
     /// The session every call goes through: the key, the error payload and the debug log.
     static let session = Session(
-        interceptors: [APIKeyQuery(name: "api_key", value: apiKey)],
+        defaultQueryItems: ["api_key": apiKey],  // Endpoints' `request.append(query: ["api_key": apiKey])`
         errorBodyDecoder: .json(ErrorBody.self),
         logger: .print  // Endpoints' `session.debug = true`; keys and query values are printed as ***
     )
@@ -51,28 +51,6 @@ enum Giphy {
     struct Echo: Decodable, Sendable {
         var url: String
         var args: [String: String]
-    }
-}
-
-/// Appends one query item to every request: Endpoints' `request.append(query: ["api_key": apiKey])`.
-struct APIKeyQuery: Interceptor {
-    let name: String
-    let value: String
-
-    /// RFC 3986's unreserved characters: everything else in the value is percent-encoded.
-    static let unreserved = CharacterSet(
-        charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"
-    )
-
-    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
-        guard let url = urlRequest.url, var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        else { return urlRequest }
-        // The query APIKit wrote is already percent-encoded: keep it as it is and append ours.
-        let item = URLQueryItem(name: name, value: value.addingPercentEncoding(withAllowedCharacters: Self.unreserved))
-        components.percentEncodedQueryItems = (components.percentEncodedQueryItems ?? []) + [item]
-        var request = urlRequest
-        request.url = components.url
-        return request
     }
 }
 

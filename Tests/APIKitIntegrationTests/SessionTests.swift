@@ -20,6 +20,22 @@ struct HeadersRequest: JSONDecodableRequest, RequestConfiguration {
     var configuration: Self { self }
 }
 
+/// httpbin's `/get`: the query arguments as the server decoded them.
+struct GetArgsRequest: JSONDecodableRequest, RequestConfiguration {
+    struct Response: Decodable, Sendable {
+        /// A repeated key would be a list and fail to decode, so this also checks each key arrived once.
+        var args: [String: String]
+    }
+
+    @Query("q") var query: String? = nil
+    @Query("api_key") var apiKey: String? = nil
+
+    var base = HTTPBin.baseURL
+    var path = "get"
+    var method: HTTPMethod = .get
+    var configuration: Self { self }
+}
+
 /// Adds an API key header to every request, as a session-wide interceptor, and remembers the
 /// status codes it saw.
 struct APIKeyInterceptor: Interceptor {
@@ -83,6 +99,18 @@ struct SessionIntegrationTests {
         #expect(response.header("X-Client") == "APIKitTests")
         #expect(response.header("X-Declared") == "declared")
         #expect(interceptor.statuses.withLock { $0 } == [200])
+    }
+
+    @Test("a session's default query items reach the server intact; a declared item wins")
+    func defaultQueryItems() async throws {
+        let items = ["api_key": "k+1 /é&=", "lang": "en"]
+        let session = Session(transport: HTTPBin.session, defaultQueryItems: items)
+
+        let response = try await GetArgsRequest(query: "cats & dogs").response(session: session)
+        #expect(response.args == ["q": "cats & dogs", "api_key": "k+1 /é&=", "lang": "en"])
+
+        let declared = try await GetArgsRequest(apiKey: "declared").response(session: session)
+        #expect(declared.args == ["api_key": "declared", "lang": "en"])
     }
 
     @Test("cancelling the Task stops a slow request with .cancelled")

@@ -7,6 +7,8 @@
 /// - A fragment in the base is kept at the end.
 /// - The result must have a scheme and a host.
 ///
+/// ``url(_:appendingQuery:)`` appends more items to a URL already composed.
+///
 /// The URL is written as text and parsed once: `URLComponents` would parse and re-serialise
 /// every part, at several times the cost.
 enum URLComposer {
@@ -46,6 +48,47 @@ enum URLComposer {
         if text.count == itemsStart { text.removeLast() }  // no items: drop the "&" or "?"
         absolute.withUTF8 { utf8 in text.append(contentsOf: utf8[fragment]) }
         guard hasSchemeAndHost(text) else { return nil }
+        return URL(string: String(decoding: text, as: UTF8.self))
+    }
+
+    /// `url` with more query items after its own and before its fragment: how items are added
+    /// to a request already built (``Session/defaultQueryItems``).
+    ///
+    /// A URL without a query gets `?`, one with a query gets `&` (none after a trailing `?` or
+    /// `&`); a fragment stays at the end.
+    ///
+    /// - Parameter appendQuery: Receives the names of the items the URL's query already has,
+    ///   percent-decoded (a bare key such as `flag` counts), and appends items, already
+    ///   percent-encoded and joined by `&`, to the URL's text.
+    /// - Returns: `url` itself when nothing was appended; `nil` when the new text is not a URL.
+    static func url<Failure: Error>(
+        _ url: URL,
+        appendingQuery appendQuery: (_ existingNames: Set<String>, _ text: inout [UInt8]) throws(Failure) -> Void
+    ) throws(Failure) -> URL? {
+        var absolute = url.absoluteString
+        var text: [UInt8] = []
+        var names: Set<String> = []
+        var fragment: Range<Int> = 0..<0
+        absolute.withUTF8 { utf8 in
+            let hash = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+            let question = utf8[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash
+            fragment = hash..<utf8.endIndex
+            text.reserveCapacity(utf8.count + 64)
+            text.append(contentsOf: utf8[..<hash])
+            guard question < hash else {
+                text.append(UInt8(ascii: "?"))
+                return
+            }
+            for item in utf8[(question + 1)..<hash].split(separator: UInt8(ascii: "&")) {
+                let name = String(decoding: item.prefix { $0 != UInt8(ascii: "=") }, as: UTF8.self)
+                names.insert(name.removingPercentEncoding ?? name)
+            }
+            if text.last != UInt8(ascii: "?") && text.last != UInt8(ascii: "&") { text.append(UInt8(ascii: "&")) }
+        }
+        let itemsStart = text.count
+        try appendQuery(names, &text)
+        guard text.count > itemsStart else { return url }
+        absolute.withUTF8 { utf8 in text.append(contentsOf: utf8[fragment]) }
         return URL(string: String(decoding: text, as: UTF8.self))
     }
 

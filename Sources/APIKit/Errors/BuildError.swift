@@ -22,6 +22,9 @@ public enum BuildError: Error, Sendable {
     case conflictingBodies(_ first: String, _ second: String)
     /// The same key is declared twice in a JSON body.
     case duplicateBodyKey(String, fields: [String])
+    /// A query item has an empty key, which would send `=value` with no name; raised for
+    /// ``Session/defaultQueryItems``. The value is not kept.
+    case emptyQueryKey(field: String)
     /// A query or form value cannot be written as text.
     case unsupportedValue(field: String, key: String, reason: UnsupportedValueReason)
     /// A value's own `encode(to:)` threw.
@@ -132,6 +135,7 @@ public enum BuildError: Error, Sendable {
         case .duplicateHeader(_, let fields), .duplicateBodyKey(_, let fields): fields
         case .conflictingBodies(let first, let second): [first, second]
         case .unsupportedValue(let field, _, _), .valueEncodingFailed(let field, _, _): [field]
+        case .emptyQueryKey(let field): [field]
         case .missingPathValue: []
         case .unusedPathValue(_, let field, _), .invalidPathValue(_, let field, _): [field]
         case .duplicatePathValue(_, let fields): fields
@@ -159,6 +163,8 @@ extension BuildError: CustomStringConvertible {
             "properties `\(first)` and `\(second)` declare bodies of different encodings; a request has one body"
         case .duplicateBodyKey(let key, let fields):
             "body key \"\(key)\" is declared more than once, by \(fields.backticked)"
+        case .emptyQueryKey(let field):
+            "a query item of `\(field)` has an empty key; every item needs a name"
         case .unsupportedValue(let field, let key, let reason):
             "value of \"\(key)\" (property `\(field)`) cannot be encoded: \(reason)"
         case .valueEncodingFailed(let field, let key, let underlying):

@@ -3,7 +3,7 @@
 ///
 /// The stages, each a method, in order:
 ///
-/// 1. ``start(_:)`` — encode, default headers, options, the request's `intercept(urlRequest:)`;
+/// 1. ``start(_:)`` — encode, default headers and query items, options, the request's `intercept(urlRequest:)`;
 /// 2. ``adaptAndSend(_:handle:)`` — the session's `adapt` hooks, in list order (only when
 ///    there are interceptors; they run in a `Task`);
 /// 3. ``send(_:handle:)`` — the transport (a retry policy would re-enter here), with the
@@ -88,7 +88,7 @@ final class RequestPipeline<R: Request>: Sendable {
         }
     }
 
-    /// Encodes the request, adds the default headers, applies the options and runs the
+    /// Encodes the request, adds the default headers and query items, applies the options and runs the
     /// request's own `intercept(urlRequest:)`.
     func prepare() throws(RequestError) -> URLRequest {
         var built: URLRequest
@@ -96,6 +96,9 @@ final class RequestPipeline<R: Request>: Sendable {
             built = try request.encodedURLRequest()
             if !session.defaultHeaders.isEmpty {
                 try session.addDefaultHeaders(to: &built)
+            }
+            if !session.defaultQueryItems.isEmpty {
+                try session.addDefaultQueryItems(to: &built)
             }
             let options = (callOptions ?? RequestOptions()).overriding(request.options).overriding(session.options)
             if !options.isEmpty {

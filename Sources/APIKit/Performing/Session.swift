@@ -1,5 +1,5 @@
 /// Performs requests: the transport that sends them, where results are delivered, default
-/// headers and options, and session-wide ``Interceptor``s.
+/// headers, query items and options, and session-wide ``Interceptor``s.
 ///
 /// A `Session` is a value: copies share the transport, and changing a copy's properties
 /// changes only that copy. ``shared`` (used by ``Request/perform(session:completionQueue:completion:)``
@@ -8,6 +8,7 @@
 /// ```swift
 /// let api = Session(
 ///     defaultHeaders: ["User-Agent": "MyApp/1.0"],
+///     defaultQueryItems: ["api_key": apiKey],
 ///     options: RequestOptions(timeout: 20),
 ///     interceptors: [BearerToken(tokens: store)]
 /// )
@@ -16,7 +17,7 @@
 /// ```
 ///
 /// Everything a session does is one pipeline whatever the transport and whether the call is
-/// `async` or takes a completion: encode, default headers and options, the request's
+/// `async` or takes a completion: encode, default headers, query items and options, the request's
 /// ``Request/intercept(urlRequest:)``, the interceptors' ``Interceptor/adapt(_:for:)`` in list
 /// order, send, their ``Interceptor/inspect(_:data:for:)`` in reverse order, the request's
 /// ``Request/intercept(urlResponse:)``, the parser, ``Request/response(from:urlResponse:)``.
@@ -45,6 +46,24 @@ public struct Session: Sendable {
     /// An invalid name or value, or two names that differ only in case, fail each request with
     /// a ``BuildError`` naming `Session.defaultHeaders`.
     public var defaultHeaders: [String: String]
+    /// Query items added to every request whose URL does not already have an item of the same
+    /// name, such as the API key that every call of some web APIs carries.
+    ///
+    /// A name the request declares (with ``Query``, ``QueryDict``, ``KeyQuery`` or in its
+    /// `base`) wins, compared exactly: query names are case-sensitive. A declared item whose
+    /// value is `nil` is not sent, so the default is. The items follow the request's own, sorted
+    /// by key like ``QueryDict``'s, and are percent-encoded exactly like ``Query`` values (a
+    /// space is `%20`, `+` is `%2B`), before ``Request/intercept(urlRequest:)`` and the
+    /// interceptors run, which see them. Like every query value they are written as `***` in
+    /// ``RequestContext``, errors and logs. An empty key fails each request with
+    /// ``BuildError/emptyQueryKey(field:)`` naming `Session.defaultQueryItems`.
+    ///
+    /// ```swift
+    /// let giphy = Session(defaultQueryItems: ["api_key": "dc6zaTOxFJmzC"])
+    /// // GET https://api.giphy.com/v1/gifs/search?q=cats&api_key=dc6zaTOxFJmzC
+    /// let gifs = try await giphy.response(for: SearchGIFs(query: "cats"))
+    /// ```
+    public var defaultQueryItems: [String: String]
     /// Options for every request; those of the request type and of the call win, member by member.
     public var options: RequestOptions
     /// Adapt every request in list order, and inspect every response in reverse order.
@@ -65,7 +84,7 @@ public struct Session: Sendable {
 
     /// The session of ``Request/perform(session:completionQueue:completion:)`` and
     /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
-    /// completion queue, no default headers, options or interceptors.
+    /// completion queue, no default headers, query items, options or interceptors.
     public static let shared = Session()
 
     /// Creates a session.
@@ -75,6 +94,7 @@ public struct Session: Sendable {
     ///   - completionQueue: Where responses are processed and completions called; `nil` for
     ///     where the transport calls back.
     ///   - defaultHeaders: Headers for every request that does not declare them.
+    ///   - defaultQueryItems: Query items for every request that does not declare them.
     ///   - options: Options for every request, unless the request type or the call sets them.
     ///   - interceptors: Session-wide hooks, run in list order before sending and in reverse
     ///     order after.
@@ -90,6 +110,7 @@ public struct Session: Sendable {
         transport: any Transport = URLSession.shared,
         completionQueue: DispatchQueue? = nil,
         defaultHeaders: [String: String] = [:],
+        defaultQueryItems: [String: String] = [:],
         options: RequestOptions = RequestOptions(),
         interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
@@ -100,6 +121,7 @@ public struct Session: Sendable {
         self.transport = transport
         self.completionQueue = completionQueue
         self.defaultHeaders = defaultHeaders
+        self.defaultQueryItems = defaultQueryItems
         self.options = options
         self.interceptors = interceptors
         self.retryPolicy = retryPolicy
@@ -129,5 +151,29 @@ public struct Session: Sendable {
                 urlRequest.setValue(value, forHTTPHeaderField: name)
             }
         }
+    }
+
+    /// The field name that errors about ``defaultQueryItems`` carry.
+    static let defaultQueryItemsField = "Session.defaultQueryItems"
+
+    /// Appends the default query items whose names `urlRequest`'s URL does not have, written
+    /// by the writer of ``Query`` values.
+    func addDefaultQueryItems(to urlRequest: inout URLRequest) throws(BuildError) {
+        let field = Self.defaultQueryItemsField
+        let names = defaultQueryItems.keys.sorted()
+        if names.first == "" { throw .emptyQueryKey(field: field) }
+        guard let url = urlRequest.url else { return }
+        let strategy = ResolvedStrategy(field: .inherit, request: .inherit)
+        let appended = try URLComposer.url(url) { (existing, text: inout [UInt8]) throws(BuildError) in
+            // The writer takes the text over and gives it back: no copy.
+            var writer = FormWriter(style: .query)
+            swap(&writer.output, &text)
+            defer { swap(&writer.output, &text) }
+            for name in names where !existing.contains(name) {
+                try writer.append(defaultQueryItems[name] ?? "", key: name, field: field, strategy: strategy)
+            }
+        }
+        guard let appended else { throw .invalidURL(base: url.absoluteString, path: "") }
+        urlRequest.url = appended
     }
 }

@@ -75,3 +75,43 @@ struct SchemeAndHostTests {
         #expect(URLComposer.hasSchemeAndHost(Array(url.utf8)) == valid)
     }
 }
+
+@Suite("Appending query items to a built URL")
+struct AppendingQueryTests {
+    /// `url` with `item` appended, and the names the composer reported as already there.
+    func append(_ item: String, to url: String) throws -> (url: String?, existing: Set<String>) {
+        var existing: Set<String> = []
+        let result = URLComposer.url(try #require(URL(string: url))) { (names, text: inout [UInt8]) in
+            existing = names
+            text.append(contentsOf: item.utf8)
+        }
+        return (result?.absoluteString, existing)
+    }
+
+    @Test(
+        "the separator is ? without a query, & after one, none after a trailing ? or &; a fragment stays last",
+        arguments: [
+            ("https://h/p", "https://h/p?k=v"),
+            ("https://h/p?a=1", "https://h/p?a=1&k=v"),
+            ("https://h/p?", "https://h/p?k=v"),
+            ("https://h/p?a=1&", "https://h/p?a=1&k=v"),
+            ("https://h/p#frag", "https://h/p?k=v#frag"),
+            ("https://h/p?a=1#frag?x=y", "https://h/p?a=1&k=v#frag?x=y"),
+        ]
+    )
+    func separator(url: String, expected: String) throws {
+        #expect(try append("k=v", to: url).url == expected)
+    }
+
+    @Test("the existing names are percent-decoded; bare keys and empty values count; the fragment does not")
+    func existingNames() throws {
+        let (_, existing) = try append("k=v", to: "https://h/p?a%5Bb%5D=1&flag&empty=&%20x=2#c=3")
+        #expect(existing == ["a[b]", "flag", "empty", " x"])
+    }
+
+    @Test("nothing appended: the very same URL")
+    func nothingAppended() throws {
+        let url = try #require(URL(string: "https://h/p?a=1#f"))
+        #expect(URLComposer.url(url) { (_, _: inout [UInt8]) in } == url)
+    }
+}
