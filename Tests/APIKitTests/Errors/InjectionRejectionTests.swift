@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Foundation
 import Testing
 
