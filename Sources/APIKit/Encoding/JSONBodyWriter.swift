@@ -67,7 +67,9 @@ enum JSONBodyWriter {
                 case .int(let int): body.append(contentsOf: String(int).utf8)
                 case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
                 case .double(let double): try appendDouble(double, to: &body)
-                case .none, .unknown, .strings, .ints: try appendEncoded(value, strategy: strategy, to: &body)
+                case .strings(let strings): appendStrings(strings, to: &body)
+                case .ints(let ints): appendInts(ints, to: &body)
+                case .none, .unknown: try appendEncoded(value, strategy: strategy, to: &body)
                 }
             } catch {
                 throw MemberFailure(index: index, underlying: error)
@@ -87,8 +89,10 @@ enum JSONBodyWriter {
         case .int(let int): body.append(contentsOf: String(int).utf8)
         case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
         case .double(let double): try appendDouble(double, to: &body)
+        case .strings(let strings): appendStrings(strings, to: &body)
+        case .ints(let ints): appendInts(ints, to: &body)
         case .none: body.append(contentsOf: "null".utf8)
-        case .unknown, .strings, .ints: try appendEncoded(value, strategy: strategy, to: &body)
+        case .unknown: try appendEncoded(value, strategy: strategy, to: &body)
         }
         return Data(body)
     }
@@ -186,6 +190,27 @@ enum JSONBodyWriter {
         var text = double.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         body.append(contentsOf: text.utf8)
+    }
+
+    /// A JSON array of strings, as `JSONEncoder` writes it: `["a","b"]`. No strategy applies
+    /// to its elements.
+    static func appendStrings(_ strings: [String], to body: inout [UInt8]) {
+        body.append(UInt8(ascii: "["))
+        for index in strings.indices {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            appendString(strings[index], to: &body)
+        }
+        body.append(UInt8(ascii: "]"))
+    }
+
+    /// A JSON array of integers, as `JSONEncoder` writes it: `[1,2]`.
+    static func appendInts(_ ints: [Int], to body: inout [UInt8]) {
+        body.append(UInt8(ascii: "["))
+        for index in ints.indices {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: String(ints[index]).utf8)
+        }
+        body.append(UInt8(ascii: "]"))
     }
 
     /// A JSON string literal with the escapes `JSONEncoder` uses.

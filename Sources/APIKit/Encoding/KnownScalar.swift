@@ -37,6 +37,10 @@ enum KnownScalar {
             self = Self.reinterpret(value, as: Bool?.self).map(KnownScalar.bool) ?? .none
         } else if type == Double?.self {
             self = Self.reinterpret(value, as: Double?.self).map(KnownScalar.double) ?? .none
+        } else if type == [String]?.self {
+            self = Self.reinterpret(value, as: [String]?.self).map(KnownScalar.strings) ?? .none
+        } else if type == [Int]?.self {
+            self = Self.reinterpret(value, as: [Int]?.self).map(KnownScalar.ints) ?? .none
         } else {
             self = .unknown
         }

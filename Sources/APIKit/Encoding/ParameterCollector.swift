@@ -69,14 +69,14 @@ enum ParameterCollector {
             let fields = plan.fields
             for index in fields.indices {
                 let storage = base + fields[index].offset
-                if let direct = fields[index].direct {
+                if let declarer = fields[index].declarer {
                     if let check = fields[index].nilCheck, check.isNil(in: storage),
                         check.omitsNil(in: storage, requestKeepsNil: keepsNil)
                     {
                         check.declareOmitted(in: storage, into: &parameters, field: fields[index].name)
                         continue
                     }
-                    direct.declare(at: storage, into: &parameters, field: fields[index].name)
+                    declarer.declare(at: storage, into: &parameters, field: fields[index].name)
                     continue
                 }
                 let field = fields[index]

@@ -196,11 +196,9 @@ struct URLRequestSerializer {
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        for index in declared.indices {
-            for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
-                throw .duplicateBodyKey(
-                    declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
-            }
+        if let (earlier, index) = Self.firstDuplicateKey(declared) {
+            throw .duplicateBodyKey(
+                declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
         }
         do {
             return try JSONBodyWriter.write(declared, strategy: strategy)
@@ -208,6 +206,31 @@ struct URLRequestSerializer {
             let item = declared[error.index]
             throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error.underlying)
         }
+    }
+
+    /// The first member whose key an earlier member already has, and the first member with
+    /// that key, by declaration order; `nil` when the keys are unique.
+    ///
+    /// A handful of keys are compared pairwise, which costs less than hashing them; more go
+    /// through a dictionary, so that the cost grows linearly with the number of members. Both
+    /// compare as `String`'s `==` does (canonical equivalence: `"caf\u{E9}"` is `"cafe\u{301}"`).
+    static func firstDuplicateKey(_ declared: [DeclaredParameters.Declared<BodyParameter>]) -> (Int, Int)? {
+        if declared.count <= 16 {
+            for index in declared.indices {
+                for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
+                    return (earlier, index)
+                }
+            }
+            return nil
+        }
+        var first: [String: Int] = Dictionary(minimumCapacity: declared.count)
+        for index in declared.indices {
+            if let earlier = first.updateValue(index, forKey: declared[index].parameter.key) {
+                // `updateValue` replaced the first occurrence: the pair is found, stop here.
+                return (earlier, index)
+            }
+        }
+        return nil
     }
 
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
