@@ -216,31 +216,37 @@ enum JSONBodyWriter {
     /// A JSON string literal with the escapes `JSONEncoder` uses.
     static func appendString(_ string: String, to body: inout [UInt8]) {
         body.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            // Most strings need no escape: copy them in one go.
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                body.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x08: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0A: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0x00..<0x20:
-                    body.append(contentsOf: "\\u00".utf8)
-                    body.append(hexDigits[Int(byte >> 4)])
-                    body.append(hexDigits[Int(byte & 0x0F)])
-                default: body.append(byte)
-                }
-            }
+        // A native string's bytes are read in place, without retaining its storage.
+        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped(utf8: $0, to: &body) }) == nil {
+            var string = string
+            string.withUTF8 { appendEscaped(utf8: $0, to: &body) }
         }
         body.append(UInt8(ascii: "\""))
+    }
+
+    /// The UTF-8 bytes of a string literal's content, escaped.
+    private static func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, to body: inout [UInt8]) {
+        // Most strings need no escape: copy them in one go.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            body.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                body.append(contentsOf: "\\u00".utf8)
+                body.append(hexDigits[Int(byte >> 4)])
+                body.append(hexDigits[Int(byte & 0x0F)])
+            default: body.append(byte)
+            }
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

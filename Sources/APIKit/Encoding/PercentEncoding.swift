@@ -21,16 +21,23 @@ enum PercentEncoding {
 
     /// Appends `text` to `output` with every byte outside the unreserved set escaped.
     static func append(_ text: String, style: Style, to output: inout [UInt8]) {
+        // A native string's bytes are read in place; `var copy = text; copy.withUTF8` would
+        // retain and release its storage on every call.
+        if text.utf8.withContiguousStorageIfAvailable({ append(utf8: $0, style: style, to: &output) }) != nil {
+            return
+        }
         var text = text
-        text.withUTF8 { utf8 in
-            for byte in utf8 {
-                if isUnreserved(byte) {
-                    output.append(byte)
-                } else if byte == UInt8(ascii: " ") && style == .form {
-                    output.append(UInt8(ascii: "+"))
-                } else {
-                    appendEscape(byte, to: &output)
-                }
+        text.withUTF8 { append(utf8: $0, style: style, to: &output) }
+    }
+
+    private static func append(utf8: UnsafeBufferPointer<UInt8>, style: Style, to output: inout [UInt8]) {
+        for byte in utf8 {
+            if isUnreserved(byte) {
+                output.append(byte)
+            } else if byte == UInt8(ascii: " ") && style == .form {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                appendEscape(byte, to: &output)
             }
         }
     }

@@ -211,11 +211,11 @@ struct URLRequestSerializer {
     /// The first member whose key an earlier member already has, and the first member with
     /// that key, by declaration order; `nil` when the keys are unique.
     ///
-    /// A handful of keys are compared pairwise, which costs less than hashing them; more go
+    /// Up to 32 keys are compared pairwise, which costs less than hashing them; more go
     /// through a dictionary, so that the cost grows linearly with the number of members. Both
     /// compare as `String`'s `==` does (canonical equivalence: `"caf\u{E9}"` is `"cafe\u{301}"`).
     static func firstDuplicateKey(_ declared: [DeclaredParameters.Declared<BodyParameter>]) -> (Int, Int)? {
-        if declared.count <= 16 {
+        if declared.count <= 32 {
             for index in declared.indices {
                 for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
                     return (earlier, index)

@@ -18,7 +18,7 @@ struct DuplicateBodyKeyTests {
         return nil
     }
 
-    @Test("few and many members: the same pair as comparing every pair in order", arguments: [3, 16, 17, 64])
+    @Test("few and many members: the same pair as comparing every pair in order", arguments: [3, 32, 33, 64])
     func samePairAsPairwise(count: Int) {
         var generator = SeededGenerator(seed: UInt64(count))
         for _ in 0..<200 {
@@ -36,7 +36,7 @@ struct DuplicateBodyKeyTests {
         #expect(URLRequestSerializer.firstDuplicateKey(members(unique + ["key0"]))! == (0, count))
     }
 
-    @Test("keys equal under Unicode canonical equivalence are duplicates, as with ==", arguments: [2, 20])
+    @Test("keys equal under Unicode canonical equivalence are duplicates, as with ==", arguments: [2, 40])
     func canonicalEquivalence(count: Int) {
         let keys = (0..<(count - 2)).map { "k\($0)" } + ["caf\u{E9}", "cafe\u{301}"]
         let found = URLRequestSerializer.firstDuplicateKey(members(keys))
