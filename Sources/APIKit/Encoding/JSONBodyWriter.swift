@@ -43,16 +43,17 @@ enum JSONBodyWriter {
         var isFirst = true
         for index in members.indices {
             if members[index].isOmitted { continue }
-            let value = members[index].parameter.value
-            let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
-            let known = KnownScalar(opening: value)
+            // Members are read in place, and the strategy is resolved only as far as the value
+            // needs it: copying the value and all five strategy members costs more than
+            // writing a scalar.
+            let known = KnownScalar(opening: members[index].parameter.value)
             let isNull: Bool
             switch known {
             case .none: isNull = true
-            case .unknown: isNull = isNil(value)
+            case .unknown: isNull = isNil(members[index].parameter.value)
             default: isNull = false
             }
-            if isNull && strategy.nils != .null { continue }
+            if isNull && (members[index].parameter.strategy.nils ?? request.nils ?? .omit) != .null { continue }
             if !isFirst { body.append(UInt8(ascii: ",")) }
             isFirst = false
             appendString(members[index].parameter.key, to: &body)
@@ -65,11 +66,15 @@ enum JSONBodyWriter {
                 switch known {
                 case .string(let string): appendString(string, to: &body)
                 case .int(let int): body.append(contentsOf: String(int).utf8)
-                case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
+                case .bool(let bool):
+                    let bools = members[index].parameter.strategy.bools ?? request.bools ?? .literal
+                    body.append(contentsOf: bools.text(bool).utf8)
                 case .double(let double): try appendDouble(double, to: &body)
                 case .strings(let strings): appendStrings(strings, to: &body)
                 case .ints(let ints): appendInts(ints, to: &body)
-                case .none, .unknown: try appendEncoded(value, strategy: strategy, to: &body)
+                case .none, .unknown:
+                    let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
+                    try appendEncoded(members[index].parameter.value, strategy: strategy, to: &body)
                 }
             } catch {
                 throw MemberFailure(index: index, underlying: error)

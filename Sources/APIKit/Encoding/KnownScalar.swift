@@ -58,6 +58,6 @@ enum KnownScalar {
     /// `value` as `U`; the caller has checked that `T` is `U`.
     @inline(__always)
     private static func reinterpret<T, U>(_ value: T, as _: U.Type) -> U {
-        withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: U.self) }
+        unsafeBitCast(value, to: U.self)
     }
 }
