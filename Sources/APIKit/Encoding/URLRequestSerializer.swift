@@ -19,8 +19,10 @@ struct URLRequestSerializer {
     func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
         let path = try PathTemplate.fill(path, with: parameters.path)
+        // The closure captures the strategy alone: capturing `self` copies the serializer.
+        let strategy = self.strategy
         let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
-            try appendQuery(parameters.query, to: &text)
+            try Self.appendQuery(parameters.query, strategy: strategy, to: &text)
         }
         guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
         let body = try self.body(parameters.body)
@@ -44,8 +46,9 @@ struct URLRequestSerializer {
     // MARK: Query
 
     /// Appends the query items, percent-encoded and joined by `&`, to the URL's text.
-    private func appendQuery(
+    private static func appendQuery(
         _ items: [DeclaredParameters.Declared<QueryParameter>],
+        strategy: EncodingStrategy,
         to text: inout [UInt8]
     ) throws(BuildError) {
         // The writer takes the text over and gives it back: no copy.
@@ -53,13 +56,12 @@ struct URLRequestSerializer {
         swap(&writer.output, &text)
         defer { swap(&writer.output, &text) }
         for index in items.indices {
-            let key = items[index].parameter.key
             switch items[index].parameter.value {
             case .keyOnly:
-                writer.appendKeyOnly(key)
+                writer.appendKeyOnly(items[index].parameter.key)
             case .encodable(let value):
                 let strategy = ResolvedStrategy(field: items[index].parameter.strategy, request: strategy)
-                try writer.append(value, key: key, field: items[index].field, strategy: strategy)
+                try writer.append(value, key: items[index].parameter.key, field: items[index].field, strategy: strategy)
             }
         }
     }
