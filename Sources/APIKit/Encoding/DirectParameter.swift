@@ -15,7 +15,8 @@ protocol DirectParameter {
 extension DirectParameter {
     /// Adds the parameters of the value stored at `storage`.
     static func declare(at storage: UnsafeRawPointer, into parameters: inout DeclaredParameters, field: String) {
-        storage.load(as: Self.self).declare(into: &parameters, field: field)
+        // Borrowed in place: `load(as:)` would copy the wrapper, retaining its key and value.
+        storage.assumingMemoryBound(to: Self.self).pointee.declare(into: &parameters, field: field)
     }
 
     static var nilCheck: NilCheck? { nil }
@@ -56,6 +57,79 @@ extension DirectParameter {
             followsStrategy: followsStrategy,
             declares: declares
         )
+    }
+}
+
+/// Calls ``DirectParameter/declare(into:field:)`` on a built-in wrapper stored in memory.
+///
+/// Reached through its metatype, a generic wrapper such as `Query<Int>` runs unspecialised
+/// code: every copy of its value and every check of its type goes through value witnesses
+/// (~250 instructions a field). For the wrappers over the value types requests use most, the
+/// call is made here with the concrete type, so the compiler specialises it; it is the same
+/// method on the same value either way.
+enum DirectDeclarer {
+    case header
+    case queryString, queryInt, queryBool, queryStrings, queryOptionalString, queryOptionalInt, queryOptionalBool
+    case jsonString, jsonInt, jsonBool, jsonDouble
+    case jsonOptionalString, jsonOptionalInt, jsonOptionalBool, jsonOptionalDouble, jsonOptionalStrings
+    case other(any DirectParameter.Type)
+
+    init(_ type: any DirectParameter.Type) {
+        switch ObjectIdentifier(type) {
+        case ObjectIdentifier(Header.self): self = .header
+        case ObjectIdentifier(Query<String>.self): self = .queryString
+        case ObjectIdentifier(Query<Int>.self): self = .queryInt
+        case ObjectIdentifier(Query<Bool>.self): self = .queryBool
+        case ObjectIdentifier(Query<[String]>.self): self = .queryStrings
+        case ObjectIdentifier(Query<String?>.self): self = .queryOptionalString
+        case ObjectIdentifier(Query<Int?>.self): self = .queryOptionalInt
+        case ObjectIdentifier(Query<Bool?>.self): self = .queryOptionalBool
+        case ObjectIdentifier(JSON<String>.self): self = .jsonString
+        case ObjectIdentifier(JSON<Int>.self): self = .jsonInt
+        case ObjectIdentifier(JSON<Bool>.self): self = .jsonBool
+        case ObjectIdentifier(JSON<Double>.self): self = .jsonDouble
+        case ObjectIdentifier(JSON<String?>.self): self = .jsonOptionalString
+        case ObjectIdentifier(JSON<Int?>.self): self = .jsonOptionalInt
+        case ObjectIdentifier(JSON<Bool?>.self): self = .jsonOptionalBool
+        case ObjectIdentifier(JSON<Double?>.self): self = .jsonOptionalDouble
+        case ObjectIdentifier(JSON<[String]?>.self): self = .jsonOptionalStrings
+        default: self = .other(type)
+        }
+    }
+
+    /// Adds the parameters of the wrapper stored at `storage`.
+    @inline(__always)
+    func declare(at storage: UnsafeRawPointer, into parameters: inout DeclaredParameters, field: String) {
+        switch self {
+        case .header: Self.declare(Header.self, at: storage, into: &parameters, field: field)
+        case .queryString: Self.declare(Query<String>.self, at: storage, into: &parameters, field: field)
+        case .queryInt: Self.declare(Query<Int>.self, at: storage, into: &parameters, field: field)
+        case .queryBool: Self.declare(Query<Bool>.self, at: storage, into: &parameters, field: field)
+        case .queryStrings: Self.declare(Query<[String]>.self, at: storage, into: &parameters, field: field)
+        case .queryOptionalString: Self.declare(Query<String?>.self, at: storage, into: &parameters, field: field)
+        case .queryOptionalInt: Self.declare(Query<Int?>.self, at: storage, into: &parameters, field: field)
+        case .queryOptionalBool: Self.declare(Query<Bool?>.self, at: storage, into: &parameters, field: field)
+        case .jsonString: Self.declare(JSON<String>.self, at: storage, into: &parameters, field: field)
+        case .jsonInt: Self.declare(JSON<Int>.self, at: storage, into: &parameters, field: field)
+        case .jsonBool: Self.declare(JSON<Bool>.self, at: storage, into: &parameters, field: field)
+        case .jsonDouble: Self.declare(JSON<Double>.self, at: storage, into: &parameters, field: field)
+        case .jsonOptionalString: Self.declare(JSON<String?>.self, at: storage, into: &parameters, field: field)
+        case .jsonOptionalInt: Self.declare(JSON<Int?>.self, at: storage, into: &parameters, field: field)
+        case .jsonOptionalBool: Self.declare(JSON<Bool?>.self, at: storage, into: &parameters, field: field)
+        case .jsonOptionalDouble: Self.declare(JSON<Double?>.self, at: storage, into: &parameters, field: field)
+        case .jsonOptionalStrings: Self.declare(JSON<[String]?>.self, at: storage, into: &parameters, field: field)
+        case .other(let type): type.declare(at: storage, into: &parameters, field: field)
+        }
+    }
+
+    @inline(__always)
+    private static func declare<Wrapper: DirectParameter>(
+        _: Wrapper.Type,
+        at storage: UnsafeRawPointer,
+        into parameters: inout DeclaredParameters,
+        field: String
+    ) {
+        storage.assumingMemoryBound(to: Wrapper.self).pointee.declare(into: &parameters, field: field)
     }
 }
 

@@ -31,6 +31,8 @@ final class FieldPlan {
         var path: (any PathProtocol.Type)?
         /// Set for the built-in wrappers, which add their parameters without the protocols' arrays.
         var direct: (any DirectParameter.Type)?
+        /// How to call `direct`: with concrete code for the common wrappers.
+        var declarer: DirectDeclarer?
         /// Set for built-in wrappers with an `Optional` value: a `nil` is seen in place.
         var nilCheck: NilCheck?
     }
@@ -125,6 +127,7 @@ final class FieldPlan {
                 body: fieldType as? any BodyProtocol.Type,
                 path: fieldType as? any PathProtocol.Type,
                 direct: fieldType as? any DirectParameter.Type,
+                declarer: (fieldType as? any DirectParameter.Type).map(DirectDeclarer.init),
                 nilCheck: (fieldType as? any DirectParameter.Type)?.nilCheck
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {

@@ -43,16 +43,17 @@ enum JSONBodyWriter {
         var isFirst = true
         for index in members.indices {
             if members[index].isOmitted { continue }
-            let value = members[index].parameter.value
-            let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
-            let known = KnownScalar(opening: value)
+            // Members are read in place, and the strategy is resolved only as far as the value
+            // needs it: copying the value and all five strategy members costs more than
+            // writing a scalar.
+            let known = KnownScalar(opening: members[index].parameter.value)
             let isNull: Bool
             switch known {
             case .none: isNull = true
-            case .unknown: isNull = isNil(value)
+            case .unknown: isNull = isNil(members[index].parameter.value)
             default: isNull = false
             }
-            if isNull && strategy.nils != .null { continue }
+            if isNull && (members[index].parameter.strategy.nils ?? request.nils ?? .omit) != .null { continue }
             if !isFirst { body.append(UInt8(ascii: ",")) }
             isFirst = false
             appendString(members[index].parameter.key, to: &body)
@@ -65,9 +66,15 @@ enum JSONBodyWriter {
                 switch known {
                 case .string(let string): appendString(string, to: &body)
                 case .int(let int): body.append(contentsOf: String(int).utf8)
-                case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
+                case .bool(let bool):
+                    let bools = members[index].parameter.strategy.bools ?? request.bools ?? .literal
+                    body.append(contentsOf: bools.text(bool).utf8)
                 case .double(let double): try appendDouble(double, to: &body)
-                case .none, .unknown, .strings, .ints: try appendEncoded(value, strategy: strategy, to: &body)
+                case .strings(let strings): appendStrings(strings, to: &body)
+                case .ints(let ints): appendInts(ints, to: &body)
+                case .none, .unknown:
+                    let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
+                    try appendEncoded(members[index].parameter.value, strategy: strategy, to: &body)
                 }
             } catch {
                 throw MemberFailure(index: index, underlying: error)
@@ -87,8 +94,10 @@ enum JSONBodyWriter {
         case .int(let int): body.append(contentsOf: String(int).utf8)
         case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
         case .double(let double): try appendDouble(double, to: &body)
+        case .strings(let strings): appendStrings(strings, to: &body)
+        case .ints(let ints): appendInts(ints, to: &body)
         case .none: body.append(contentsOf: "null".utf8)
-        case .unknown, .strings, .ints: try appendEncoded(value, strategy: strategy, to: &body)
+        case .unknown: try appendEncoded(value, strategy: strategy, to: &body)
         }
         return Data(body)
     }
@@ -188,34 +197,61 @@ enum JSONBodyWriter {
         body.append(contentsOf: text.utf8)
     }
 
+    /// A JSON array of strings, as `JSONEncoder` writes it: `["a","b"]`. No strategy applies
+    /// to its elements.
+    static func appendStrings(_ strings: [String], to body: inout [UInt8]) {
+        body.append(UInt8(ascii: "["))
+        for index in strings.indices {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            appendString(strings[index], to: &body)
+        }
+        body.append(UInt8(ascii: "]"))
+    }
+
+    /// A JSON array of integers, as `JSONEncoder` writes it: `[1,2]`.
+    static func appendInts(_ ints: [Int], to body: inout [UInt8]) {
+        body.append(UInt8(ascii: "["))
+        for index in ints.indices {
+            if index > 0 { body.append(UInt8(ascii: ",")) }
+            body.append(contentsOf: String(ints[index]).utf8)
+        }
+        body.append(UInt8(ascii: "]"))
+    }
+
     /// A JSON string literal with the escapes `JSONEncoder` uses.
     static func appendString(_ string: String, to body: inout [UInt8]) {
         body.append(UInt8(ascii: "\""))
-        var string = string
-        string.withUTF8 { utf8 in
-            // Most strings need no escape: copy them in one go.
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                body.append(contentsOf: utf8)
-                return
-            }
-            for byte in utf8 {
-                switch byte {
-                case UInt8(ascii: "\""): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-                case UInt8(ascii: "\\"): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-                case 0x08: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-                case 0x0C: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-                case 0x0A: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-                case 0x0D: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-                case 0x09: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-                case 0x00..<0x20:
-                    body.append(contentsOf: "\\u00".utf8)
-                    body.append(hexDigits[Int(byte >> 4)])
-                    body.append(hexDigits[Int(byte & 0x0F)])
-                default: body.append(byte)
-                }
-            }
+        // A native string's bytes are read in place, without retaining its storage.
+        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped(utf8: $0, to: &body) }) == nil {
+            var string = string
+            string.withUTF8 { appendEscaped(utf8: $0, to: &body) }
         }
         body.append(UInt8(ascii: "\""))
+    }
+
+    /// The UTF-8 bytes of a string literal's content, escaped.
+    private static func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, to body: inout [UInt8]) {
+        // Most strings need no escape: copy them in one go.
+        if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            body.append(contentsOf: utf8)
+            return
+        }
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "\""): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
+            case UInt8(ascii: "\\"): body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
+            case 0x08: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
+            case 0x0C: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
+            case 0x0A: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
+            case 0x0D: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
+            case 0x09: body.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
+            case 0x00..<0x20:
+                body.append(contentsOf: "\\u00".utf8)
+                body.append(hexDigits[Int(byte >> 4)])
+                body.append(hexDigits[Int(byte & 0x0F)])
+            default: body.append(byte)
+            }
+        }
     }
 
     private static let hexDigits = Array("0123456789abcdef".utf8)

@@ -37,6 +37,10 @@ enum KnownScalar {
             self = Self.reinterpret(value, as: Bool?.self).map(KnownScalar.bool) ?? .none
         } else if type == Double?.self {
             self = Self.reinterpret(value, as: Double?.self).map(KnownScalar.double) ?? .none
+        } else if type == [String]?.self {
+            self = Self.reinterpret(value, as: [String]?.self).map(KnownScalar.strings) ?? .none
+        } else if type == [Int]?.self {
+            self = Self.reinterpret(value, as: [Int]?.self).map(KnownScalar.ints) ?? .none
         } else {
             self = .unknown
         }
@@ -54,6 +58,6 @@ enum KnownScalar {
     /// `value` as `U`; the caller has checked that `T` is `U`.
     @inline(__always)
     private static func reinterpret<T, U>(_ value: T, as _: U.Type) -> U {
-        withUnsafePointer(to: value) { UnsafeRawPointer($0).load(as: U.self) }
+        unsafeBitCast(value, to: U.self)
     }
 }

@@ -66,31 +66,36 @@ enum ParameterCollector {
             parameters.query.reserveCapacity(plan.queryCount)
             parameters.body.reserveCapacity(plan.bodyCount)
             parameters.path.reserveCapacity(plan.pathCount)
-            let fields = plan.fields
-            for index in fields.indices {
-                let storage = base + fields[index].offset
-                if let direct = fields[index].direct {
-                    if let check = fields[index].nilCheck, check.isNil(in: storage),
-                        check.omitsNil(in: storage, requestKeepsNil: keepsNil)
-                    {
-                        check.declareOmitted(in: storage, into: &parameters, field: fields[index].name)
+            // Fields are read through a pointer: reading `fields[index]` may copy the whole
+            // field (its name retained and released) to look at one member.
+            plan.fields.withUnsafeBufferPointer { fields in
+                guard var field = fields.baseAddress else { return }
+                for _ in 0..<fields.count {
+                    defer { field += 1 }
+                    let storage = base + field.pointee.offset
+                    if let declarer = field.pointee.declarer {
+                        if let check = field.pointee.nilCheck, check.isNil(in: storage),
+                            check.omitsNil(in: storage, requestKeepsNil: keepsNil)
+                        {
+                            check.declareOmitted(in: storage, into: &parameters, field: field.pointee.name)
+                            continue
+                        }
+                        declarer.declare(at: storage, into: &parameters, field: field.pointee.name)
                         continue
                     }
-                    direct.declare(at: storage, into: &parameters, field: fields[index].name)
-                    continue
-                }
-                let field = fields[index]
-                if let header = field.header {
-                    parameters.add(header.headerFields(at: storage), from: field.name)
-                }
-                if let query = field.query {
-                    parameters.add(query.queryParameters(at: storage), from: field.name)
-                }
-                if let body = field.body {
-                    parameters.add(body.bodyParameters(at: storage), from: field.name)
-                }
-                if let path = field.path {
-                    parameters.add(path.pathParameters(at: storage), from: field.name)
+                    let name = field.pointee.name
+                    if let header = field.pointee.header {
+                        parameters.add(header.headerFields(at: storage), from: name)
+                    }
+                    if let query = field.pointee.query {
+                        parameters.add(query.queryParameters(at: storage), from: name)
+                    }
+                    if let body = field.pointee.body {
+                        parameters.add(body.bodyParameters(at: storage), from: name)
+                    }
+                    if let path = field.pointee.path {
+                        parameters.add(path.pathParameters(at: storage), from: name)
+                    }
                 }
             }
             return parameters

@@ -21,17 +21,32 @@ enum PercentEncoding {
 
     /// Appends `text` to `output` with every byte outside the unreserved set escaped.
     static func append(_ text: String, style: Style, to output: inout [UInt8]) {
+        // A native string's bytes are read in place; `var copy = text; copy.withUTF8` would
+        // retain and release its storage on every call.
+        if text.utf8.withContiguousStorageIfAvailable({ append(utf8: $0, style: style, to: &output) }) != nil {
+            return
+        }
         var text = text
-        text.withUTF8 { utf8 in
-            for byte in utf8 {
-                if isUnreserved(byte) {
-                    output.append(byte)
-                } else if byte == UInt8(ascii: " ") && style == .form {
-                    output.append(UInt8(ascii: "+"))
-                } else {
-                    appendEscape(byte, to: &output)
-                }
+        text.withUTF8 { append(utf8: $0, style: style, to: &output) }
+    }
+
+    /// Runs of unreserved bytes are copied in one go; appending byte by byte checks the
+    /// array's capacity and uniqueness for every byte.
+    private static func append(utf8: UnsafeBufferPointer<UInt8>, style: Style, to output: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<utf8.count {
+            let byte = utf8[index]
+            if isUnreserved(byte) { continue }
+            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            runStart = index + 1
+            if byte == UInt8(ascii: " ") && style == .form {
+                output.append(UInt8(ascii: "+"))
+            } else {
+                appendEscape(byte, to: &output)
             }
+        }
+        if runStart < utf8.count {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
         }
     }
 
@@ -42,7 +57,10 @@ enum PercentEncoding {
     /// `#`, a space and non-ASCII characters — is escaped, so the result is always a valid
     /// percent-encoded path.
     static func encodePath(_ path: String) -> String {
-        if path.utf8.allSatisfy({ isUnreserved($0) || isPathDelimiter($0) }) { return path }
+        let isValid: (UInt8) -> Bool = { isUnreserved($0) || isPathDelimiter($0) }
+        if path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isValid) }) ?? path.utf8.allSatisfy(isValid) {
+            return path
+        }
         let utf8 = Array(path.utf8)
         var output: [UInt8] = []
         output.reserveCapacity(utf8.count)

@@ -19,8 +19,10 @@ struct URLRequestSerializer {
     func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
         let path = try PathTemplate.fill(path, with: parameters.path)
+        // The closure captures the strategy alone: capturing `self` copies the serializer.
+        let strategy = self.strategy
         let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
-            try appendQuery(parameters.query, to: &text)
+            try Self.appendQuery(parameters.query, strategy: strategy, to: &text)
         }
         guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
         let body = try self.body(parameters.body)
@@ -44,8 +46,9 @@ struct URLRequestSerializer {
     // MARK: Query
 
     /// Appends the query items, percent-encoded and joined by `&`, to the URL's text.
-    private func appendQuery(
+    private static func appendQuery(
         _ items: [DeclaredParameters.Declared<QueryParameter>],
+        strategy: EncodingStrategy,
         to text: inout [UInt8]
     ) throws(BuildError) {
         // The writer takes the text over and gives it back: no copy.
@@ -53,13 +56,12 @@ struct URLRequestSerializer {
         swap(&writer.output, &text)
         defer { swap(&writer.output, &text) }
         for index in items.indices {
-            let key = items[index].parameter.key
             switch items[index].parameter.value {
             case .keyOnly:
-                writer.appendKeyOnly(key)
+                writer.appendKeyOnly(items[index].parameter.key)
             case .encodable(let value):
                 let strategy = ResolvedStrategy(field: items[index].parameter.strategy, request: strategy)
-                try writer.append(value, key: key, field: items[index].field, strategy: strategy)
+                try writer.append(value, key: items[index].parameter.key, field: items[index].field, strategy: strategy)
             }
         }
     }
@@ -196,11 +198,9 @@ struct URLRequestSerializer {
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        for index in declared.indices {
-            for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
-                throw .duplicateBodyKey(
-                    declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
-            }
+        if let (earlier, index) = Self.firstDuplicateKey(declared) {
+            throw .duplicateBodyKey(
+                declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
         }
         do {
             return try JSONBodyWriter.write(declared, strategy: strategy)
@@ -208,6 +208,31 @@ struct URLRequestSerializer {
             let item = declared[error.index]
             throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error.underlying)
         }
+    }
+
+    /// The first member whose key an earlier member already has, and the first member with
+    /// that key, by declaration order; `nil` when the keys are unique.
+    ///
+    /// Up to 32 keys are compared pairwise, which costs less than hashing them; more go
+    /// through a dictionary, so that the cost grows linearly with the number of members. Both
+    /// compare as `String`'s `==` does (canonical equivalence: `"caf\u{E9}"` is `"cafe\u{301}"`).
+    static func firstDuplicateKey(_ declared: [DeclaredParameters.Declared<BodyParameter>]) -> (Int, Int)? {
+        if declared.count <= 32 {
+            for index in declared.indices {
+                for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
+                    return (earlier, index)
+                }
+            }
+            return nil
+        }
+        var first: [String: Int] = Dictionary(minimumCapacity: declared.count)
+        for index in declared.indices {
+            if let earlier = first.updateValue(index, forKey: declared[index].parameter.key) {
+                // `updateValue` replaced the first occurrence: the pair is found, stop here.
+                return (earlier, index)
+            }
+        }
+        return nil
     }
 
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {

@@ -53,6 +53,38 @@ struct JSONBodyWriterTests {
         #expect(throws: (any Error).self) { try direct(Double.nan) }
     }
 
+    @Test("string and integer arrays, plain and Optional, are written exactly as JSONEncoder writes them")
+    func arrays() throws {
+        let strings: [[String]] = [[], [""], ["release", "swift"], ["a\"b\\c/d", "東京", "tab\there\nnew", "\u{1}"]]
+        let ints: [[Int]] = [[], [0], [1, -2, 3], [Int.max, Int.min]]
+        for (index, sample) in strings.enumerated() {
+            let expected = String(decoding: try Self.reference.encode(sample), as: UTF8.self)
+            let members: [DeclaredParameters.Declared<BodyParameter>] = [
+                .init(field: "a", parameter: BodyParameter(key: "a", value: sample, encoding: .json)),
+                .init(field: "b", parameter: BodyParameter(key: "b", value: [String]?.some(sample), encoding: .json)),
+                .init(field: "c", parameter: BodyParameter(key: "c", value: [String]?.none, encoding: .json)),
+            ]
+            let body = try JSONBodyWriter.write(members, strategy: .bools(.numeric))
+            #expect(
+                String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected)}", "strings #\(index)")
+            let document = try JSONBodyWriter.document(
+                sample, strategy: ResolvedStrategy(field: .inherit, request: .inherit))
+            #expect(String(decoding: document, as: UTF8.self) == expected, "document #\(index)")
+        }
+        for (index, sample) in ints.enumerated() {
+            let expected = String(decoding: try Self.reference.encode(sample), as: UTF8.self)
+            let members: [DeclaredParameters.Declared<BodyParameter>] = [
+                .init(field: "a", parameter: BodyParameter(key: "a", value: sample, encoding: .json)),
+                .init(field: "b", parameter: BodyParameter(key: "b", value: [Int]?.some(sample), encoding: .json)),
+                .init(field: "c", parameter: BodyParameter(key: "c", value: [Int]?.none, encoding: .json)),
+            ]
+            let body = try JSONBodyWriter.write(members, strategy: .nils(.null))
+            #expect(
+                String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected),\"c\":null}",
+                "ints #\(index)")
+        }
+    }
+
     @Test("members keep declaration order, nil members are left out, unknown values go through JSONEncoder")
     func members() throws {
         struct Nested: Encodable { var b = 1, a = [true] }

@@ -1,0 +1,46 @@
+// Builds one kind of request N times, for callgrind:
+//
+//   InstructionCounts <case> <N>
+//
+// `scripts/instruction-counts.sh` runs it with two values of N and prints the
+// difference per request, which leaves out start-up and the first request
+// (field plans, lazy statics). Cases: `apikit-1`, `minimal-1`, `apikit-10`,
+// `minimal-10`, `typical-10`, `apikit-30-nil`, `minimal-30-nil`, `apikit-30`,
+// `minimal-30` — the requests of the encode benchmarks.
+
+import APIKit
+
+/// Keeps a request alive and opaque to the optimizer.
+@inline(never) func consume(_ request: URLRequest) {
+    if request.url == nil { print("no URL") }
+}
+
+/// Hides a value from the optimizer, as the benchmarks' `identity` does.
+@inline(never) func opaque<T>(_ value: T) -> T { value }
+
+let arguments = CommandLine.arguments
+guard arguments.count == 3, let count = Int(arguments[2]) else {
+    print("usage: InstructionCounts <case> <count>")
+    exit(2)
+}
+
+let builds: [String: () throws -> URLRequest] = [
+    "apikit-1": { try opaque(encode1).makeURLRequest() },
+    "minimal-1": { HandWritten1.minimal(opaque(encode1)) },
+    "apikit-10": { try opaque(encode10).makeURLRequest() },
+    "minimal-10": { HandWritten10.minimal(opaque(encode10)) },
+    "typical-10": { try HandWritten10.typical(opaque(encode10)) },
+    "apikit-30-nil": { try opaque(Encode30Request.twentyNil).makeURLRequest() },
+    "minimal-30-nil": { HandWritten30.minimalTwentyNil(opaque(Encode30Request.twentyNil)) },
+    "apikit-30": { try opaque(Encode30Request.full).makeURLRequest() },
+    "minimal-30": { HandWritten30.minimal(opaque(Encode30Request.full)) },
+]
+guard let build = builds[arguments[1]] else {
+    print("unknown case \(arguments[1]); one of \(builds.keys.sorted())")
+    exit(2)
+}
+// The first request makes the field plan and the lazy statics: not part of the count.
+consume(try build())
+for _ in 0..<count {
+    consume(try build())
+}
