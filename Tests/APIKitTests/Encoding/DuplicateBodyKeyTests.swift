@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Testing
 
 @testable import APIKit
