@@ -43,9 +43,12 @@ final class FieldPlan {
     let queryCount: Int
     let bodyCount: Int
     let pathCount: Int
+    /// How to write the request straight from memory, when every field allows it.
+    let direct: DirectWriting?
 
     private init(fields: [Field]) {
         self.fields = fields
+        direct = DirectWriting(fields: fields)
         headerCount = fields.count { $0.header != nil }
         queryCount = fields.count { $0.query != nil }
         bodyCount = fields.count { $0.body != nil }
