@@ -10,8 +10,14 @@
 ///
 /// Some verdicts depend only on the declaration and are decided here once: such a request
 /// has no path parameters, and its body, if it has any `@JSON` field, is a JSON object — a
-/// `nil` member still makes one (`{}`) — so no body kinds can conflict.
-struct DirectWriting {
+/// `nil` member still makes one (`{}`) — so no body kinds can conflict. The checks of the
+/// keys — header names valid and distinct, JSON keys distinct — are made on the value the
+/// plan is made from, and hold for every request whose keys are the same strings
+/// (``CheckedKeys``): a `nil` field then costs a load and a comparison.
+///
+/// Immutable once made, and shared like its plan: a class, so that handing it out retains
+/// one object rather than each of its arrays.
+final class DirectWriting: Sendable {
     /// A field of the plan: where its wrapper is stored and which one it is.
     struct Item {
         var kind: Kind
@@ -20,6 +26,14 @@ struct DirectWriting {
         var field: Int
         /// Where the wrapper keeps its key, from `offset`.
         var keyOffset: Int
+        /// For a header whose name is checked (``DirectWriting/checkedHeaderNames``): whether
+        /// it declares `Content-Type` or `Accept`, which the request then does not add.
+        var declares = ImpliedHeader.none
+    }
+
+    /// The headers a request adds unless it declares them.
+    enum ImpliedHeader {
+        case none, contentType, accept
     }
 
     /// The wrapper types written directly: the ones requests use most.
@@ -33,10 +47,19 @@ struct DirectWriting {
     let headers: [Item]
     let query: [Item]
     let json: [Item]
+    /// The header names of the value the plan was made from, when they are valid and
+    /// distinct (case-insensitively).
+    let checkedHeaderNames: CheckedKeys?
+    /// The JSON keys of the value the plan was made from, when they are distinct.
+    let checkedJSONKeys: CheckedKeys?
 
     /// `nil` when a field is of any other type: the request then goes through
     /// ``DeclaredParameters``.
-    init?(fields: [FieldPlan.Field]) {
+    ///
+    /// - Parameters:
+    ///   - fields: The plan's fields.
+    ///   - sample: Where a value of the type is stored, whose keys are checked.
+    init?(fields: [FieldPlan.Field], sample: UnsafeRawPointer) {
         var headers: [Item] = []
         var query: [Item] = []
         var json: [Item] = []
@@ -64,15 +87,33 @@ struct DirectWriting {
             case .other: return nil
             }
         }
-        // Only body keys are read through `keyOffset`; headers and query items read theirs
-        // with their concrete types.
+        // Query items read their keys with their concrete types.
         for index in json.indices {
             guard let offset = Self.jsonKeyOffset(json[index].kind) else { return nil }
             json[index].keyOffset = offset
         }
+        guard let headerKeyOffset = Self.keyOffset(Header.self, \.key) else { return nil }
+        for index in headers.indices {
+            headers[index].keyOffset = headerKeyOffset
+        }
+        let names = headers.map { (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee }
+        let namesValid =
+            names.allSatisfy(HTTPSyntax.isToken)
+            && !names.indices.contains { index in
+                names[..<index].contains { HTTPSyntax.namesEqual($0, names[index]) }
+            }
+        if namesValid {
+            for index in headers.indices {
+                if HTTPSyntax.namesEqual(names[index], "Content-Type") { headers[index].declares = .contentType }
+                if HTTPSyntax.namesEqual(names[index], "Accept") { headers[index].declares = .accept }
+            }
+        }
+        checkedHeaderNames = namesValid ? CheckedKeys(names) : nil
         self.headers = headers
         self.query = query
         self.json = json
+        let keysDistinct = Self.firstDuplicateKey(of: json, at: sample) == nil
+        checkedJSONKeys = keysDistinct ? CheckedKeys(json.map { Self.key(of: $0, at: sample) }) : nil
     }
 
     private static func jsonKeyOffset(_ kind: Kind) -> Int? {
@@ -162,29 +203,44 @@ struct DirectWriting {
         var result: [String: String] = Dictionary(minimumCapacity: headers.count + 2)
         var declaresContentType = false
         var declaresAccept = false
-        for index in headers.indices {
-            let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
-            guard let value = header.pointee.wrappedValue else { continue }
-            let name = header.pointee.key
-            guard HTTPSyntax.isToken(name) else {
-                throw .invalidHeaderName(name, field: fields[headers[index].field].name)
-            }
-            guard HTTPSyntax.isValidFieldValue(value) else {
-                throw .invalidHeaderValue(name: name, field: fields[headers[index].field].name)
-            }
-            for earlier in 0..<index {
-                let other = (base + headers[earlier].offset).assumingMemoryBound(to: Header.self)
-                guard other.pointee.wrappedValue != nil, HTTPSyntax.namesEqual(other.pointee.key, name) else {
-                    continue
+        if let checkedHeaderNames, checkedHeaderNames.match(at: base, headers) {
+            // The names are valid and distinct: only the values are left to check.
+            for index in headers.indices {
+                let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
+                guard let value = header.pointee.wrappedValue else { continue }
+                guard HTTPSyntax.isValidFieldValue(value) else {
+                    throw .invalidHeaderValue(name: header.pointee.key, field: fields[headers[index].field].name)
                 }
-                throw .duplicateHeader(
-                    name, fields: [fields[headers[earlier].field].name, fields[headers[index].field].name])
+                switch headers[index].declares {
+                case .none: break
+                case .contentType: declaresContentType = true
+                case .accept: declaresAccept = true
+                }
+                result[header.pointee.key] = value
             }
-            if contentType != nil, !declaresContentType {
-                declaresContentType = HTTPSyntax.namesEqual(name, "Content-Type")
+        } else {
+            for index in headers.indices {
+                let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
+                guard let value = header.pointee.wrappedValue else { continue }
+                let name = header.pointee.key
+                guard HTTPSyntax.isToken(name) else {
+                    throw .invalidHeaderName(name, field: fields[headers[index].field].name)
+                }
+                guard HTTPSyntax.isValidFieldValue(value) else {
+                    throw .invalidHeaderValue(name: name, field: fields[headers[index].field].name)
+                }
+                for earlier in 0..<index {
+                    let other = (base + headers[earlier].offset).assumingMemoryBound(to: Header.self)
+                    guard other.pointee.wrappedValue != nil, HTTPSyntax.namesEqual(other.pointee.key, name) else {
+                        continue
+                    }
+                    throw .duplicateHeader(
+                        name, fields: [fields[headers[earlier].field].name, fields[headers[index].field].name])
+                }
+                if !declaresContentType { declaresContentType = HTTPSyntax.namesEqual(name, "Content-Type") }
+                if !declaresAccept { declaresAccept = HTTPSyntax.namesEqual(name, "Accept") }
+                result[name] = value
             }
-            if accept != nil, !declaresAccept { declaresAccept = HTTPSyntax.namesEqual(name, "Accept") }
-            result[name] = value
         }
         if let contentType, !declaresContentType { result["Content-Type"] = contentType }
         if let accept, !declaresAccept { result["Accept"] = accept }
@@ -204,9 +260,11 @@ struct DirectWriting {
     func jsonBody(at base: UnsafeRawPointer, fields: [FieldPlan.Field], request: EncodingStrategy)
         throws(BuildError) -> Data
     {
-        if let (earlier, index) = firstDuplicateKey(at: base) {
+        if checkedJSONKeys?.match(at: base, json) != true,
+            let (earlier, index) = Self.firstDuplicateKey(of: json, at: base)
+        {
             throw .duplicateBodyKey(
-                key(of: json[index], at: base),
+                Self.key(of: json[index], at: base),
                 fields: [fields[json[earlier].field].name, fields[json[index].field].name]
             )
         }
@@ -233,7 +291,7 @@ struct DirectWriting {
                 }
             } catch {
                 throw .valueEncodingFailed(
-                    field: fields[item.field].name, key: key(of: item, at: base), underlying: error)
+                    field: fields[item.field].name, key: Self.key(of: item, at: base), underlying: error)
             }
         }
         body.append(UInt8(ascii: "}"))
@@ -262,7 +320,7 @@ struct DirectWriting {
     /// The first member whose key an earlier member already has, and the first member with
     /// that key, by declaration order, as ``URLRequestSerializer/firstDuplicateKey(_:)`` finds
     /// them; `nil` when the keys are unique. Keys are compared in place.
-    private func firstDuplicateKey(at base: UnsafeRawPointer) -> (Int, Int)? {
+    private static func firstDuplicateKey(of json: [Item], at base: UnsafeRawPointer) -> (Int, Int)? {
         if json.count <= 32 {
             for index in json.indices {
                 let key = keyPointer(of: json[index], at: base)
@@ -281,12 +339,12 @@ struct DirectWriting {
         return nil
     }
 
-    private func key(of item: Item, at base: UnsafeRawPointer) -> String {
+    private static func key(of item: Item, at base: UnsafeRawPointer) -> String {
         keyPointer(of: item, at: base).pointee
     }
 
     @inline(__always)
-    private func keyPointer(of item: Item, at base: UnsafeRawPointer) -> UnsafePointer<String> {
+    private static func keyPointer(of item: Item, at base: UnsafeRawPointer) -> UnsafePointer<String> {
         (base + item.offset + item.keyOffset).assumingMemoryBound(to: String.self)
     }
 

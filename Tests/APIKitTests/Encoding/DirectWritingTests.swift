@@ -122,4 +122,49 @@ struct DirectWritingTests {
         #expect(buildError(Common(), path: "items/{id}") != nil)
         #expect(buildError(Common(), method: HTTPMethod(rawValue: "BAD METHOD")) != nil)
     }
+
+    /// Keys chosen per value: the checks made on the first value must not cover the others.
+    struct DynamicKeys: RequestConfiguration, Sendable {
+        @Header var first: String?
+        @Header var second: String?
+        @JSON var a: Int
+        @JSON var b: String?
+
+        init(headers: (String, String), keys: (String, String)) {
+            _first = Header(wrappedValue: "1", headers.0)
+            _second = Header(wrappedValue: "2", headers.1)
+            _a = JSON(wrappedValue: 1, keys.0)
+            _b = JSON(wrappedValue: nil, keys.1)
+        }
+    }
+
+    @Test("keys checked when the plan is made count only for the same strings; other keys are checked in full")
+    func checkedKeysAreIdentities() throws {
+        // Strings built at run time, so that equal keys are distinct strings.
+        func text(_ parts: String...) -> String { parts.joined() }
+        let valid = DynamicKeys(headers: (text("X-", "A"), text("X-", "B")), keys: (text("a"), text("b")))
+        let plan = try #require(FieldPlan.plan(for: valid)?.direct)
+        #expect(plan.checkedHeaderNames != nil)
+        #expect(plan.checkedJSONKeys != nil)
+        #expect(buildError(valid, method: .post) == nil)
+        let sameText = DynamicKeys(headers: (text("X-", "A"), text("X-", "B")), keys: (text("a"), text("b")))
+        let request = try urlRequest(sameText, method: .post)
+        #expect(request.header("X-A") == "1" && request.header("X-B") == "2")
+        #expect(request.bodyText == #"{"a":1}"#)
+        let duplicates = DynamicKeys(headers: (text("X-", "A"), text("x-", "a")), keys: (text("k"), text("k")))
+        #expect(
+            buildError(duplicates, method: .post).map(String.init(describing:))
+                == String(describing: BuildError.duplicateBodyKey("k", fields: ["a", "b"])))
+        let headerDuplicates = DynamicKeys(headers: (text("X-", "A"), text("x-", "a")), keys: (text("a"), text("b")))
+        #expect(
+            buildError(headerDuplicates, method: .post).map(String.init(describing:))
+                == String(describing: BuildError.duplicateHeader("x-a", fields: ["first", "second"])))
+        let invalid = DynamicKeys(headers: (text("Bad ", "Name"), text("X-", "B")), keys: (text("a"), text("b")))
+        #expect(
+            buildError(invalid, method: .post).map(String.init(describing:))
+                == String(describing: BuildError.invalidHeaderName("Bad Name", field: "first")))
+        let contentType = DynamicKeys(
+            headers: (text("content-", "type"), text("X-", "B")), keys: (text("a"), text("b")))
+        #expect(try urlRequest(contentType, method: .post).header("Content-Type") == "1")
+    }
 }
