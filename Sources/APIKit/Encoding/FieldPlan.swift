@@ -43,9 +43,13 @@ final class FieldPlan {
     let queryCount: Int
     let bodyCount: Int
     let pathCount: Int
+    /// How to write the request straight from memory, when every field allows it.
+    let direct: DirectWriting?
 
-    private init(fields: [Field]) {
+    /// - Parameter sample: Where a value of the type is stored: ``DirectWriting`` checks its keys.
+    private init(fields: [Field], sample: UnsafeRawPointer) {
         self.fields = fields
+        direct = DirectWriting(fields: fields, sample: sample)
         headerCount = fields.count { $0.header != nil }
         queryCount = fields.count { $0.query != nil }
         bodyCount = fields.count { $0.body != nil }
@@ -58,7 +62,7 @@ final class FieldPlan {
         let key = ObjectIdentifier(Configuration.self)
         if let cached = cache.lookUp(key) { return cached.plan }
         // A class instance may be of a subclass; classes are read with Mirror anyway.
-        let plan = Mirror(reflecting: value).displayStyle == .struct ? make(for: Configuration.self) : nil
+        let plan = Mirror(reflecting: value).displayStyle == .struct ? make(for: value) : nil
         cache.store(plan, for: key)
         return plan
     }
@@ -96,10 +100,13 @@ final class FieldPlan {
 
     /// Describes a type the caller has found to be a struct; `nil` when it is
     /// `CustomReflectable` (Mirror would show its custom children) or not describable.
-    private static func make(for type: Any.Type) -> FieldPlan? {
+    private static func make<Configuration>(for value: Configuration) -> FieldPlan? {
         var fields: [Field] = []
-        guard collectFields(of: type, prefix: "", offset: 0, into: &fields) else { return nil }
-        return FieldPlan(fields: fields)
+        guard collectFields(of: Configuration.self, prefix: "", offset: 0, into: &fields) else { return nil }
+        return withUnsafeBytes(of: value) { bytes in
+            // A type with no stored properties has no address, and no fields to read.
+            FieldPlan(fields: fields, sample: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)
+        }
     }
 
     /// Adds the parameter properties of the struct `type`, stored at `offset`, to `fields`;

@@ -57,18 +57,30 @@ struct FormWriter {
     /// writes one) or an empty array, one for a scalar, one per element for an array.
     mutating func append(_ value: any Encodable, key: String, strategy: ResolvedStrategy) throws(ScalarText.Failure) {
         switch KnownScalar(opening: value) {
-        case .string(let string): return appendItem(key, [], string, strategy)
-        case .int(let int): return appendItem(key, [], String(int), strategy)
-        case .bool(let bool): return appendItem(key, [], strategy.bools.text(bool), strategy)
+        case .string(let string): return appendItem(key, [], string, strategy.nesting)
+        case .int(let int): return appendItem(key, [], String(int), strategy.nesting)
+        case .bool(let bool): return appendItem(key, [], strategy.bools.text(bool), strategy.nesting)
         case .double(let double):
             guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
-            return appendItem(key, [], String(describing: double), strategy)
+            return appendItem(key, [], String(describing: double), strategy.nesting)
         case .strings(let strings): return appendList(key, strings, strategy)
         case .ints(let ints): return appendList(key, ints.map { String($0) }, strategy)
         case .none: return appendNil(key, [], strategy)
         case .unknown: break
         }
         try append(FormValue.make(value), key: key, parts: [], strategy: strategy)
+    }
+
+    /// Appends `key=text`: a scalar already turned into text, with no strategy left to apply.
+    mutating func append(text: String, key: String) {
+        appendItem(key, [], text, .brackets)
+    }
+
+    /// Appends a list of texts, written as the array strategy `arrays` says; nothing for an
+    /// empty list.
+    mutating func append(texts: [String], key: String, arrays: ArrayEncoding.Kind) {
+        // A flat list's keys have no member parts, so the nesting strategy does not apply.
+        appendList(key, texts, arrays: arrays, nesting: .brackets, parts: [])
     }
 
     // MARK: Trees
@@ -86,7 +98,7 @@ struct FormWriter {
                 try append(member.value, key: key, parts: parts + [.member(member.key)], strategy: strategy)
             }
         case .list(let elements): try appendList(elements, key: key, parts: parts, strategy: strategy)
-        case .text, .bool, .date: appendItem(key, parts, scalarText(value, strategy) ?? "", strategy)
+        case .text, .bool, .date: appendItem(key, parts, scalarText(value, strategy) ?? "", strategy.nesting)
         }
     }
 
@@ -152,12 +164,12 @@ struct FormWriter {
         hasItems = true
     }
 
-    private mutating func appendKey(_ key: String, _ parts: [KeyPart], _ strategy: ResolvedStrategy) {
+    private mutating func appendKey(_ key: String, _ parts: [KeyPart], _ nesting: NestingEncoding.Kind) {
         PercentEncoding.append(key, style: style, to: &output)
         for part in parts {
             switch part {
             case .member(let member):
-                if strategy.nesting == .dotted {
+                if nesting == .dotted {
                     output.append(UInt8(ascii: "."))
                     PercentEncoding.append(member, style: style, to: &output)
                 } else {
@@ -176,16 +188,17 @@ struct FormWriter {
         }
     }
 
-    private mutating func appendItem(_ key: String, _ parts: [KeyPart], _ text: String, _ strategy: ResolvedStrategy) {
+    private mutating func appendItem(_ key: String, _ parts: [KeyPart], _ text: String, _ nesting: NestingEncoding.Kind)
+    {
         separate()
-        appendKey(key, parts, strategy)
+        appendKey(key, parts, nesting)
         output.append(UInt8(ascii: "="))
         PercentEncoding.append(text, style: style, to: &output)
     }
 
     private mutating func appendNil(_ key: String, _ parts: [KeyPart], _ strategy: ResolvedStrategy) {
         guard let text = strategy.nils.text else { return }
-        appendItem(key, parts, text, strategy)
+        appendItem(key, parts, text, strategy.nesting)
     }
 
     /// The elements of a flat list of texts, by the array strategy.
@@ -195,18 +208,28 @@ struct FormWriter {
         _ strategy: ResolvedStrategy,
         parts: [KeyPart] = []
     ) {
+        appendList(key, texts, arrays: strategy.arrays, nesting: strategy.nesting, parts: parts)
+    }
+
+    private mutating func appendList(
+        _ key: String,
+        _ texts: [String],
+        arrays: ArrayEncoding.Kind,
+        nesting: NestingEncoding.Kind,
+        parts: [KeyPart]
+    ) {
         guard !texts.isEmpty else { return }
-        switch strategy.arrays {
+        switch arrays {
         case .repeatKey:
-            for text in texts { appendItem(key, parts, text, strategy) }
+            for text in texts { appendItem(key, parts, text, nesting) }
         case .brackets:
             let keyParts = parts + [.append]
-            for text in texts { appendItem(key, keyParts, text, strategy) }
+            for text in texts { appendItem(key, keyParts, text, nesting) }
         case .indexed:
-            for (index, text) in texts.enumerated() { appendItem(key, parts + [.index(index)], text, strategy) }
+            for (index, text) in texts.enumerated() { appendItem(key, parts + [.index(index)], text, nesting) }
         case .commaSeparated:
             separate()
-            appendKey(key, parts, strategy)
+            appendKey(key, parts, nesting)
             output.append(UInt8(ascii: "="))
             for (index, text) in texts.enumerated() {
                 if index > 0 { output.append(UInt8(ascii: ",")) }

@@ -10,7 +10,37 @@ enum HTTPSyntax {
     /// character (tab excepted) or DEL. Such bytes would let a value inject header lines,
     /// and URLSession on Linux silently drops a header that holds them.
     static func isValidFieldValue(_ text: String) -> Bool {
-        allBytes(of: text) { byte in byte == 0x09 || (byte >= 0x20 && byte != 0x7F) }
+        if let result = text.utf8.withContiguousStorageIfAvailable(isValidFieldValue) { return result }
+        return text.utf8.allSatisfy(isFieldValueByte)
+    }
+
+    /// `isValidFieldValue` on UTF-8 bytes, eight at a time: a header value is checked on
+    /// every request, and most hold no byte below 0x20 or 0x7F at all.
+    private static func isValidFieldValue(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let start = utf8.baseAddress else { return true }
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var index = 0
+        while index + 8 <= utf8.count {
+            let word = UnsafeRawPointer(start + index).loadUnaligned(as: UInt64.self)
+            // A byte below 0x20 (or from 0x80, which then passes the exact check below), or
+            // one equal to 0x7F, sets its high bit in `suspect`: the classic "has a byte less
+            // than n" and "has a zero byte" tricks.
+            let below = (word &- ones &* 0x20) & ~word & highs
+            let deletes = word ^ (ones &* 0x7F)
+            let suspect = below | ((deletes &- ones) & ~deletes & highs)
+            if suspect != 0 {
+                for offset in index..<index + 8 where !isFieldValueByte(utf8[offset]) { return false }
+            }
+            index += 8
+        }
+        for offset in index..<utf8.count where !isFieldValueByte(utf8[offset]) { return false }
+        return true
+    }
+
+    @inline(__always)
+    private static func isFieldValueByte(_ byte: UInt8) -> Bool {
+        byte == 0x09 || (byte >= 0x20 && byte != 0x7F)
     }
 
     /// Whether every UTF-8 byte of `text` passes, reading contiguous storage directly.

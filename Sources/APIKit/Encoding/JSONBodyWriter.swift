@@ -46,42 +46,106 @@ enum JSONBodyWriter {
             // Members are read in place, and the strategy is resolved only as far as the value
             // needs it: copying the value and all five strategy members costs more than
             // writing a scalar.
-            let known = KnownScalar(opening: members[index].parameter.value)
-            let isNull: Bool
-            switch known {
-            case .none: isNull = true
-            case .unknown: isNull = isNil(members[index].parameter.value)
-            default: isNull = false
-            }
-            if isNull && (members[index].parameter.strategy.nils ?? request.nils ?? .omit) != .null { continue }
-            if !isFirst { body.append(UInt8(ascii: ",")) }
-            isFirst = false
-            appendString(members[index].parameter.key, to: &body)
-            body.append(UInt8(ascii: ":"))
-            if isNull {
-                body.append(contentsOf: "null".utf8)
-                continue
-            }
             do {
-                switch known {
-                case .string(let string): appendString(string, to: &body)
-                case .int(let int): body.append(contentsOf: String(int).utf8)
-                case .bool(let bool):
-                    let bools = members[index].parameter.strategy.bools ?? request.bools ?? .literal
-                    body.append(contentsOf: bools.text(bool).utf8)
-                case .double(let double): try appendDouble(double, to: &body)
-                case .strings(let strings): appendStrings(strings, to: &body)
-                case .ints(let ints): appendInts(ints, to: &body)
-                case .none, .unknown:
-                    let strategy = ResolvedStrategy(field: members[index].parameter.strategy, request: request)
-                    try appendEncoded(members[index].parameter.value, strategy: strategy, to: &body)
-                }
+                try appendMember(
+                    members[index].parameter.value,
+                    key: members[index].parameter.key,
+                    field: members[index].parameter.strategy,
+                    request: request,
+                    isFirst: &isFirst,
+                    to: &body
+                )
             } catch {
                 throw MemberFailure(index: index, underlying: error)
             }
         }
         body.append(UInt8(ascii: "}"))
         return Data(body)
+    }
+
+    /// Appends a member: nothing for a `nil` the nil strategy omits, else `,` (after the first
+    /// member), the key and the value. Generic so that the field plan's writer, which knows
+    /// the value's type, calls it without boxing the value (``DirectWriting``).
+    ///
+    /// - Parameters:
+    ///   - field: The member's strategy.
+    ///   - request: The request's strategy, which `field` overrides.
+    ///   - isFirst: Whether no member has been written yet; cleared when this one is.
+    /// - Throws: What encoding the value throws.
+    @inline(__always)
+    static func appendMember<Value: Encodable>(
+        _ value: Value,
+        key: String,
+        field: EncodingStrategy,
+        request: EncodingStrategy,
+        isFirst: inout Bool,
+        to body: inout [UInt8]
+    ) throws {
+        var known = KnownScalar(value)
+        if case .unknown = known {
+            if !isNil(value) {
+                appendKey(key, isFirst: &isFirst, to: &body)
+                try appendEncoded(value, strategy: ResolvedStrategy(field: field, request: request), to: &body)
+                return
+            }
+            known = .none
+        }
+        try appendMember(key, known, field: field, request: request, isFirst: &isFirst, to: &body)
+    }
+
+    /// Appends a member whose value is one of the known scalars, or `nil` (`.none`): nothing
+    /// for a `nil` the nil strategy omits, else `,` (after the first member), the key and the
+    /// value.
+    ///
+    /// - Parameters:
+    ///   - value: The value; `.unknown` is not written (callers write other types themselves).
+    ///   - field: The member's strategy; only its nils and bools apply to a scalar.
+    ///   - request: The request's strategy, which `field` overrides.
+    ///   - isFirst: Whether no member has been written yet; cleared when this one is.
+    /// - Throws: ``NonFiniteNumber`` for a NaN or infinite double.
+    @inline(__always)
+    private static func appendMember(
+        _ key: String,
+        _ value: KnownScalar,
+        field: EncodingStrategy,
+        request: EncodingStrategy,
+        isFirst: inout Bool,
+        to body: inout [UInt8]
+    ) throws {
+        switch value {
+        case .none, .unknown:
+            guard (field.nils ?? request.nils ?? .omit) == .null else { return }
+            appendKey(key, isFirst: &isFirst, to: &body)
+            body.append(contentsOf: "null".utf8)
+        case .string(let string):
+            appendKey(key, isFirst: &isFirst, to: &body)
+            appendString(string, to: &body)
+        case .int(let int):
+            appendKey(key, isFirst: &isFirst, to: &body)
+            body.append(contentsOf: String(int).utf8)
+        case .bool(let bool):
+            appendKey(key, isFirst: &isFirst, to: &body)
+            body.append(contentsOf: (field.bools ?? request.bools ?? .literal).text(bool).utf8)
+        case .double(let double):
+            guard double.isFinite else { throw NonFiniteNumber() }
+            appendKey(key, isFirst: &isFirst, to: &body)
+            try appendDouble(double, to: &body)
+        case .strings(let strings):
+            appendKey(key, isFirst: &isFirst, to: &body)
+            appendStrings(strings, to: &body)
+        case .ints(let ints):
+            appendKey(key, isFirst: &isFirst, to: &body)
+            appendInts(ints, to: &body)
+        }
+    }
+
+    /// Appends `,` unless this is the first member, then the key and `:`.
+    @inline(__always)
+    private static func appendKey(_ key: String, isFirst: inout Bool, to body: inout [UInt8]) {
+        if !isFirst { body.append(UInt8(ascii: ",")) }
+        isFirst = false
+        appendString(key, to: &body)
+        body.append(UInt8(ascii: ":"))
     }
 
     /// One value as a whole JSON document: an object, an array or a fragment.

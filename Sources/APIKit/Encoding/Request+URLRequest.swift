@@ -38,6 +38,15 @@ extension Request {
             acceptedContentType: parser.contentType,
             strategy: encodingStrategy
         )
+        if reading == .automatic, let plan = FieldPlan.plan(for: configuration), let direct = plan.direct {
+            let written = withUnsafeBytes(of: configuration) { bytes -> Result<URLRequest, BuildError>? in
+                // A configuration with no stored properties has no address; it has no fields either.
+                guard let base = bytes.baseAddress else { return nil }
+                return Result { () throws(BuildError) in try serializer.urlRequest(at: base, plan: plan, direct: direct)
+                }
+            }
+            if let written { return try written.get() }
+        }
         return try serializer.urlRequest(
             for: ParameterCollector.collect(from: configuration, reading: reading, strategy: encodingStrategy))
     }

@@ -1,0 +1,355 @@
+/// How the serializer writes a request straight from a configuration's memory, for a field
+/// plan whose every field is a `@Header`, or a `@Query` or `@JSON` over one of the common
+/// value types: made once per type with its ``FieldPlan``.
+///
+/// The general path first copies every declared item — field name, key, value boxed as
+/// `any Encodable`, strategy — into ``DeclaredParameters``, then reads it back; here each
+/// value is read in place with its concrete type and written into the query, header and
+/// body writers at once. What is written, and every check with its error, is the same: the
+/// encoder tests build each request with Mirror too and compare bytes and errors.
+///
+/// Some verdicts depend only on the declaration and are decided here once: such a request
+/// has no path parameters, and its body, if it has any `@JSON` field, is a JSON object — a
+/// `nil` member still makes one (`{}`) — so no body kinds can conflict. The checks of the
+/// keys — header names valid and distinct, JSON keys distinct — are made on the value the
+/// plan is made from, and hold for every request whose keys are the same strings
+/// (``CheckedKeys``): a `nil` field then costs a load and a comparison.
+///
+/// Immutable once made, and shared like its plan: a class, so that handing it out retains
+/// one object rather than each of its arrays.
+final class DirectWriting: Sendable {
+    /// A field of the plan: where its wrapper is stored and which one it is.
+    struct Item {
+        var kind: Kind
+        var offset: Int
+        /// Its index in ``FieldPlan/fields``, to name the property in an error.
+        var field: Int
+        /// Where the wrapper keeps its key, from `offset`.
+        var keyOffset: Int
+        /// For a header whose name is checked (``DirectWriting/checkedHeaderNames``): whether
+        /// it declares `Content-Type` or `Accept`, which the request then does not add.
+        var declares = ImpliedHeader.none
+    }
+
+    /// The headers a request adds unless it declares them.
+    enum ImpliedHeader {
+        case none, contentType, accept
+    }
+
+    /// The wrapper types written directly: the ones requests use most.
+    enum Kind {
+        case header
+        case queryString, queryInt, queryBool, queryStrings, queryOptionalString, queryOptionalInt, queryOptionalBool
+        case jsonString, jsonInt, jsonBool, jsonDouble
+        case jsonOptionalString, jsonOptionalInt, jsonOptionalBool, jsonOptionalDouble, jsonOptionalStrings
+    }
+
+    let headers: [Item]
+    let query: [Item]
+    let json: [Item]
+    /// The header names of the value the plan was made from, when they are valid and
+    /// distinct (case-insensitively).
+    let checkedHeaderNames: CheckedKeys?
+    /// The JSON keys of the value the plan was made from, when they are distinct.
+    let checkedJSONKeys: CheckedKeys?
+
+    /// `nil` when a field is of any other type: the request then goes through
+    /// ``DeclaredParameters``.
+    ///
+    /// - Parameters:
+    ///   - fields: The plan's fields.
+    ///   - sample: Where a value of the type is stored, whose keys are checked.
+    init?(fields: [FieldPlan.Field], sample: UnsafeRawPointer) {
+        var headers: [Item] = []
+        var query: [Item] = []
+        var json: [Item] = []
+        for (index, field) in fields.enumerated() {
+            guard let declarer = field.declarer else { return nil }
+            let item = { (kind: Kind) in Item(kind: kind, offset: field.offset, field: index, keyOffset: 0) }
+            switch declarer {
+            case .header: headers.append(item(.header))
+            case .queryString: query.append(item(.queryString))
+            case .queryInt: query.append(item(.queryInt))
+            case .queryBool: query.append(item(.queryBool))
+            case .queryStrings: query.append(item(.queryStrings))
+            case .queryOptionalString: query.append(item(.queryOptionalString))
+            case .queryOptionalInt: query.append(item(.queryOptionalInt))
+            case .queryOptionalBool: query.append(item(.queryOptionalBool))
+            case .jsonString: json.append(item(.jsonString))
+            case .jsonInt: json.append(item(.jsonInt))
+            case .jsonBool: json.append(item(.jsonBool))
+            case .jsonDouble: json.append(item(.jsonDouble))
+            case .jsonOptionalString: json.append(item(.jsonOptionalString))
+            case .jsonOptionalInt: json.append(item(.jsonOptionalInt))
+            case .jsonOptionalBool: json.append(item(.jsonOptionalBool))
+            case .jsonOptionalDouble: json.append(item(.jsonOptionalDouble))
+            case .jsonOptionalStrings: json.append(item(.jsonOptionalStrings))
+            case .other: return nil
+            }
+        }
+        // Query items read their keys with their concrete types.
+        for index in json.indices {
+            guard let offset = Self.jsonKeyOffset(json[index].kind) else { return nil }
+            json[index].keyOffset = offset
+        }
+        guard let headerKeyOffset = Self.keyOffset(Header.self, \.key) else { return nil }
+        for index in headers.indices {
+            headers[index].keyOffset = headerKeyOffset
+        }
+        let names = headers.map { (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee }
+        let namesValid =
+            names.allSatisfy(HTTPSyntax.isToken)
+            && !names.indices.contains { index in
+                names[..<index].contains { HTTPSyntax.namesEqual($0, names[index]) }
+            }
+        if namesValid {
+            for index in headers.indices {
+                if HTTPSyntax.namesEqual(names[index], "Content-Type") { headers[index].declares = .contentType }
+                if HTTPSyntax.namesEqual(names[index], "Accept") { headers[index].declares = .accept }
+            }
+        }
+        checkedHeaderNames = namesValid ? CheckedKeys(names) : nil
+        self.headers = headers
+        self.query = query
+        self.json = json
+        let keysDistinct = Self.firstDuplicateKey(of: json, at: sample) == nil
+        checkedJSONKeys = keysDistinct ? CheckedKeys(json.map { Self.key(of: $0, at: sample) }) : nil
+    }
+
+    private static func jsonKeyOffset(_ kind: Kind) -> Int? {
+        switch kind {
+        case .jsonString: keyOffset(JSON<String>.self, \.key)
+        case .jsonInt: keyOffset(JSON<Int>.self, \.key)
+        case .jsonBool: keyOffset(JSON<Bool>.self, \.key)
+        case .jsonDouble: keyOffset(JSON<Double>.self, \.key)
+        case .jsonOptionalString: keyOffset(JSON<String?>.self, \.key)
+        case .jsonOptionalInt: keyOffset(JSON<Int?>.self, \.key)
+        case .jsonOptionalBool: keyOffset(JSON<Bool?>.self, \.key)
+        case .jsonOptionalDouble: keyOffset(JSON<Double?>.self, \.key)
+        case .jsonOptionalStrings: keyOffset(JSON<[String]?>.self, \.key)
+        default: nil
+        }
+    }
+
+    // MARK: Query
+
+    /// Appends the query items of the configuration stored at `base`, in declaration order.
+    ///
+    /// - Parameter request: The request's strategy, which each field's overrides.
+    func appendQuery(at base: UnsafeRawPointer, request: EncodingStrategy, to writer: inout FormWriter) {
+        for item in query {
+            let storage = base + item.offset
+            switch item.kind {
+            case .queryString: Self.appendQueryItem(Query<String>.self, at: storage, request: request, to: &writer)
+            case .queryInt: Self.appendQueryItem(Query<Int>.self, at: storage, request: request, to: &writer)
+            case .queryBool: Self.appendQueryItem(Query<Bool>.self, at: storage, request: request, to: &writer)
+            case .queryStrings: Self.appendQueryItem(Query<[String]>.self, at: storage, request: request, to: &writer)
+            case .queryOptionalString:
+                Self.appendQueryItem(Query<String?>.self, at: storage, request: request, to: &writer)
+            case .queryOptionalInt: Self.appendQueryItem(Query<Int?>.self, at: storage, request: request, to: &writer)
+            case .queryOptionalBool:
+                Self.appendQueryItem(Query<Bool?>.self, at: storage, request: request, to: &writer)
+            default: break
+            }
+        }
+    }
+
+    /// Appends the items of one `@Query` stored at `storage`, as ``FormWriter`` writes a
+    /// declared query parameter; only the strategy members the value needs are read.
+    @inline(__always)
+    private static func appendQueryItem<Value>(
+        _: Query<Value>.Type,
+        at storage: UnsafeRawPointer,
+        request: EncodingStrategy,
+        to writer: inout FormWriter
+    ) {
+        // Borrowed in place: loading the wrapper would copy its key, value and strategy.
+        let wrapper = storage.assumingMemoryBound(to: Query<Value>.self)
+        switch KnownScalar(wrapper.pointee.wrappedValue) {
+        case .string(let string): writer.append(text: string, key: wrapper.pointee.key)
+        case .int(let int): writer.append(text: String(int), key: wrapper.pointee.key)
+        case .bool(let bool):
+            let bools = wrapper.pointee.strategy.bools ?? request.bools ?? .literal
+            writer.append(text: bools.text(bool), key: wrapper.pointee.key)
+        case .strings(let strings):
+            let arrays = wrapper.pointee.strategy.arrays ?? request.arrays ?? .repeatKey
+            writer.append(texts: strings, key: wrapper.pointee.key, arrays: arrays.kind)
+        case .none:
+            let nils = wrapper.pointee.strategy.nils ?? request.nils ?? .omit
+            if let text = nils.text { writer.append(text: text, key: wrapper.pointee.key) }
+        case .double, .ints, .unknown:
+            // Not among the kinds above.
+            break
+        }
+    }
+
+    // MARK: Headers
+
+    /// The header fields of the configuration stored at `base`, checked as
+    /// ``URLRequestSerializer`` checks declared headers, with the implied ones added.
+    ///
+    /// - Parameters:
+    ///   - fields: The plan's fields, to name the property in an error.
+    ///   - contentType: The body's media type, sent unless a header declares one.
+    ///   - accept: The parser's media type, sent unless a header declares one.
+    /// - Throws: ``BuildError/invalidHeaderName(_:field:)``,
+    ///   ``BuildError/invalidHeaderValue(name:field:)`` or ``BuildError/duplicateHeader(_:fields:)``.
+    func headerFields(
+        at base: UnsafeRawPointer,
+        fields: [FieldPlan.Field],
+        contentType: String?,
+        accept: String?
+    ) throws(BuildError) -> [String: String] {
+        var result: [String: String] = Dictionary(minimumCapacity: headers.count + 2)
+        var declaresContentType = false
+        var declaresAccept = false
+        if let checkedHeaderNames, checkedHeaderNames.match(at: base, headers) {
+            // The names are valid and distinct: only the values are left to check.
+            for index in headers.indices {
+                let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
+                guard let value = header.pointee.wrappedValue else { continue }
+                guard HTTPSyntax.isValidFieldValue(value) else {
+                    throw .invalidHeaderValue(name: header.pointee.key, field: fields[headers[index].field].name)
+                }
+                switch headers[index].declares {
+                case .none: break
+                case .contentType: declaresContentType = true
+                case .accept: declaresAccept = true
+                }
+                result[header.pointee.key] = value
+            }
+        } else {
+            for index in headers.indices {
+                let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
+                guard let value = header.pointee.wrappedValue else { continue }
+                let name = header.pointee.key
+                guard HTTPSyntax.isToken(name) else {
+                    throw .invalidHeaderName(name, field: fields[headers[index].field].name)
+                }
+                guard HTTPSyntax.isValidFieldValue(value) else {
+                    throw .invalidHeaderValue(name: name, field: fields[headers[index].field].name)
+                }
+                for earlier in 0..<index {
+                    let other = (base + headers[earlier].offset).assumingMemoryBound(to: Header.self)
+                    guard other.pointee.wrappedValue != nil, HTTPSyntax.namesEqual(other.pointee.key, name) else {
+                        continue
+                    }
+                    throw .duplicateHeader(
+                        name, fields: [fields[headers[earlier].field].name, fields[headers[index].field].name])
+                }
+                if !declaresContentType { declaresContentType = HTTPSyntax.namesEqual(name, "Content-Type") }
+                if !declaresAccept { declaresAccept = HTTPSyntax.namesEqual(name, "Accept") }
+                result[name] = value
+            }
+        }
+        if let contentType, !declaresContentType { result["Content-Type"] = contentType }
+        if let accept, !declaresAccept { result["Accept"] = accept }
+        return result
+    }
+
+    // MARK: Body
+
+    /// The JSON object of the configuration's `@JSON` fields, in declaration order.
+    ///
+    /// - Parameters:
+    ///   - fields: The plan's fields, to name the property in an error.
+    ///   - request: The request's strategy, which each field's overrides.
+    /// - Throws: ``BuildError/duplicateBodyKey(_:fields:)`` when two members, `nil` ones
+    ///   included, have the same key; ``BuildError/valueEncodingFailed(field:key:underlying:)``
+    ///   for a non-finite double.
+    func jsonBody(at base: UnsafeRawPointer, fields: [FieldPlan.Field], request: EncodingStrategy)
+        throws(BuildError) -> Data
+    {
+        if checkedJSONKeys?.match(at: base, json) != true,
+            let (earlier, index) = Self.firstDuplicateKey(of: json, at: base)
+        {
+            throw .duplicateBodyKey(
+                Self.key(of: json[index], at: base),
+                fields: [fields[json[earlier].field].name, fields[json[index].field].name]
+            )
+        }
+        var body: [UInt8] = [UInt8(ascii: "{")]
+        body.reserveCapacity(64 * json.count + 2)
+        var isFirst = true
+        for item in json {
+            let storage = base + item.offset
+            do {
+                switch item.kind {
+                case .jsonString: try Self.appendMember(JSON<String>.self, at: storage, request, &isFirst, &body)
+                case .jsonInt: try Self.appendMember(JSON<Int>.self, at: storage, request, &isFirst, &body)
+                case .jsonBool: try Self.appendMember(JSON<Bool>.self, at: storage, request, &isFirst, &body)
+                case .jsonDouble: try Self.appendMember(JSON<Double>.self, at: storage, request, &isFirst, &body)
+                case .jsonOptionalString:
+                    try Self.appendMember(JSON<String?>.self, at: storage, request, &isFirst, &body)
+                case .jsonOptionalInt: try Self.appendMember(JSON<Int?>.self, at: storage, request, &isFirst, &body)
+                case .jsonOptionalBool: try Self.appendMember(JSON<Bool?>.self, at: storage, request, &isFirst, &body)
+                case .jsonOptionalDouble:
+                    try Self.appendMember(JSON<Double?>.self, at: storage, request, &isFirst, &body)
+                case .jsonOptionalStrings:
+                    try Self.appendMember(JSON<[String]?>.self, at: storage, request, &isFirst, &body)
+                default: break
+                }
+            } catch {
+                throw .valueEncodingFailed(
+                    field: fields[item.field].name, key: Self.key(of: item, at: base), underlying: error)
+            }
+        }
+        body.append(UInt8(ascii: "}"))
+        return Data(body)
+    }
+
+    @inline(__always)
+    private static func appendMember<Value>(
+        _: JSON<Value>.Type,
+        at storage: UnsafeRawPointer,
+        _ request: EncodingStrategy,
+        _ isFirst: inout Bool,
+        _ body: inout [UInt8]
+    ) throws {
+        let wrapper = storage.assumingMemoryBound(to: JSON<Value>.self)
+        try JSONBodyWriter.appendMember(
+            wrapper.pointee.wrappedValue,
+            key: wrapper.pointee.key,
+            field: wrapper.pointee.strategy,
+            request: request,
+            isFirst: &isFirst,
+            to: &body
+        )
+    }
+
+    /// The first member whose key an earlier member already has, and the first member with
+    /// that key, by declaration order, as ``URLRequestSerializer/firstDuplicateKey(_:)`` finds
+    /// them; `nil` when the keys are unique. Keys are compared in place.
+    private static func firstDuplicateKey(of json: [Item], at base: UnsafeRawPointer) -> (Int, Int)? {
+        if json.count <= 32 {
+            for index in json.indices {
+                let key = keyPointer(of: json[index], at: base)
+                for earlier in 0..<index where keyPointer(of: json[earlier], at: base).pointee == key.pointee {
+                    return (earlier, index)
+                }
+            }
+            return nil
+        }
+        var first: [String: Int] = Dictionary(minimumCapacity: json.count)
+        for index in json.indices {
+            if let earlier = first.updateValue(index, forKey: key(of: json[index], at: base)) {
+                return (earlier, index)
+            }
+        }
+        return nil
+    }
+
+    private static func key(of item: Item, at base: UnsafeRawPointer) -> String {
+        keyPointer(of: item, at: base).pointee
+    }
+
+    @inline(__always)
+    private static func keyPointer(of item: Item, at base: UnsafeRawPointer) -> UnsafePointer<String> {
+        (base + item.offset + item.keyOffset).assumingMemoryBound(to: String.self)
+    }
+
+    /// The offset of `key` in a wrapper of type `Wrapper`; `nil` if it were not stored.
+    private static func keyOffset<Wrapper>(_: Wrapper.Type, _ key: KeyPath<Wrapper, String>) -> Int? {
+        MemoryLayout<Wrapper>.offset(of: key)
+    }
+}
