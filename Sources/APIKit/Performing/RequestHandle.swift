@@ -92,12 +92,22 @@ public final class RequestHandle: Sendable {
     }
 
     /// Records the request's URL before the transfer starts, so that a cancellation arriving
-    /// while the transport is still inside `send` (before ``attach(_:stage:url:)``) reports it.
-    func note(url: URL?) {
-        guard let url else { return }
+    /// while the transport is still inside `send` (before ``attach(_:stage:url:)``) reports it;
+    /// returns `false`, recording nothing, when the outcome was already decided.
+    @discardableResult
+    func note(url: URL?) -> Bool {
         phase.withLock { phase in
-            guard case .running(let task, let stage, nil, let onCancel) = phase else { return }
-            phase = .running(task: task, stage: stage, url: url, onCancel: onCancel)
+            switch phase {
+            case .finished:
+                return false
+            case .running(let task, let stage, nil, let onCancel):
+                if let url {
+                    phase = .running(task: task, stage: stage, url: url, onCancel: onCancel)
+                }
+                return true
+            case .running:
+                return true
+            }
         }
     }
 
