@@ -1,13 +1,14 @@
 /// Where the pipeline processes the response and calls the completion: a chosen queue, or
 /// where the transport calls back (a `URLSession`'s delegate queue).
 struct Delivery: Sendable {
-    /// The session whose delegate queue takes outcomes that do not come from it, when the
-    /// transport is a `URLSession`.
-    let urlSession: URLSession?
+    /// The transport, whose delegate queue takes outcomes that do not come from it when it
+    /// is a `URLSession`. Kept as is: the cast is made only when such an outcome is delivered,
+    /// not for every request.
+    let transport: any Transport
     let queue: DispatchQueue?
 
     init(transport: any Transport, queue: DispatchQueue?) {
-        self.urlSession = queue == nil ? transport as? URLSession : nil
+        self.transport = transport
         self.queue = queue
     }
 
@@ -18,20 +19,10 @@ struct Delivery: Sendable {
     func async(_ work: @escaping @Sendable () -> Void) {
         if let queue {
             queue.async(execute: work)
-        } else if let urlSession {
+        } else if let urlSession = transport as? URLSession {
             urlSession.delegateQueue.addOperation(work)
         } else {
             DispatchQueue.global().async(execute: work)
-        }
-    }
-
-    /// Runs `work`, called from the transport's completion: at once, where the transport
-    /// called back (for `URLSession`, already its delegate queue), or on the chosen queue.
-    func fromTransportCallback(_ work: @escaping @Sendable () -> Void) {
-        if let queue {
-            queue.async(execute: work)
-        } else {
-            work()
         }
     }
 }

@@ -8,14 +8,27 @@
 /// handle.cancel()   // the completion receives RequestError.cancelled, once
 /// ```
 public final class RequestHandle: Sendable {
-    private enum Phase {
-        /// Neither finished nor cancelled: what to stop on cancellation (the transport task,
-        /// or the `Task` running interceptors), the URL once built, and how to report it.
-        /// `stage` orders the attachments: one from an earlier stage never replaces a later one.
-        case running(task: (any TransportTask)?, stage: Stage, url: URL?, onCancel: @Sendable (URL?) -> Void)
-        /// The outcome has been claimed: by the response, a failure or `cancel()`. The
-        /// cancellation closure is dropped here, which breaks the cycle it may close.
-        case finished
+    /// What the handle knows, changed field by field under its lock (a struct rather than an
+    /// enum with a payload, so that recording the URL or the task does not copy the rest).
+    private struct Phase {
+        /// What to stop on cancellation: the transport task, or the `Task` running interceptors.
+        var task: (any TransportTask)?
+        /// Orders the attachments: one from an earlier stage never replaces a later one.
+        var stage = Stage.none
+        /// The request's URL, once built.
+        var url: URL?
+        /// How to report the cancellation; `nil` once the outcome has been claimed (by the
+        /// response, a failure or `cancel()`). Dropping it breaks the cycle it may close.
+        var onCancel: (@Sendable (URL?) -> Void)?
+
+        /// Whether the outcome has been claimed.
+        var isFinished: Bool { onCancel == nil }
+
+        /// Claims the outcome: drops what cancellation needed.
+        mutating func finish() {
+            task = nil
+            onCancel = nil
+        }
     }
 
     /// The stages that attach something to cancel, in pipeline order.
@@ -33,7 +46,7 @@ public final class RequestHandle: Sendable {
     ///   URL once it is known; called at most once, and only when `cancel()` wins the race
     ///   against the response.
     init(onCancelAt onCancel: @escaping @Sendable (URL?) -> Void) {
-        phase = Locked(.running(task: nil, stage: .none, url: nil, onCancel: onCancel))
+        phase = Locked(Phase(onCancel: onCancel))
     }
 
     /// - Parameter onCancel: Delivers the cancellation to the completion; called at most once,
@@ -53,9 +66,10 @@ public final class RequestHandle: Sendable {
     public func cancel() {
         let running: (task: (any TransportTask)?, url: URL?, onCancel: @Sendable (URL?) -> Void)? =
             phase.withLock { phase in
-                guard case .running(let task, _, let url, let onCancel) = phase else { return nil }
-                phase = .finished
-                return (task, url, onCancel)
+                guard let onCancel = phase.onCancel else { return nil }
+                let running = (phase.task, phase.url, onCancel)
+                phase.finish()
+                return running
             }
         guard let running else { return }
         running.task?.cancel()
@@ -64,10 +78,7 @@ public final class RequestHandle: Sendable {
 
     /// Whether the outcome has been decided: a response received, a failure, or a cancellation.
     public var isFinished: Bool {
-        phase.withLock { phase in
-            if case .finished = phase { return true }
-            return false
-        }
+        phase.withLock { $0.isFinished }
     }
 
     /// Records what `cancel()` must stop now, and the URL; returns `false`, and cancels `task`,
@@ -79,11 +90,13 @@ public final class RequestHandle: Sendable {
     @discardableResult
     func attach(_ task: any TransportTask, stage: Stage = .transport, url: URL? = nil) -> Bool {
         let attached = phase.withLock { phase in
-            guard case .running(let current, let currentStage, let known, let onCancel) = phase else { return false }
-            if stage >= currentStage {
-                phase = .running(task: task, stage: stage, url: url ?? known, onCancel: onCancel)
-            } else {
-                phase = .running(task: current, stage: currentStage, url: known ?? url, onCancel: onCancel)
+            guard !phase.isFinished else { return false }
+            if stage >= phase.stage {
+                phase.task = task
+                phase.stage = stage
+                if let url { phase.url = url }
+            } else if phase.url == nil {
+                phase.url = url
             }
             return true
         }
@@ -92,20 +105,22 @@ public final class RequestHandle: Sendable {
     }
 
     /// Records the request's URL before the transfer starts, so that a cancellation arriving
-    /// while the transport is still inside `send` (before ``attach(_:stage:url:)``) reports it.
-    func note(url: URL?) {
-        guard let url else { return }
+    /// while the transport is still inside `send` (before ``attach(_:stage:url:)``) reports it;
+    /// returns `false`, recording nothing, when the outcome was already decided.
+    @discardableResult
+    func note(url: URL?) -> Bool {
         phase.withLock { phase in
-            guard case .running(let task, let stage, nil, let onCancel) = phase else { return }
-            phase = .running(task: task, stage: stage, url: url, onCancel: onCancel)
+            guard !phase.isFinished else { return false }
+            if phase.url == nil, let url { phase.url = url }
+            return true
         }
     }
 
     /// Claims the right to deliver the outcome; only the first claim (or `cancel()`) wins.
     func claimCompletion() -> Bool {
         phase.withLock { phase in
-            guard case .running = phase else { return false }
-            phase = .finished
+            guard !phase.isFinished else { return false }
+            phase.finish()
             return true
         }
     }

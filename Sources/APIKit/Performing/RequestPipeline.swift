@@ -133,12 +133,18 @@ final class RequestPipeline<R: Request>: Sendable {
 
     /// Hands the request to the transport, unless the request was cancelled meanwhile.
     func send(_ urlRequest: URLRequest, handle: RequestHandle) {
-        guard !handle.isFinished else { return }
         let url = urlRequest.url
-        // the transport may already be answering, and a cancellation arriving, before `attach`
-        handle.note(url: url)
+        // the transport may already be answering, and a cancellation arriving, before `attach`;
+        // one lock for both the check and the URL
+        guard handle.note(url: url) else { return }
         let task = startTransfer(urlRequest, handle: handle) { [self] result in
-            delivery.fromTransportCallback { [self] in
+            // Where the transport called back (for `URLSession`, its delegate queue), unless
+            // a completion queue is set: no closure is made for the common case.
+            if let queue = delivery.queue {
+                queue.async { [self] in
+                    received(result, url: url, handle: handle)
+                }
+            } else {
                 received(result, url: url, handle: handle)
             }
         }

@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Instructions per request of the end-to-end benchmarks' request, counted by
+# callgrind, `perform` against a raw URLSession data task, 50 in flight and
+# sequential: exact where the wall-clock ratios on a shared 2-core VM move by
+# several percent from run to run.
+#
+#   bash scripts/e2e-instruction-counts.sh
+#
+# Each side runs 2 and 6 batches (50 in flight) or 20 and 60 requests
+# (sequential) after a warm-up batch; the difference per request is reported, so
+# start-up and connection set-up are left out. Only the client's own work is
+# compared: building the request, the pipeline and the completion (the JSON
+# decode included), without URLSession's dataTask/resume and its network threads,
+# whose counts follow the timing of the run. Uses the server at APIKIT_BENCH_URL,
+# or starts nginx (as scripts/benchmark.sh does, on a free port) and stops it.
+# Installs valgrind with apt-get when it is missing and this runs as root.
+# APIKIT_E2E_COUNTS_REUSE=1 summarises the last run's profiles again.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+PACKAGE="$ROOT/Benchmarks/EndToEndCounts"
+STATE="$ROOT/.build-bench/e2e-counts"
+mkdir -p "$STATE/tmp"
+
+say() { printf 'e2e-instruction-counts.sh: %s\n' "$*" >&2; }
+
+if ! command -v valgrind >/dev/null 2>&1; then
+    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
+        say "installing valgrind"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
+    else
+        say "valgrind is not installed (apt-get install valgrind)"
+        exit 1
+    fi
+fi
+
+NGINX_PID=""
+stop_nginx() {
+    if [[ -n "$NGINX_PID" ]]; then
+        kill "$NGINX_PID" 2>/dev/null || true
+        wait "$NGINX_PID" 2>/dev/null || true
+        NGINX_PID=""
+    fi
+}
+trap stop_nginx EXIT
+
+if [[ -z "${APIKIT_BENCH_URL:-}" ]]; then
+    nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
+    if [[ ! -x "$nginx_bin" ]]; then
+        say "nginx is not installed: run scripts/benchmark.sh once (it installs nginx-light) or set APIKIT_BENCH_URL"
+        exit 1
+    fi
+    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
+    user_line=""
+    if [[ "$(id -u)" -eq 0 ]]; then user_line="user $(id -un) $(id -gn);"; fi
+    cat >"$STATE/nginx.conf" <<CONF
+$user_line
+daemon off;
+master_process off;
+worker_processes 1;
+pid "$STATE/nginx.pid";
+error_log "$STATE/nginx-error.log" warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nodelay on;
+    keepalive_requests 1000000;
+    client_body_temp_path "$STATE/tmp/client_body";
+    proxy_temp_path "$STATE/tmp/proxy";
+    fastcgi_temp_path "$STATE/tmp/fastcgi";
+    uwsgi_temp_path "$STATE/tmp/uwsgi";
+    scgi_temp_path "$STATE/tmp/scgi";
+    types { application/json json; }
+    server {
+        listen 127.0.0.1:$port;
+        root "$ROOT/Benchmarks/Fixtures";
+        location / { add_header Cache-Control "no-store"; }
+    }
+}
+CONF
+    "$nginx_bin" -p "$STATE/" -c "$STATE/nginx.conf" -e "$STATE/nginx-error.log" </dev/null >/dev/null 2>&1 &
+    NGINX_PID=$!
+    APIKIT_BENCH_URL="http://127.0.0.1:$port"
+    for _ in $(seq 50); do
+        if python3 -c "import urllib.request; urllib.request.urlopen('$APIKIT_BENCH_URL/items.json')" 2>/dev/null; then break; fi
+        sleep 0.1
+    done
+fi
+export APIKIT_BENCH_URL
+
+swift build --package-path "$PACKAGE" -c release >&2
+BINARY="$(swift build --package-path "$PACKAGE" -c release --show-bin-path)/EndToEndCounts"
+
+# profile SIDE BATCHES IN_FLIGHT: callgrind_annotate's inclusive table of one run.
+profile() {
+    local out="$STATE/$1-$3-$2"
+    if [[ -n "${APIKIT_E2E_COUNTS_REUSE:-}" && -f "$out.cg" ]]; then
+        printf '%s.txt' "$out"
+        return
+    fi
+    SWIFT_DETERMINISTIC_HASHING=1 valgrind --tool=callgrind --dump-instr=no --callgrind-out-file="$out.cg" \
+        "$BINARY" "$1" "$2" "$3" >/dev/null 2>&1
+    callgrind_annotate --inclusive=yes --threshold=100 "$out.cg" >"$out.txt" 2>/dev/null
+    printf '%s.txt' "$out"
+}
+
+printf '| case | side | client work | without the JSON decode | building the request + pipeline | completion | JSON decode |\n'
+printf '| --- | --- | --: | --: | --: | --: | --: |\n'
+for shape in "50 in flight:2:6:50" "sequential:20:60:1"; do
+    IFS=: read -r name low high inflight <<<"$shape"
+    for side in apikit raw; do
+        python3 - "$name" "$side" "$(profile "$side" "$low" "$inflight")" "$(profile "$side" "$high" "$inflight")" \
+            $(((high - low) * inflight)) <<'PY'
+import re, sys
+name, side, low, high, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+def load(path):
+    costs = {}
+    for line in open(path):
+        m = re.match(r'\s*([\d,]+) \([^)]*\)\s+(\S+?):(\$\S+)', line)
+        if m:
+            key = (m.group(2), m.group(3))
+            costs[key] = max(costs.get(key, 0), int(m.group(1).replace(',', '')))
+    return costs
+a, b = load(low), load(high)
+def per(pattern):
+    # A function shows up once per source file its inlined code comes from; when one of
+    # them is named by its absolute path, that one holds the whole function, else the
+    # parts add up. Of several functions matching (thunks), the outermost counts.
+    r = re.compile(pattern)
+    totals = []
+    for symbol in {k[1] for k in set(a) | set(b) if r.fullmatch(k[1])}:
+        keys = [k for k in set(a) | set(b) if k[1] == symbol]
+        whole = [k for k in keys if k[0].startswith('/') and not k[0].startswith('//')]
+        cost = lambda c, ks: max([c.get(k, 0) for k in ks]) if whole else sum(c.get(k, 0) for k in ks)
+        totals.append(cost(b, whole or keys) - cost(a, whole or keys))
+    return max(totals or [0]) / n
+data_task = per(r'\$s20FoundationNetworking10URLSessionC8dataTask4with17completionHandler\S*F')
+resume = per(r'\$s20FoundationNetworking14URLSessionTaskC6resumeyyF')
+decode = per(r'\$s20FoundationEssentials11JSONDecoderC6decode_4fromxxm_AA4DataVtKSeRzlF')
+if side == 'apikit':
+    start = per(r'\$s6APIKit7RequestPAAE7perform7session15completionQueue0E0AA0B6HandleC\S*F') - data_task - resume
+    completion = per(r'\$s20FoundationNetworking10URLSessionC6APIKitE4send_10completion\S*_ys6ResultOyAD0G8ResponseVs5Error_pGYbctFy0A10Essentials4DataVSg_AA11URLResponseCSgsAN_pSgtYbcfU_(TA)?')
+else:
+    start = per(r'\$s\S*Counts13rawURLRequest_4base\S*F')
+    completion = per(r'\$s\S*Counts4sendyyyyYbcF\S*URLResponseCSgs5Error_pSgtYbcfU0_(TA)?')
+print(f'| {name} | {side} | {start + completion:,.0f} | {start + completion - decode:,.0f} | {start:,.0f} | {completion:,.0f} | {decode:,.0f} |')
+PY
+    done
+done
