@@ -27,8 +27,10 @@ final class RequestPipeline<R: Request>: Sendable {
 
     let request: R
     let session: Session
-    /// The options of this call, which win over the request type's and the session's.
-    let callOptions: RequestOptions?
+    /// The options of this call over the request type's over the session's, member by member:
+    /// what ``prepare()`` writes into every attempt and ``startTransfer(_:handle:completion:)``
+    /// bounds every transfer with.
+    let options: RequestOptions
     let delivery: Delivery
     let completion: Completion
     /// Receives the transfer's progress, when the caller asked for it.
@@ -43,7 +45,7 @@ final class RequestPipeline<R: Request>: Sendable {
     ) {
         self.request = request
         self.session = session
-        self.callOptions = options
+        self.options = (options ?? RequestOptions()).overriding(request.options).overriding(session.options)
         self.delivery = Delivery(transport: session.transport, queue: session.completionQueue)
         if let decoder = request.errorBodyDecoder ?? session.errorBodyDecoder {
             self.completion = { result in
@@ -100,7 +102,6 @@ final class RequestPipeline<R: Request>: Sendable {
             if !session.defaultQueryItems.isEmpty {
                 try session.addDefaultQueryItems(to: &built)
             }
-            let options = (callOptions ?? RequestOptions()).overriding(request.options).overriding(session.options)
             if !options.isEmpty {
                 try options.apply(to: &built)
             }
@@ -160,7 +161,8 @@ final class RequestPipeline<R: Request>: Sendable {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
-        let deadline = resourceTimeout.map(TransferDeadline.init(seconds:))
+        // `prepare()` has checked that the resource timeout is positive and finite.
+        let deadline = options.resourceTimeout.map(TransferDeadline.init(seconds:))
         let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
             if let deadline, !deadline.claim() { return }
             logged?.end(result)
@@ -184,12 +186,6 @@ final class RequestPipeline<R: Request>: Sendable {
             completion(timedOut)
         }
         return deadline
-    }
-
-    /// The ``RequestOptions/resourceTimeout`` of this call, the request type or the session,
-    /// the most specific first; `prepare()` has checked it is positive and finite.
-    private var resourceTimeout: TimeInterval? {
-        callOptions?.resourceTimeout ?? request.options.resourceTimeout ?? session.options.resourceTimeout
     }
 
     /// Runs the session's `inspect` hooks in reverse order, when there are any and a response
