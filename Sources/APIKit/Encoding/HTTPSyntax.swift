@@ -10,8 +10,7 @@ enum HTTPSyntax {
     /// character (tab excepted) or DEL. Such bytes would let a value inject header lines,
     /// and URLSession on Linux silently drops a header that holds them.
     static func isValidFieldValue(_ text: String) -> Bool {
-        if let result = text.utf8.withContiguousStorageIfAvailable(isValidFieldValue) { return result }
-        return text.utf8.allSatisfy(isFieldValueByte)
+        text.withUTF8InPlace { isValidFieldValue($0) }
     }
 
     /// `isValidFieldValue` on UTF-8 bytes, eight at a time: a header value is checked on
@@ -46,10 +45,7 @@ enum HTTPSyntax {
     /// Whether every UTF-8 byte of `text` passes, reading contiguous storage directly.
     @inline(__always)
     private static func allBytes(of text: String, satisfy predicate: (UInt8) -> Bool) -> Bool {
-        if let result = text.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(predicate) }) {
-            return result
-        }
-        return text.utf8.allSatisfy(predicate)
+        text.withUTF8InPlace { $0.allSatisfy(predicate) }
     }
 
     /// Whether two header names are the same, compared ASCII case-insensitively (as HTTP

@@ -285,11 +285,7 @@ enum JSONBodyWriter {
     /// A JSON string literal with the escapes `JSONEncoder` uses.
     static func appendString(_ string: String, to body: inout [UInt8]) {
         body.append(UInt8(ascii: "\""))
-        // A native string's bytes are read in place, without retaining its storage.
-        if string.utf8.withContiguousStorageIfAvailable({ appendEscaped(utf8: $0, to: &body) }) == nil {
-            var string = string
-            string.withUTF8 { appendEscaped(utf8: $0, to: &body) }
-        }
+        string.withUTF8InPlace { appendEscaped(utf8: $0, to: &body) }
         body.append(UInt8(ascii: "\""))
     }
 

@@ -9,9 +9,7 @@ enum PathTemplate {
     static func fill(_ path: String, with declared: [DeclaredParameters.Declared<PathParameter>]) throws(BuildError)
         -> String
     {
-        let hasBrace =
-            path.utf8.withContiguousStorageIfAvailable { $0.contains(UInt8(ascii: "{")) }
-            ?? path.utf8.contains(UInt8(ascii: "{"))
+        let hasBrace = path.withUTF8InPlace { $0.contains(UInt8(ascii: "{")) }
         guard !declared.isEmpty || hasBrace else { return path }
         for index in declared.indices {
             for earlier in 0..<index where declared[earlier].parameter.name == declared[index].parameter.name {
