@@ -142,8 +142,8 @@ if side == 'apikit':
     start = per(r'\$s6APIKit7RequestPAAE7perform7session15completionQueue0E0AA0B6HandleC\S*F') - data_task - resume
     completion = per(r'\$s20FoundationNetworking10URLSessionC6APIKitE4send_10completion\S*_ys6ResultOyAD0G8ResponseVs5Error_pGYbctFy0A10Essentials4DataVSg_AA11URLResponseCSgsAN_pSgtYbcfU_(TA)?')
 else:
-    start = per(r'\$s\S*Counts13rawURLRequest_4base\S*F')
-    completion = per(r'\$s\S*Counts4sendyyyyYbcF\S*URLResponseCSgs5Error_pSgtYbcfU0_(TA)?')
+    start = per(r'\$s\S*Counts8RawItemsO10urlRequest_4base\S*')
+    completion = per(r'\$s\S*Counts8RawItemsO4send_7session10completion\S*URLResponseCSgs\S*_pSgtYbcfU_(TA)?')
 print(f'| {name} | {side} | {start + completion:,.0f} | {start + completion - decode:,.0f} | {start:,.0f} | {completion:,.0f} | {decode:,.0f} |')
 PY
     done
