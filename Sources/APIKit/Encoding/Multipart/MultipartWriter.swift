@@ -164,14 +164,14 @@ enum MultipartWriter {
     /// NUL, another C0 character other than tab, or DEL — the bytes a header value may not
     /// hold (``HTTPSyntax/isValidFieldValue(_:)``).
     static func escaped(_ text: String) -> String? {
+        guard HTTPSyntax.isValidFieldValue(text) else { return nil }
         var result = ""
         result.reserveCapacity(text.utf8.count)
         for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "%22"
-            case "\t": result.unicodeScalars.append(scalar)
-            case "\u{00}"..."\u{1F}", "\u{7F}": return nil
-            default: result.unicodeScalars.append(scalar)
+            if scalar == "\"" {
+                result += "%22"
+            } else {
+                result.unicodeScalars.append(scalar)
             }
         }
         return result
