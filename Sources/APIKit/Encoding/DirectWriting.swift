@@ -98,7 +98,7 @@ final class DirectWriting: Sendable {
         }
         let names = headers.map { (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee }
         let namesValid =
-            names.allSatisfy(HTTPSyntax.isToken)
+            names.allSatisfy { HTTPSyntax.isToken($0) && !HTTPSyntax.isFramingHeader($0) }
             && !names.indices.contains { index in
                 names[..<index].contains { HTTPSyntax.namesEqual($0, names[index]) }
             }
@@ -192,7 +192,7 @@ final class DirectWriting: Sendable {
     ///   - fields: The plan's fields, to name the property in an error.
     ///   - contentType: The body's media type, sent unless a header declares one.
     ///   - accept: The parser's media type, sent unless a header declares one.
-    /// - Throws: ``BuildError/invalidHeaderName(_:field:)``,
+    /// - Throws: ``BuildError/invalidHeaderName(_:field:)``, ``BuildError/framingHeader(_:source:)``,
     ///   ``BuildError/invalidHeaderValue(name:field:)`` or ``BuildError/duplicateHeader(_:fields:)``.
     func headerFields(
         at base: UnsafeRawPointer,
@@ -225,6 +225,9 @@ final class DirectWriting: Sendable {
                 let name = header.pointee.key
                 guard HTTPSyntax.isToken(name) else {
                     throw .invalidHeaderName(name, field: fields[headers[index].field].name)
+                }
+                guard !HTTPSyntax.isFramingHeader(name) else {
+                    throw .framingHeader(name, source: .property(fields[headers[index].field].name))
                 }
                 guard HTTPSyntax.isValidFieldValue(value) else {
                     throw .invalidHeaderValue(name: name, field: fields[headers[index].field].name)

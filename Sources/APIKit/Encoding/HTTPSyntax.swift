@@ -48,6 +48,30 @@ enum HTTPSyntax {
         text.withUTF8InPlace { $0.allSatisfy(predicate) }
     }
 
+    /// The headers the transport sets from the body and the connection, never a request.
+    static let framingHeaderNames = [
+        "Content-Length", "Transfer-Encoding", "TE", "Trailer", "Connection", "Keep-Alive", "Proxy-Connection",
+        "Upgrade",
+    ]
+
+    /// Whether `name` is one of ``framingHeaderNames``, compared case-insensitively. Most
+    /// names are told apart by their length alone.
+    static func isFramingHeader(_ name: String) -> Bool {
+        switch name.utf8.count {
+        case 2, 7, 10, 14, 16, 17:
+            return framingHeaderNames.contains { namesEqual($0, name) }
+        default:
+            return false
+        }
+    }
+
+    /// The first framing header among `fields`' names, if any.
+    static func firstFramingHeader(in fields: [String: String]?) -> String? {
+        guard let fields else { return nil }
+        for name in fields.keys where isFramingHeader(name) { return name }
+        return nil
+    }
+
     /// Whether two header names are the same, compared ASCII case-insensitively (as HTTP
     /// does), without allocating lower-cased copies.
     static func namesEqual(_ a: String, _ b: String) -> Bool {

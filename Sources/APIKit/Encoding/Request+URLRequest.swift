@@ -11,8 +11,10 @@ extension Request {
     /// ```
     ///
     /// - Returns: The request as it would be sent.
-    /// - Throws: ``RequestError/buildFailed(_:context:)`` when the declaration is invalid,
-    ///   or ``RequestError/requestInterceptorFailed(_:context:)`` when the interceptor throws.
+    /// - Throws: ``RequestError/buildFailed(_:context:)`` when the declaration is invalid (or
+    ///   the interceptor added a header that frames the message,
+    ///   ``BuildError/framingHeader(_:source:)``), or
+    ///   ``RequestError/requestInterceptorFailed(_:context:)`` when the interceptor throws.
     public func makeURLRequest() throws(RequestError) -> URLRequest {
         let built: URLRequest
         do {
@@ -20,11 +22,17 @@ extension Request {
         } catch {
             throw .buildFailed(error, context: initialContext)
         }
+        let intercepted: URLRequest
         do {
-            return try intercept(urlRequest: built)
+            intercepted = try intercept(urlRequest: built)
         } catch {
             throw .requestInterceptorFailed(error, context: initialContext.with(url: built.url))
         }
+        if let name = HTTPSyntax.firstFramingHeader(in: intercepted.allHTTPHeaderFields) {
+            throw .buildFailed(
+                .framingHeader(name, source: .requestIntercept), context: initialContext.with(url: built.url))
+        }
+        return intercepted
     }
 
     /// The configuration encoded into a `URLRequest`, before ``intercept(urlRequest:)``.

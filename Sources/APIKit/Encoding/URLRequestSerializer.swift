@@ -30,16 +30,8 @@ struct URLRequestSerializer {
         // `GET` is URLRequest's default, and setting a method costs a case-insensitive
         // comparison against every standard method.
         if method != .get { request.httpMethod = method.rawValue }
-        request.allHTTPHeaderFields = try headerFields(
-            parameters.headers,
-            contentType: body?.contentType,
-            contentLength: body?.streamedLength
-        )
-        switch body?.content {
-        case .data(let data): request.httpBody = data
-        case .stream(let multipart): request.httpBodyStream = multipart.makeStream()
-        case nil: break
-        }
+        request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType)
+        if let body { request.setRequestBody(body.content) }
         return request
     }
 
@@ -68,18 +60,21 @@ struct URLRequestSerializer {
 
     // MARK: Headers
 
-    /// - Parameter contentLength: The length of a streamed body, sent as `Content-Length`
-    ///   unless a header declares one.
+    /// The declared header fields, checked, with `Content-Type` and `Accept` added unless
+    /// declared. The headers that frame the message (``HTTPSyntax/isFramingHeader(_:)``) are
+    /// the transport's, decided from the body: declaring one is an error.
     private func headerFields(
         _ declared: [DeclaredParameters.Declared<HeaderField>],
-        contentType: String?,
-        contentLength: Int64?
+        contentType: String?
     ) throws(BuildError) -> [String: String] {
         var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
         for index in declared.indices {
             let name = declared[index].parameter.name
             let value = declared[index].parameter.value
             guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: declared[index].field) }
+            guard !HTTPSyntax.isFramingHeader(name) else {
+                throw .framingHeader(name, source: .property(declared[index].field))
+            }
             guard HTTPSyntax.isValidFieldValue(value) else {
                 throw .invalidHeaderValue(name: name, field: declared[index].field)
             }
@@ -91,11 +86,6 @@ struct URLRequestSerializer {
         if let contentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Type") }) {
             fields["Content-Type"] = contentType
         }
-        if let contentLength,
-            !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Length") })
-        {
-            fields["Content-Length"] = String(contentLength)
-        }
         if let acceptedContentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Accept") }) {
             fields["Accept"] = acceptedContentType
         }
@@ -105,43 +95,22 @@ struct URLRequestSerializer {
     // MARK: Body
 
     private struct Body {
-        enum Content {
-            case data(Data)
-            /// A multipart body with a file on disk, read while it is sent.
-            case stream(MultipartBody)
-        }
-
-        var content: Content
+        var content: RequestBody
         var contentType: String
 
         init(data: Data, contentType: String) {
-            content = .data(data)
+            content = RequestBody(data: data)
+            self.contentType = contentType
+        }
+
+        init(content: RequestBody, contentType: String) {
+            self.content = content
             self.contentType = contentType
         }
 
         init(multipart: MultipartBody) {
+            content = multipart.body
             contentType = multipart.contentType
-            if let data = multipart.inMemoryData {
-                content = .data(data)
-            } else {
-                content = .stream(multipart)
-            }
-        }
-
-        /// The `Content-Length` to declare for a streamed body; `httpBody` gets one from URLSession.
-        ///
-        /// None with corelibs Foundation (Linux, Windows): its URLSession sends every
-        /// `httpBodyStream` with `Transfer-Encoding: chunked` and would send a declared
-        /// `Content-Length` next to it, which HTTP forbids (RFC 9112, section 6.2) and servers
-        /// such as gunicorn reject with 400. Apple's URLSession sends the declared length instead
-        /// of chunking.
-        var streamedLength: Int64? {
-            #if canImport(FoundationNetworking)
-                return nil
-            #else
-                guard case .stream(let multipart) = content else { return nil }
-                return multipart.length
-            #endif
         }
     }
 
@@ -169,6 +138,8 @@ struct URLRequestSerializer {
             }
             guard let raw = try rawBody(declared[0]) else { return nil }
             data = raw
+        case .file(let contentType):
+            return try fileBody(declared[0], contentType: contentType)
         }
         return Body(data: data, contentType: encoding.contentType)
     }
@@ -195,6 +166,27 @@ struct URLRequestSerializer {
                 field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
         }
         return data
+    }
+
+    /// The file the value names as the whole body, or `nil` for a `nil` value.
+    private func fileBody(
+        _ item: DeclaredParameters.Declared<BodyParameter>,
+        contentType: String?
+    ) throws(BuildError) -> Body? {
+        let value = item.parameter.value
+        if isNil(value) { return nil }
+        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        guard let url = unwrapped as? URL else {
+            throw .unsupportedValue(
+                field: item.field, key: item.parameter.key, reason: .notFileURL(String(describing: type(of: unwrapped)))
+            )
+        }
+        let type = contentType ?? MIMETypeTable.mimeType(forFilename: url.lastPathComponent)
+        guard HTTPSyntax.isValidFieldValue(type) else {
+            throw .invalidHeaderValue(name: "Content-Type", field: item.field)
+        }
+        let size = try FileCheck.size(of: url, field: item.field, key: item.parameter.key)
+        return Body(content: RequestBody(segments: [.file(url, size: size)]), contentType: type)
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {

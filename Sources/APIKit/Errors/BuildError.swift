@@ -67,6 +67,11 @@ public enum BuildError: Error, Sendable {
             }
         }
     }
+    /// A header that frames the message — `Content-Length`, `Transfer-Encoding` or another
+    /// that ``framingHeaderNames`` lists — was set by something other than the transport, which
+    /// frames every body from what the body says about itself (its length). Nothing was sent.
+    /// The source names where the header came from; its value is not kept.
+    case framingHeader(_ name: String, source: HeaderSource)
     /// A ``RequestOptions/timeout`` or ``RequestOptions/resourceTimeout`` that is zero, negative, infinite or NaN.
     case invalidTimeout(TimeInterval)
     /// A ``RetryPolicy`` that cannot be followed: `maxAttempts` below 1, or a delay or factor
@@ -110,6 +115,9 @@ public enum BuildError: Error, Sendable {
         /// A raw body (``BodyEncoding/raw(contentType:)``) whose value is not `Data`; the type
         /// name is given.
         case notData(String)
+        /// A file body (``BodyEncoding/file(contentType:)``) whose value is not a `URL`; the
+        /// type name is given.
+        case notFileURL(String)
 
         /// A sentence describing the reason.
         public var description: String {
@@ -123,6 +131,8 @@ public enum BuildError: Error, Sendable {
                 "a non-finite number (NaN or infinity) has no text form"
             case .notData(let type):
                 "a raw body must be Data, not \(type)"
+            case .notFileURL(let type):
+                "a file body must be a file URL, not \(type)"
             }
         }
     }
@@ -131,6 +141,9 @@ public enum BuildError: Error, Sendable {
     public var fields: [String] {
         switch self {
         case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy: []
+        case .framingHeader(_, .property(let field)): [field]
+        case .framingHeader(_, .sessionDefaultHeaders): [Session.defaultHeadersField]
+        case .framingHeader: []
         case .invalidHeaderName(_, let field), .invalidHeaderValue(_, let field): [field]
         case .duplicateHeader(_, let fields), .duplicateBodyKey(_, let fields): fields
         case .conflictingBodies(let first, let second): [first, second]
@@ -143,6 +156,17 @@ public enum BuildError: Error, Sendable {
             [field]
         }
     }
+}
+
+extension BuildError {
+    /// The headers that frame an HTTP/1.1 message or belong to one connection, which the
+    /// transport alone sets (RFC 9112 section 6, RFC 9110 section 7.6.1; HTTP/2 forbids the
+    /// connection-specific ones): `Content-Length`, `Transfer-Encoding`, `TE`, `Trailer`,
+    /// `Connection`, `Keep-Alive`, `Proxy-Connection` and `Upgrade`. Setting one anywhere —
+    /// a wrapper, ``Session/defaultHeaders``, ``Request/intercept(urlRequest:)``, an
+    /// ``Interceptor`` or an ``Authenticator`` — fails the request with
+    /// ``framingHeader(_:source:)``.
+    public static let framingHeaderNames: [String] = HTTPSyntax.framingHeaderNames
 }
 
 extension BuildError: CustomStringConvertible {
@@ -183,6 +207,9 @@ extension BuildError: CustomStringConvertible {
             "filename \"\(filename.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) contains a control character"
         case .unreadableFile(let field, let key, let path, let reason):
             "file \"\(path.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) cannot be uploaded: \(reason)"
+        case .framingHeader(let name, let source):
+            "header \"\(name.debugEscaped)\" set by \(source) frames the message, which the transport does from the "
+                + "body's length; remove it"
         case .invalidTimeout(let timeout):
             "timeout \(timeout) is not a positive, finite number of seconds"
         case .invalidRetryPolicy(let reason):

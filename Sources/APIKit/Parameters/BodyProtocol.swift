@@ -80,6 +80,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
         case formURLEncoded
         case wholeJSON
         case raw(contentType: String)
+        case file(contentType: String?)
         case multipart
     }
 
@@ -112,14 +113,28 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
         BodyEncoding(kind: .raw(contentType: contentType))
     }
 
+    /// The parameter's value, which must be a `file:` `URL`, names a file whose contents are the
+    /// whole body, read from disk while the request is sent and never held in memory; sent
+    /// with `Content-Length` (the file's size when the request is built) and the given
+    /// `Content-Type`. The key is not used, and no other body parameter may be declared. See
+    /// ``FileBody``.
+    ///
+    /// - Parameter contentType: The media type of the file; `nil` for the one its extension
+    ///   implies (``MultipartFile/mimeType(forPathExtension:)``).
+    /// - Returns: The encoding.
+    public static func file(contentType: String? = nil) -> BodyEncoding {
+        BodyEncoding(kind: .file(contentType: contentType))
+    }
+
     /// The name of the encoding: `"json"`, `"form-urlencoded"`, `"whole JSON"`,
-    /// `"raw <content type>"` or `"multipart/form-data"`.
+    /// `"raw <content type>"`, `"file"` or `"multipart/form-data"`.
     public var description: String {
         switch kind {
         case .json: "json"
         case .formURLEncoded: "form-urlencoded"
         case .wholeJSON: "whole JSON"
         case .raw(let contentType): "raw \(contentType.debugEscaped)"
+        case .file: "file"
         case .multipart: "multipart/form-data"
         }
     }
@@ -130,6 +145,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
         case .json, .wholeJSON: "application/json"
         case .formURLEncoded: "application/x-www-form-urlencoded; charset=utf-8"
         case .raw(let contentType): contentType
+        case .file(let contentType): contentType ?? MIMETypeTable.fallback
         case .multipart: "multipart/form-data"
         }
     }
@@ -137,7 +153,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
     /// Whether one parameter is the whole body.
     var isWhole: Bool {
         switch kind {
-        case .wholeJSON, .raw: true
+        case .wholeJSON, .raw, .file: true
         case .json, .formURLEncoded, .multipart: false
         }
     }

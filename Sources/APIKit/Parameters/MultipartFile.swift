@@ -75,8 +75,7 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
     }
 
     private static func mimeType(forFilename filename: String) -> String {
-        guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else { return MIMETypeTable.fallback }
-        return mimeType(forPathExtension: String(filename[filename.index(after: dot)...]))
+        MIMETypeTable.mimeType(forFilename: filename)
     }
 
     /// Throws: a file has no representation outside a multipart body.

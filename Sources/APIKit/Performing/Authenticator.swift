@@ -117,6 +117,8 @@ protocol CredentialStoring: Sendable {
     func refresh(after ticket: CredentialTicket) async throws(CredentialRefreshFailed)
     /// Whether `response` rejects the credential.
     nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool
+    /// The authenticator's type name, for errors.
+    nonisolated var authenticatorName: String { get }
 }
 
 /// Which credential a request was sent with: its generation, and how many refreshes had
@@ -138,6 +140,8 @@ actor CredentialStore<A: Authenticator>: CredentialStoring {
     private var refreshing: Task<A.Credential, any Error>?
     private var failures = 0
     private var lastFailure: (any Error)?
+
+    nonisolated var authenticatorName: String { String(describing: A.self) }
 
     init(authenticator: A, credential: A.Credential?) {
         self.authenticator = authenticator

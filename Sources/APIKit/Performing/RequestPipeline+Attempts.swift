@@ -60,6 +60,12 @@ extension RequestPipeline {
                     fail(.requestInterceptorFailed(error, context: context(attempt, urlRequest.url)), handle: handle)
                     return
                 }
+                do {
+                    try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
+                } catch {
+                    fail(error.withContext(error.context.with(attempts: attempt)), handle: handle)
+                    return
+                }
             }
             do {
                 urlRequest = try await adapted(urlRequest, attempt: attempt, handle: handle)
@@ -112,6 +118,11 @@ extension RequestPipeline {
                 adapted = try await interceptor.adapt(adapted, for: context(attempt, adapted.url))
             } catch {
                 throw .requestInterceptorFailed(error, context: context(attempt, adapted.url))
+            }
+            do {
+                try checkFraming(adapted, source: .interceptor(String(describing: type(of: interceptor))))
+            } catch {
+                throw error.withContext(error.context.with(attempts: attempt))
             }
         }
         return adapted

@@ -108,11 +108,22 @@ final class RequestPipeline<R: Request>: Sendable {
         } catch {
             throw .buildFailed(error, context: request.initialContext)
         }
+        let intercepted: URLRequest
         do {
-            return try request.intercept(urlRequest: built)
+            intercepted = try request.intercept(urlRequest: built)
         } catch {
             throw .requestInterceptorFailed(error, context: request.initialContext.with(url: built.url))
         }
+        try checkFraming(intercepted, source: .requestIntercept)
+        return intercepted
+    }
+
+    /// Fails when `urlRequest` has a header that frames the message, which only the transport
+    /// sets: the stage that ran last (`source`) added it, as every earlier one was checked.
+    func checkFraming(_ urlRequest: URLRequest, source: @autoclosure () -> HeaderSource) throws(RequestError) {
+        guard let name = HTTPSyntax.firstFramingHeader(in: urlRequest.allHTTPHeaderFields) else { return }
+        throw .buildFailed(
+            .framingHeader(name, source: source()), context: request.initialContext.with(url: urlRequest.url))
     }
 
     /// Runs the session's `adapt` hooks in list order, then sends.
@@ -126,6 +137,12 @@ final class RequestPipeline<R: Request>: Sendable {
                 fail(
                     .requestInterceptorFailed(error, context: request.initialContext.with(url: adapted.url)),
                     handle: handle)
+                return
+            }
+            do {
+                try checkFraming(adapted, source: .interceptor(String(describing: type(of: interceptor))))
+            } catch {
+                fail(error, handle: handle)
                 return
             }
         }

@@ -139,6 +139,7 @@ public struct Session: Sendable {
         let names = defaultHeaders.keys.sorted()
         for (index, name) in names.enumerated() {
             guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: field) }
+            guard !HTTPSyntax.isFramingHeader(name) else { throw .framingHeader(name, source: .sessionDefaultHeaders) }
             if names[..<index].contains(where: { HTTPSyntax.namesEqual($0, name) }) {
                 throw .duplicateHeader(name, fields: [field])
             }

@@ -7,6 +7,12 @@ enum MIMETypeTable {
     static let fallback = "application/octet-stream"
 
     /// The type for an extension, compared ASCII case-insensitively.
+    /// The media type for a filename's extension; the fallback without one.
+    static func mimeType(forFilename filename: String) -> String {
+        guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else { return fallback }
+        return mimeType(forPathExtension: String(filename[filename.index(after: dot)...]))
+    }
+
     static func mimeType(forPathExtension pathExtension: String) -> String {
         types[pathExtension.lowercased()] ?? fallback
     }

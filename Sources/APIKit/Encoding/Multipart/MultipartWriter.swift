@@ -19,7 +19,7 @@ enum MultipartWriter {
     private struct Draft {
         /// The header lines, each ending in CRLF, without the blank line.
         var headers: String
-        var content: MultipartBody.Segment
+        var content: RequestBody.Segment
     }
 
     static func body(
@@ -32,7 +32,7 @@ enum MultipartWriter {
             try appendParts(of: declared[index], strategy: resolved, to: &drafts)
         }
         let boundary = chooseBoundary(for: drafts)
-        var segments: [MultipartBody.Segment] = []
+        var segments: [RequestBody.Segment] = []
         var pending = Data()
         for draft in drafts {
             pending.append(contentsOf: Array("--\(boundary)\r\n\(draft.headers)\r\n".utf8))
@@ -48,7 +48,7 @@ enum MultipartWriter {
         }
         pending.append(contentsOf: Array("--\(boundary)--\r\n".utf8))
         segments.append(.bytes(pending))
-        return MultipartBody(boundary: boundary, segments: segments)
+        return MultipartBody(boundary: boundary, body: RequestBody(segments: segments))
     }
 
     // MARK: Parts

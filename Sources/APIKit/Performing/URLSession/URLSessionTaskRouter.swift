@@ -15,13 +15,17 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private let transfers = Locked<[Int: Transfer]>([:])
 
     /// Registers `task`; call before resuming it.
+    ///
+    /// - Parameter expectedBytesToSend: The length of the body, which the task's own request
+    ///   may not show (an upload from a file has none).
     func register(
         _ task: URLSessionTask,
+        expectedBytesToSend: Int64?,
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         var transfer = Transfer(progress: progress, completion: completion)
-        transfer.state.expectedBytesToSend = task.originalRequest?.knownBodyLength
+        transfer.state.expectedBytesToSend = expectedBytesToSend
         transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 

@@ -1,42 +1,30 @@
-/// Reads a ``MultipartBody`` as an `InputStream`, for `URLRequest.httpBodyStream`: bytes in
-/// memory as they are, each file through a `FileHandle`, at most as many bytes as the reader
-/// asks for at a time. A file is opened when the stream reaches it and closed when it is done.
+/// Reads a ``RequestBody`` as an `InputStream`, for `URLRequest.httpBodyStream`, through a
+/// ``RequestBodyReader``: at most as many bytes as the reader asks for at a time. It also
+/// carries the body's description, so that a transport finds the length and the files of a
+/// body it is handed as a stream (``Foundation/URLRequest/requestBody``), after interceptors
+/// have copied the request any number of times.
 ///
 /// URLSession reads the stream synchronously (corelibs Foundation calls `hasBytesAvailable`
 /// and `read(_:maxLength:)` from its work queue; a `read` of `0` ends the body, `-1` aborts the
 /// transfer). So a file that cannot be opened, or that holds fewer bytes than when the request
-/// was built, makes `read` return `-1` with ``streamError`` set: URLSession then fails the task,
-/// which ``Request/perform(session:completionQueue:completion:)`` reports as
-/// ``RequestError/transportFailed(_:context:)``. After such an error `hasBytesAvailable` stays
-/// `true`, so that a reader asks again and sees the error rather than a short, well-formed body.
+/// was built, makes `read` return `-1` with ``streamError`` set: URLSession then fails the task.
+/// After such an error `hasBytesAvailable` stays `true`, so that a reader asks again and sees
+/// the error rather than a short, well-formed body.
 ///
 /// `@unchecked Sendable` is not claimed: the stream is handed to URLSession, which owns it
 /// from then on. Its state is kept behind a lock all the same, because `streamStatus` may be
 /// read from another thread than the one reading.
-final class MultipartBodyStream: InputStream {
-    private let segments: [MultipartBody.Segment]
+final class RequestBodyStream: InputStream {
+    /// The body this stream reads.
+    let body: RequestBody
     private let lock = NSLock()
     private var status: Stream.Status = .notOpen
     private var failure: (any Error)?
-    /// The segment being read, and how far into it.
-    private var index = 0
-    private var offset: Int64 = 0
-    private var handle: FileHandle?
+    private var reader: RequestBodyReader
 
-    /// Why the stream failed while reading a file.
-    struct FileChanged: Error, CustomStringConvertible {
-        var path: String
-        var description: String { "\(path) became shorter after the request was built" }
-    }
-
-    /// The number of bytes the stream holds, when every file keeps the size it had when the
-    /// request was built; for progress and logs, which cannot ask URLSession.
-    var length: Int64 {
-        MultipartBody.length(of: segments)
-    }
-
-    init(segments: [MultipartBody.Segment]) {
-        self.segments = segments
+    init(body: RequestBody) {
+        self.body = body
+        reader = RequestBodyReader(segments: body.segments)
         super.init(data: Data())
     }
 
@@ -48,7 +36,7 @@ final class MultipartBodyStream: InputStream {
 
     override func close() {
         lock.withLock {
-            closeFile()
+            reader.close()
             status = .closed
         }
     }
@@ -74,11 +62,11 @@ final class MultipartBodyStream: InputStream {
             default: return 0
             }
             do {
-                let count = try fill(buffer, length: length)
+                let count = try reader.read(into: buffer, length: length)
                 status = count == 0 ? .atEnd : .open
                 return count
             } catch {
-                closeFile()
+                reader.close()
                 failure = error
                 status = .error
                 return -1
@@ -112,47 +100,6 @@ final class MultipartBodyStream: InputStream {
 
         override func setProperty(_ property: AnyObject?, forKey key: Stream.PropertyKey) -> Bool { false }
     #endif
-
-    /// Copies up to `length` bytes of the body into `buffer`; `0` at the end.
-    private func fill(_ buffer: UnsafeMutablePointer<UInt8>, length: Int) throws -> Int {
-        var written = 0
-        while written < length, index < segments.count {
-            switch segments[index] {
-            case .bytes(let data):
-                let start = data.startIndex + Int(offset)
-                let count = min(length - written, data.endIndex - start)
-                data.copyBytes(to: buffer + written, from: start..<(start + count))
-                written += count
-                offset += Int64(count)
-                if offset == Int64(data.count) { nextSegment() }
-            case .file(let url, let size):
-                if offset == size {
-                    nextSegment()
-                    continue
-                }
-                if handle == nil { handle = try FileHandle(forReadingFrom: url) }
-                let wanted = Int(min(Int64(length - written), size - offset))
-                guard let chunk = try handle?.read(upToCount: wanted), !chunk.isEmpty else {
-                    throw FileChanged(path: url.path)
-                }
-                chunk.copyBytes(to: buffer + written, count: chunk.count)
-                written += chunk.count
-                offset += Int64(chunk.count)
-            }
-        }
-        return written
-    }
-
-    private func nextSegment() {
-        closeFile()
-        index += 1
-        offset = 0
-    }
-
-    private func closeFile() {
-        try? handle?.close()
-        handle = nil
-    }
 }
 
 #if canImport(Darwin)
@@ -160,7 +107,7 @@ final class MultipartBodyStream: InputStream {
     // Swift subclass of InputStream does not implement; without them it stops with
     // "unrecognized selector". The stream delivers no run-loop events, so they do nothing.
     // (Not exercised by this repository's Linux CI.)
-    extension MultipartBodyStream {
+    extension RequestBodyStream {
         @objc func _scheduleInCFRunLoop(_ runLoop: CFRunLoop, forMode mode: CFString) {}
 
         @objc func _unscheduleFromCFRunLoop(_ runLoop: CFRunLoop, forMode mode: CFString) {}

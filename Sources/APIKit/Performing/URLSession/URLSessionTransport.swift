@@ -15,17 +15,24 @@
 /// ```
 ///
 /// Progress and completions are called on the transport's own serial delegate queue, the
-/// progress of a transfer always before its completion. Bodies from `httpBodyStream` (multipart
-/// uploads from disk) report progress as they are read. Releasing the transport lets the
+/// progress of a transfer always before its completion. Every body APIKit builds is sent with
+/// `Content-Length`; a multipart body with files is first written to a file in
+/// `spoolDirectory` on Linux (corelibs `URLSession` would send it chunked). Releasing the transport lets the
 /// transfers in flight finish, then invalidates its `URLSession`.
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: URLSessionTaskRouter
+    private let spoolDirectory: URL
 
     /// Creates a transport with its own `URLSession`.
     ///
-    /// - Parameter configuration: The configuration of the `URLSession`; `.default` by default.
-    public init(configuration: URLSessionConfiguration = .default) {
+    /// - Parameters:
+    ///   - configuration: The configuration of the `URLSession`; `.default` by default.
+    ///   - spoolDirectory: Where corelibs Foundation (Linux) writes a multipart body with files
+    ///     before uploading it with its `Content-Length` (see ``RequestBody``); the temporary
+    ///     directory by default. Each file is removed when its transfer ends, however it ends.
+    public init(configuration: URLSessionConfiguration = .default, spoolDirectory: URL? = nil) {
+        self.spoolDirectory = spoolDirectory ?? FileManager.default.temporaryDirectory
         let router = URLSessionTaskRouter()
         let queue = OperationQueue()
         queue.name = "APIKit.URLSessionTransport"
@@ -38,12 +45,13 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request` as a data task, without reporting progress.
+    /// Sends `request`, without reporting progress; a body of known length goes out with its
+    /// `Content-Length` (see ``RequestBody``).
     ///
     /// - Parameters:
     ///   - request: The request to send.
     ///   - completion: Receives the response and body, or the error; on the delegate queue.
-    /// - Returns: The resumed `URLSessionDataTask`.
+    /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -51,13 +59,14 @@ public final class URLSessionTransport: Transport {
         start(request, progress: nil, completion: completion)
     }
 
-    /// Sends `request` as a data task, reporting its progress.
+    /// Sends `request`, reporting its progress; a body of known length goes out with its
+    /// `Content-Length` (see ``RequestBody``).
     ///
     /// - Parameters:
     ///   - request: The request to send.
     ///   - progress: Receives the progress on the delegate queue, never after `completion`.
     ///   - completion: Receives the response and body, or the error; on the delegate queue.
-    /// - Returns: The resumed `URLSessionDataTask`.
+    /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
         progress: @escaping ProgressHandler,
@@ -71,9 +80,12 @@ public final class URLSessionTransport: Transport {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let task = session.dataTask(with: request)
-        router.register(task, progress: progress, completion: completion)
-        task.resume()
-        return task
+        let expected = request.knownBodyLength
+        return URLSessionUpload.start(request, spoolDirectory: spoolDirectory, completion: completion) {
+            [session, router] request, file, completion in
+            let task = file.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
+            router.register(task, expectedBytesToSend: expected, progress: progress, completion: completion)
+            return task
+        }
     }
 }

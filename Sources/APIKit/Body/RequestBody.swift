@@ -1,0 +1,112 @@
+/// A request body as APIKit built it: where its bytes come from, and how many there are.
+///
+/// Every body APIKit builds has a length known before the first byte is sent: a JSON or form
+/// body and in-memory parts are bytes; a file (``FileBody``, a ``FilePart`` on disk) counts
+/// with the size it had when the request was built. A ``Transport`` reads the body of a
+/// request through ``Foundation/URLRequest/requestBody`` and frames it with that length, as
+/// `Content-Length`: never as a chunked stream, which many servers do not accept (an S3
+/// presigned POST answers 411; a server that reads by `Content-Length` alone reads nothing).
+///
+/// The bytes can be read as often as needed — a retry reads a file again — in three ways, none
+/// of which holds a file in memory: ``chunks(size:)`` (an `AsyncSequence`, for engines that
+/// stream a body of known length), ``makeInputStream()`` (for `httpBodyStream`) and, for tests
+/// and small bodies, ``data()``.
+///
+/// ```swift
+/// struct CheckingTransport: Transport {
+///     var base: any Transport = URLSessionTransport()
+///
+///     func send(
+///         _ request: URLRequest,
+///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+///     ) -> any TransportTask {
+///         if let body = request.requestBody {
+///             print("sending \(body.length) bytes", body.fileURL.map { "from \($0.path)" } ?? "")
+///         }
+///         return base.send(request, completion: completion)
+///     }
+/// }
+/// ```
+///
+/// A file that is shorter when it is read than when the request was built fails the transfer
+/// with ``RequestBodyError/fileChanged(path:expectedSize:)``; bytes added to it after the
+/// request was built are not sent.
+public struct RequestBody: Sendable, Hashable {
+    /// A stretch of the body.
+    enum Segment: Sendable, Hashable {
+        /// Bytes held in memory: delimiters, part headers, text, JSON and in-memory files.
+        case bytes(Data)
+        /// The first `size` bytes of a file, which had that size when the request was built.
+        case file(URL, size: Int64)
+    }
+
+    /// The stretches of the body, in order.
+    let segments: [Segment]
+
+    /// The number of bytes the body holds.
+    public let length: Int64
+
+    init(segments: [Segment]) {
+        self.segments = segments
+        length = segments.reduce(0) { total, segment in
+            switch segment {
+            case .bytes(let data): total + Int64(data.count)
+            case .file(_, let size): total + size
+            }
+        }
+    }
+
+    /// A body of bytes in memory.
+    ///
+    /// - Parameter data: The bytes.
+    public init(data: Data) {
+        self.init(segments: [.bytes(data)])
+    }
+
+    /// The file that is the whole body, when it is one: a transport may send it as it is (for
+    /// example with `URLSession.uploadTask(with:fromFile:)`) instead of reading ``chunks(size:)``.
+    public var fileURL: URL? {
+        guard segments.count == 1, case .file(let url, _) = segments[0] else { return nil }
+        return url
+    }
+
+    /// The body's bytes, when they are all in memory; `nil` when part of the body is a file.
+    public var inMemoryData: Data? {
+        if segments.count == 1, case .bytes(let data) = segments[0] { return data }
+        var data = Data()
+        for segment in segments {
+            guard case .bytes(let bytes) = segment else { return nil }
+            data.append(bytes)
+        }
+        return data
+    }
+
+    /// Reads the whole body into memory: meant for tests (checking what a ``StubTransport``
+    /// was sent) and small bodies, never for uploading a file.
+    ///
+    /// ```swift
+    /// let stub = StubTransport { request in
+    ///     let sent = try? request.requestBody?.data()
+    ///     return .success(body: "{}")
+    /// }
+    /// ```
+    ///
+    /// - Returns: Every byte of the body.
+    /// - Throws: ``RequestBodyError`` when a file cannot be read or became shorter.
+    public func data() throws(RequestBodyError) -> Data {
+        var reader = RequestBodyReader(segments: segments)
+        var data = Data(capacity: Int(clamping: length))
+        while let chunk = try reader.read(upTo: 256 * 1024) {
+            data.append(chunk)
+        }
+        return data
+    }
+
+    /// A new stream that reads the body, files in chunks, as `URLRequest.httpBodyStream`; each
+    /// transfer needs its own.
+    ///
+    /// - Returns: A stream of the body's bytes, not yet opened.
+    public func makeInputStream() -> InputStream {
+        RequestBodyStream(body: self)
+    }
+}

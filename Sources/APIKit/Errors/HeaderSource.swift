@@ -1,0 +1,27 @@
+/// Where a header of a request came from, named in ``BuildError/framingHeader(_:source:)``.
+public enum HeaderSource: Sendable, Hashable, CustomStringConvertible {
+    /// A property of the configuration (a ``Header`` or ``HeaderDict``, or a wrapper of your
+    /// own): its name, without the `_` that property wrappers add.
+    case property(String)
+    /// ``Session/defaultHeaders``.
+    case sessionDefaultHeaders
+    /// The request's ``Request/intercept(urlRequest:)``.
+    case requestIntercept
+    /// A session ``Interceptor``'s ``Interceptor/adapt(_:for:)``; the interceptor's type name.
+    case interceptor(String)
+    /// The ``Authenticator`` of the session's ``Authentication``; its type name.
+    case authenticator(String)
+
+    /// Where the header came from, as a person reads it: "property `length`",
+    /// "Session.defaultHeaders", "intercept(urlRequest:)", "interceptor `Signer`",
+    /// "authenticator `BearerAuthenticator`".
+    public var description: String {
+        switch self {
+        case .property(let name): "property `\(name)`"
+        case .sessionDefaultHeaders: "Session.defaultHeaders"
+        case .requestIntercept: "intercept(urlRequest:)"
+        case .interceptor(let type): "interceptor `\(type)`"
+        case .authenticator(let type): "authenticator `\(type)`"
+        }
+    }
+}

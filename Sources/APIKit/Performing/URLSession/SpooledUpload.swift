@@ -1,0 +1,130 @@
+/// A body of known length sent by corelibs `URLSession` from a temporary file: written there
+/// first (the "spool"), then uploaded with `uploadTask(with:fromFile:)`, which sends its
+/// `Content-Length`. A transport that can stream a body of known length needs none of this.
+///
+/// The temporary file (`APIKit-upload-<UUID>` in the spool directory, readable by its owner
+/// only) is removed on every way out: the upload's end, whatever its outcome; a cancellation
+/// while writing or sending; a file of the body that cannot be read or became shorter; a
+/// failure to write. A retry is a new transfer with a file of its own.
+///
+/// The completion is called exactly once: `state` decides, under its lock, who finishes.
+final class SpooledUpload: TransportTask, Sendable {
+    private enum State {
+        case writing(cancelled: Bool)
+        case sending(URLSessionTask)
+        case finished
+    }
+
+    private let request: URLRequest
+    private let body: RequestBody
+    private let file: URL
+    private let makeTask: URLSessionUpload.MakeTask
+    private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
+    private let state = Locked(State.writing(cancelled: false))
+
+    /// The name every spool file starts with.
+    static let filePrefix = "APIKit-upload-"
+
+    init(
+        request: URLRequest,
+        body: RequestBody,
+        directory: URL,
+        makeTask: @escaping URLSessionUpload.MakeTask,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        self.request = request
+        self.body = body
+        self.file = directory.appendingPathComponent(Self.filePrefix + UUID().uuidString)
+        self.makeTask = makeTask
+        self.completion = completion
+    }
+
+    /// Writes the spool file on a global queue, then starts the upload.
+    func begin() {
+        DispatchQueue.global().async { [self] in
+            do {
+                try write()
+            } catch is CancellationError {
+                finish(.failure(URLError(.cancelled)))
+                return
+            } catch {
+                finish(.failure(error))
+                return
+            }
+            // Made under the lock, so that a cancellation finds either no task or this one.
+            let task = state.withLock { state -> URLSessionTask? in
+                guard case .writing(cancelled: false) = state else { return nil }
+                let task = makeTask(request, file) { [self] result in
+                    finish(result)
+                }
+                state = .sending(task)
+                return task
+            }
+            if let task {
+                task.resume()
+            } else {
+                finish(.failure(URLError(.cancelled)))
+            }
+        }
+    }
+
+    func cancel() {
+        let task = state.withLock { state -> URLSessionTask? in
+            switch state {
+            case .writing:
+                state = .writing(cancelled: true)
+                return nil
+            case .sending(let task):
+                return task
+            case .finished:
+                return nil
+            }
+        }
+        // The task then ends with URLError(.cancelled) through its completion, which finishes.
+        task?.cancel()
+    }
+
+    private var isCancelled: Bool {
+        state.withLock { state in
+            if case .writing(cancelled: true) = state { return true }
+            return false
+        }
+    }
+
+    /// Writes the whole body to the spool file, checking for a cancellation between chunks.
+    private func write() throws {
+        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
+            throw RequestBodyError.spoolFailed(reason: "could not create \(file.path)")
+        }
+        let handle: FileHandle
+        do {
+            handle = try FileHandle(forWritingTo: file)
+        } catch {
+            throw RequestBodyError.spoolFailed(reason: String(describing: error))
+        }
+        defer { try? handle.close() }
+        var reader = RequestBodyReader(segments: body.segments)
+        defer { reader.close() }
+        while let chunk = try reader.read(upTo: 1 << 20) {
+            if isCancelled { throw CancellationError() }
+            do {
+                try handle.write(contentsOf: chunk)
+            } catch {
+                throw RequestBodyError.spoolFailed(reason: String(describing: error))
+            }
+        }
+    }
+
+    /// Removes the spool file and calls the completion, the first time only.
+    private func finish(_ result: Result<TransportResponse, any Error>) {
+        let first = state.withLock { state -> Bool in
+            if case .finished = state { return false }
+            state = .finished
+            return true
+        }
+        guard first else { return }
+        try? FileManager.default.removeItem(at: file)
+        completion(result)
+    }
+}
