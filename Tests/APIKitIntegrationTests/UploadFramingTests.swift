@@ -1,0 +1,307 @@
+import APIKit
+import APIKitTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A directory of its own for one test's spool files and uploads, so that counting its files
+/// tells whether a transfer left one behind.
+struct ScratchDirectory {
+    let url: URL
+
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "apikit-upload-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    /// A file in the directory holding `contents`.
+    func file(_ name: String, contents: Data) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try contents.write(to: file)
+        return file
+    }
+
+    /// A file of `size` bytes of a repeating pattern, written in 1 MiB blocks.
+    func file(_ name: String, size: Int) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) })
+        var left = size
+        while left > 0 {
+            let count = min(left, block.count)
+            try handle.write(contentsOf: block.prefix(count))
+            left -= count
+        }
+        return file
+    }
+
+    /// The names of the spool files in the directory.
+    var spoolFiles: [String] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter {
+            $0.hasPrefix("APIKit-upload-")
+        }
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// A multipart upload with one file, to any server.
+struct FilePartUpload: Request, RequestConfiguration {
+    typealias Response = Data
+    var base: URL
+    var path: String
+    var method: HTTPMethod { .post }
+    var parser: RawDataParser { RawDataParser() }
+    var configuration: Self { self }
+    @Part("caption") var caption = "upload"
+    @FilePart("file") var file: MultipartFile? = nil
+}
+
+/// A file as the whole body, to any server.
+struct WholeFileUpload: Request, RequestConfiguration {
+    typealias Response = Data
+    var base: URL
+    var path: String
+    var method: HTTPMethod { .put }
+    var parser: RawDataParser { RawDataParser() }
+    var configuration: Self { self }
+    @FileBody("application/octet-stream") var file: URL? = nil
+}
+
+/// Sends `urlRequest` through `transport` and waits for its completion, cancelling it after
+/// `cancelAfter` seconds when given. Fails the test when the completion runs more than once.
+func send(
+    _ urlRequest: URLRequest,
+    through transport: any Transport,
+    cancelAfter: Double? = nil,
+    timeout: TimeInterval = 60
+) async throws -> Result<TransportResponse, any Error> {
+    let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+    let task = transport.send(urlRequest) { probe.record($0) }
+    if let cancelAfter {
+        if cancelAfter > 0 { await pause(cancelAfter) }
+        task.cancel()
+    }
+    guard let result = await probe.first(timeout: timeout) else { throw CompletionTimedOut(seconds: timeout) }
+    await pause(0.05)
+    #expect(probe.count == 1, "the transport completed \(probe.count) times")
+    return result
+}
+
+@Suite(
+    "Uploads with Content-Length: the spool file's every way out",
+    .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason)
+)
+struct UploadFramingTests {
+    @Test("a multipart upload from disk goes out with Content-Length, no chunking, and leaves no spool file")
+    func multipartFromDisk() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
+        let file = try scratch.file("upload.bin", contents: contents)
+        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
+        let length = try #require(request.requestBody?.length)
+
+        let response = try await send(request, through: transport).get()
+        let echo = try JSONDecoder().decode(MultipartEcho.self, from: response.data)
+        #expect(echo.header("Content-Length") == String(length))
+        #expect(echo.header("Transfer-Encoding") == nil)
+        #expect(echo.fileBytes("file") == contents)
+        #expect(echo.form["caption"] == .one("upload"))
+        #expect(scratch.spoolFiles.isEmpty)
+    }
+
+    @Test("URLSession.shared sends a multipart upload from disk with Content-Length too")
+    func sharedSession() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let contents = Data("shared session upload".utf8)
+        let file = try scratch.file("note.txt", contents: contents)
+        let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
+        let response = try await send(request, through: URLSession.shared).get()
+        let echo = try JSONDecoder().decode(MultipartEcho.self, from: response.data)
+        #expect(echo.header("Content-Length") == String(try #require(request.requestBody?.length)))
+        #expect(echo.header("Transfer-Encoding") == nil)
+        #expect(echo.fileBytes("file") == contents)
+    }
+
+    @Test("a file as the whole body goes out with its size as Content-Length and its content type")
+    func wholeFile() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let text = String(repeating: "APIKit whole-file body\n", count: 5000)
+        let file = try scratch.file("body.txt", contents: Data(text.utf8))
+        let response = try await Session(transport: URLSessionTransport(spoolDirectory: scratch.url)).response(
+            for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file))
+        let echo = try JSONDecoder().decode(Echo<NoJSONBody>.self, from: response)
+        #expect(echo.method == "PUT")
+        #expect(echo.data == text)
+        #expect(echo.header("Content-Length") == String(text.utf8.count))
+        #expect(echo.header("Transfer-Encoding") == nil)
+        #expect(echo.header("Content-Type") == "application/octet-stream")
+        #expect(scratch.spoolFiles.isEmpty, "a whole file is uploaded as it is, never spooled")
+    }
+
+    @Test("cancelled while the spool file is written: cancelled once, no spool file left")
+    func cancelWhileWriting() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("big.bin", size: 64 << 20)
+        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
+        let result = try await send(request, through: transport, cancelAfter: 0)
+        #expect((result.failure as? URLError)?.code == .cancelled)
+        #expect(scratch.spoolFiles.isEmpty)
+    }
+
+    @Test("cancelled while sending to a server that never answers: cancelled once, no spool file left")
+    func cancelWhileSending() async throws {
+        let fault = try #require(FaultServer.url, FaultServer.skipReason)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("big.bin", size: 16 << 20)
+        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let request = try FilePartUpload(base: fault, path: "never", file: .file(file)).makeURLRequest()
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        let task = transport.send(request) { probe.record($0) }
+        // Wait until the whole body is in the spool file: the upload is then on the wire.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while ContinuousClock.now < deadline {
+            let sizes = scratch.spoolFiles.compactMap {
+                try? FileManager.default.attributesOfItem(atPath: scratch.url.appendingPathComponent($0).path)[.size]
+                    as? Int
+            }
+            if let size = sizes.first, Int64(size) == request.requestBody?.length { break }
+            await pause(0.02)
+        }
+        await pause(0.2)
+        #expect(scratch.spoolFiles.count == 1, "the upload was sent from its spool file")
+        task.cancel()
+        let result = await probe.first(timeout: 30)
+        #expect((result?.failure as? URLError)?.code == .cancelled)
+        await pause(0.05)
+        #expect(probe.count == 1)
+        #expect(scratch.spoolFiles.isEmpty)
+    }
+
+    @Test("cancel racing the end of the upload: every transfer completes once and leaves no spool file")
+    func cancelRacingTheEnd() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("race.bin", size: 256 << 10)
+        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        var generator = SeededGenerator(seed: 0x5EED_0012)
+        var outcomes: [String: Int] = [:]
+        for _ in 0..<24 {
+            let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
+            let delay = Double(Int.random(in: 0...30, using: &generator)) / 1000
+            let result = try await send(request, through: transport, cancelAfter: delay)
+            switch result {
+            case .success: outcomes["success", default: 0] += 1
+            case .failure(let error as URLError) where error.code == .cancelled: outcomes["cancelled", default: 0] += 1
+            case .failure(let error): Issue.record("unexpected failure: \(error)")
+            }
+            #expect(scratch.spoolFiles.isEmpty)
+        }
+        #expect(outcomes.values.reduce(0, +) == 24)
+    }
+
+    @Test("a file that shrinks after the build fails the spool with fileChanged; no spool file left")
+    func shrinkingFile() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("shrinks.bin", size: 1 << 20)
+        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
+        try Data("short".utf8).write(to: file)
+        let result = try await send(request, through: transport)
+        #if canImport(FoundationNetworking)
+            #expect(result.failure as? RequestBodyError == .fileChanged(path: file.path, expectedSize: 1 << 20))
+        #else
+            #expect(result.failure != nil)
+        #endif
+        #expect(scratch.spoolFiles.isEmpty)
+    }
+
+    @Test("a refused connection fails the upload; no spool file left")
+    func refused() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("a.bin", size: 1 << 20)
+        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let request = try FilePartUpload(base: HTTPBin.refusedURL(), path: "post", file: .file(file)).makeURLRequest()
+        let result = try await send(request, through: transport)
+        #expect((result.failure as? URLError)?.code == .cannotConnectToHost)
+        #expect(scratch.spoolFiles.isEmpty)
+    }
+
+    /// Forwards to a transport and keeps every response it answered.
+    struct RecordingTransport: Transport {
+        let base: any Transport
+        let responses: Protected<[Data]>
+
+        func send(
+            _ request: URLRequest,
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+        ) -> any TransportTask {
+            base.send(request) { result in
+                if case .success(let response) = result { responses.withLock { $0.append(response.data) } }
+                completion(result)
+            }
+        }
+    }
+
+    @Test("each retry reads the file again: every attempt sends it whole, a multipart body and a whole file")
+    func retryRereadsTheFile() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let text = String(repeating: "retry me\n", count: 20_000)
+        let file = try scratch.file("retry.txt", contents: Data(text.utf8))
+        let responses = Protected<[Data]>([])
+        let attempts = Protected(0)
+        var session = Session(
+            transport: RecordingTransport(base: URLSessionTransport(spoolDirectory: scratch.url), responses: responses))
+        // Retry every answer until the third: the policy counts them.
+        session.retryPolicy = .custom(maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 1, maxDelay: 0.01)) {
+            _, _ in
+            attempts.withLock { $0 += 1 }
+            return true
+        }
+        _ = try await session.response(for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file))
+        _ = try await session.response(for: FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)))
+        let answered = responses.withLock { $0 }
+        #expect(answered.count == 6)
+        for data in answered.prefix(3) {
+            #expect(try JSONDecoder().decode(Echo<NoJSONBody>.self, from: data).data == text)
+        }
+        for data in answered.suffix(3) {
+            #expect(try JSONDecoder().decode(MultipartEcho.self, from: data).fileBytes("file") == Data(text.utf8))
+        }
+        #expect(scratch.spoolFiles.isEmpty)
+    }
+
+    @Test("a whole-file upload reports progress up to its length")
+    func progress() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("progress.bin", size: 2 << 20)
+        let steps = Protected<[TransferProgress]>([])
+        let session = Session(transport: URLSessionTransport(spoolDirectory: scratch.url))
+        _ = try await session.response(
+            for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file),
+            progress: { step in steps.withLock { $0.append(step) } })
+        let sent = steps.withLock { $0 }.filter { $0.bytesSent > 0 }
+        #expect(sent.last?.bytesSent == 2 << 20)
+        #expect(sent.allSatisfy { $0.expectedBytesToSend == 2 << 20 })
+        #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.bytesSent <= $1.bytesSent })
+    }
+}
