@@ -3,7 +3,7 @@
 /// Every body APIKit builds has a length known before the first byte is sent: a JSON or form
 /// body and in-memory parts are bytes; a file (``FileBody``, a ``FilePart`` on disk) counts
 /// with the size it had when the request was built. A ``Transport`` reads the body of a
-/// request through ``Foundation/URLRequest/requestBody`` and frames it with that length, as
+/// request through `URLRequest.requestBody` and frames it with that length, as
 /// `Content-Length`: never as a chunked stream, which many servers do not accept (an S3
 /// presigned POST answers 411; a server that reads by `Content-Length` alone reads nothing).
 ///

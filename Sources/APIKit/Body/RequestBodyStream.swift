@@ -1,7 +1,7 @@
 /// Reads a ``RequestBody`` as an `InputStream`, for `URLRequest.httpBodyStream`, through a
 /// ``RequestBodyReader``: at most as many bytes as the reader asks for at a time. It also
 /// carries the body's description, so that a transport finds the length and the files of a
-/// body it is handed as a stream (``Foundation/URLRequest/requestBody``), after interceptors
+/// body it is handed as a stream (`URLRequest.requestBody`), after interceptors
 /// have copied the request any number of times.
 ///
 /// URLSession reads the stream synchronously (corelibs Foundation calls `hasBytesAvailable`
