@@ -305,3 +305,28 @@ struct UploadFramingTests {
         #expect(zip(sent, sent.dropFirst()).allSatisfy { $0.bytesSent <= $1.bytesSent })
     }
 }
+
+@Suite("@FileBody uploads over HTTP", .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
+struct FileBodyCancellationTests {
+    @Test("a whole-file upload to a server that never answers is cancelled once, through perform")
+    func cancelWholeFile() async throws {
+        let fault = try #require(FaultServer.url)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("big.bin", size: 8 << 20)
+        let session = Session(transport: URLSessionTransport(spoolDirectory: scratch.url))
+        let probe = CompletionProbe<Result<Data, RequestError>>()
+        let handle = session.perform(WholeFileUpload(base: fault, path: "never", file: file)) { probe.record($0) }
+        await pause(0.5)
+        handle.cancel()
+        let result = await probe.first(timeout: 30)
+        guard case .failure(.cancelled) = result else {
+            Issue.record("expected .cancelled, got \(String(describing: result))")
+            return
+        }
+        await pause(0.2)
+        #expect(probe.count == 1)
+        #expect(scratch.spoolFiles.isEmpty)
+        #expect(FileManager.default.fileExists(atPath: file.path), "the user's file is never removed")
+    }
+}

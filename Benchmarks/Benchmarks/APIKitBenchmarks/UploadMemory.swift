@@ -6,7 +6,11 @@
 // `peakMemoryResident` is that process's peak.
 //
 //   "Upload 200 MB: idle process"            the same process doing nothing: the baseline
-//   "Upload 200 MB: APIKit perform (stream)" @FilePart(.file(url)): the file is read in chunks
+//   "Upload 200 MB: APIKit multipart (spool)" @FilePart(.file(url)) through URLSessionTransport:
+//                                            on Linux written to a spool file, then uploaded
+//                                            from it with its Content-Length
+//   "Upload 200 MB: APIKit @FileBody"        the file as the whole body, uploadTask(fromFile:)
+//   "Upload 200 MB: raw uploadTask(fromFile:)" the same file, plain URLSession: the yardstick
 //   "Upload 200 MB: whole file in memory"    a raw data task with the file as httpBody, to
 //                                            show what not streaming costs (and that the
 //                                            metric sees it)
@@ -32,6 +36,20 @@ struct MultipartUploadRequest: Request, RequestConfiguration {
     var configuration: Self { self }
 }
 
+/// `POST <base>/upload` with the file as the whole body.
+struct FileBodyUploadRequest: Request, RequestConfiguration {
+    @FileBody("application/octet-stream") var file: URL? = nil
+
+    var base: URL
+    var path: String { "upload" }
+    var method: HTTPMethod { .post }
+    var parser: RawDataParser { RawDataParser() }
+    var configuration: Self { self }
+}
+
+/// The transport of the APIKit upload benchmarks, as an app would make it once.
+private let uploadSession = Session(transport: URLSessionTransport())
+
 /// Where the upload file lives while a benchmark runs.
 private let uploadFile = FileManager.default.temporaryDirectory
     .appendingPathComponent("apikit-bench-upload-\(ProcessInfo.processInfo.processIdentifier).bin")
@@ -54,8 +72,8 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
     await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
         let url = URL(string: base)!
         switch client {
-        case .apikit:
-            MultipartUploadRequest(file: .file(uploadFile), base: url).perform(session: endToEndSession) { result in
+        case .apikitMultipart, .apikitFileBody:
+            let answered: @Sendable (Result<Data, RequestError>) -> Void = { result in
                 switch result {
                 case .success(let body):
                     continuation.resume(
@@ -63,6 +81,19 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
                 case .failure(let error): continuation.resume(returning: "\(error)")
                 }
             }
+            if client == .apikitMultipart {
+                uploadSession.perform(MultipartUploadRequest(file: .file(uploadFile), base: url), completion: answered)
+            } else {
+                uploadSession.perform(FileBodyUploadRequest(file: uploadFile, base: url), completion: answered)
+            }
+        case .rawFromFile:
+            var request = URLRequest(url: url.appendingPathComponent("upload"))
+            request.httpMethod = "POST"
+            endToEndSession.uploadTask(with: request, fromFile: uploadFile) { data, response, error in
+                let status = (response as? HTTPURLResponse)?.statusCode
+                continuation.resume(
+                    returning: error.map { "\($0)" } ?? (status == 200 ? nil : "status \(String(describing: status))"))
+            }.resume()
         case .inMemory:
             var request = URLRequest(url: url.appendingPathComponent("upload"))
             request.httpMethod = "POST"
@@ -85,7 +116,9 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
 
 private enum UploadClient {
     case idle
-    case apikit
+    case apikitMultipart
+    case apikitFileBody
+    case rawFromFile
     case inMemory
 }
 
@@ -113,6 +146,8 @@ private func uploadBenchmark(_ name: String, client: UploadClient, base: String)
 func registerUploadBenchmarks() {
     guard let base = endToEndBase else { return }
     uploadBenchmark("Upload 200 MB: idle process", client: .idle, base: base)
-    uploadBenchmark("Upload 200 MB: APIKit perform (stream)", client: .apikit, base: base)
+    uploadBenchmark("Upload 200 MB: APIKit multipart (spool)", client: .apikitMultipart, base: base)
+    uploadBenchmark("Upload 200 MB: APIKit @FileBody", client: .apikitFileBody, base: base)
+    uploadBenchmark("Upload 200 MB: raw uploadTask(fromFile:)", client: .rawFromFile, base: base)
     uploadBenchmark("Upload 200 MB: whole file in memory", client: .inMemory, base: base)
 }

@@ -40,14 +40,13 @@ enum URLSessionUpload {
             return resumed(makeTask(request, nil, completion))
         }
         let body = stream.body
-        var bodiless = request
-        bodiless.httpBodyStream = nil
         if let file = body.fileURL {
-            return resumed(makeTask(bodiless, file, completion))
+            return resumed(makeTask(withoutBody(request), file, completion))
         }
         #if canImport(FoundationNetworking)
             let upload = SpooledUpload(
-                request: bodiless, body: body, directory: spoolDirectory, makeTask: makeTask, completion: completion)
+                request: withoutBody(request), body: body, directory: spoolDirectory, makeTask: makeTask,
+                completion: completion)
             upload.begin()
             return upload
         #else
@@ -55,6 +54,13 @@ enum URLSessionUpload {
             framed.setValue(String(body.length), forHTTPHeaderField: "Content-Length")
             return resumed(makeTask(framed, nil, completion))
         #endif
+    }
+
+    /// `request` without its body stream, for a task that sends the body from a file.
+    private static func withoutBody(_ request: URLRequest) -> URLRequest {
+        var bodiless = request
+        bodiless.httpBodyStream = nil
+        return bodiless
     }
 
     private static func resumed(_ task: URLSessionTask) -> URLSessionTask {
