@@ -14,6 +14,23 @@ extension LineDecoder {
     }
 }
 
+extension ServerSentEventDecoder {
+    /// The events that `chunks`, fed one after the other, dispatch.
+    mutating func events(of chunks: [[UInt8]]) throws(StreamDecodingError) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        for chunk in chunks {
+            events += try decode(chunk)
+        }
+        return events
+    }
+
+    /// The events of `text`, fed whole to a new decoder.
+    static func events(of text: String) throws(StreamDecodingError) -> [ServerSentEvent] {
+        var decoder = ServerSentEventDecoder()
+        return try decoder.decode(Data(text.utf8))
+    }
+}
+
 /// `bytes` cut at `cuts` (ascending offsets; repeated or end offsets give empty chunks).
 func chunks(_ bytes: [UInt8], cutAt cuts: [Int]) -> [[UInt8]] {
     var result: [[UInt8]] = []
