@@ -6,15 +6,6 @@ import Testing
 extension StreamingTests {
     @Suite("ServerSentEventDecoder: the WHATWG HTML event stream examples and field rules")
     struct ServerSentEventDecoderTests {
-        func requireSendable<T: Sendable>(_: T.Type) {}
-
-        @Test("the streaming types are Sendable")
-        func sendable() {
-            requireSendable(ServerSentEvent.self)
-            requireSendable(ServerSentEventDecoder.self)
-            requireSendable(StreamDecodingError.self)
-        }
-
         // MARK: The spec's examples
 
         @Test("spec: three data lines make one message event, joined with LF")
