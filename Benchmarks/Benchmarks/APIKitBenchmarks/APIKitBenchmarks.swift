@@ -17,6 +17,7 @@ let benchmarks: @Sendable () -> Void = {
     Verification.run()
     registerEncodeBenchmarks()
     registerParseBenchmarks()
+    registerStreamBenchmarks()
     registerEndToEndBenchmarks()
     registerUploadBenchmarks()
 }

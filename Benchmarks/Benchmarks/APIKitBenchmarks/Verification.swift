@@ -76,6 +76,21 @@ enum Verification {
             }
         }
 
+        // Stream: the 4 KB chunks give the events of the whole body, all 10,000 of them.
+        check("Decode SSE") {
+            var whole = ServerSentEventDecoder()
+            let expected = try whole.decode(StreamFixtures.body)
+            let events = try StreamFixtures.decodeChunks()
+            var problems: [String] = []
+            if expected.count != StreamFixtures.eventCount {
+                problems.append("the body holds \(expected.count) events, not \(StreamFixtures.eventCount)")
+            }
+            if events != expected {
+                problems.append("the chunks decoded to different events than the whole body")
+            }
+            return problems
+        }
+
         // E2E: the raw request is the one APIKit sends.
         if let base = endToEndBase {
             check("E2E GET") {

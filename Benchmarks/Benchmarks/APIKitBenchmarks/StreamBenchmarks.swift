@@ -1,0 +1,76 @@
+// Stream: a text/event-stream body of 10,000 events through `ServerSentEventDecoder`, fed
+// in 4 KB chunks as a URLSession data delegate receives it (chunk boundaries fall inside
+// lines, CRLFs and multi-byte characters). One iteration decodes the whole stream with a
+// new decoder; "Events/s" is 10,000 divided by the iteration's wall-clock time, and
+// `mallocCountTotal` counts the allocations of the whole stream (divide by 10,000 for one
+// event). Verification checks that the chunks decode to the events of the whole body.
+
+import APIKit
+import Benchmark
+
+enum StreamFixtures {
+    static let eventCount = 10_000
+    static let chunkSize = 4096
+
+    /// The body: mostly one-line JSON `data` events as chat and ticker APIs send them, with
+    /// a named event, a multi-line event, an `id`, a comment and CRLF line ends mixed in.
+    static let body: Data = {
+        var text = "retry: 3000\n\n"
+        for index in 0..<eventCount {
+            switch index % 5 {
+            case 0:
+                text +=
+                    "id: \(index)\nevent: token\ndata: {\"index\":\(index),\"text\":\"caf\u{E9} \u{1F680} hello\"}\n\n"
+            case 1:
+                text += "data: {\"index\":\(index),\"delta\":{\"content\":\" streaming tokens one by one\"}}\r\n\r\n"
+            case 2:
+                text += ": keep-alive\ndata: line one of \(index)\ndata: line two\ndata: line three\n\n"
+            default:
+                text += "data: {\"index\":\(index),\"price\":\"123.45\",\"symbol\":\"YHOO\",\"change\":\"+2\"}\n\n"
+            }
+        }
+        return Data(text.utf8)
+    }()
+
+    /// ``body`` cut into 4 KB chunks, each its own `Data` as URLSession hands them over.
+    static let chunks: [Data] = stride(from: 0, to: body.count, by: chunkSize).map { start in
+        Data(body[start..<min(start + chunkSize, body.count)])
+    }
+
+    /// Decodes ``chunks`` with a new decoder.
+    static func decodeChunks() throws -> [ServerSentEvent] {
+        var decoder = ServerSentEventDecoder()
+        var events: [ServerSentEvent] = []
+        events.reserveCapacity(eventCount)
+        for chunk in chunks {
+            events += try decoder.decode(chunk)
+        }
+        decoder.finish()
+        return events
+    }
+}
+
+private let eventsPerSecond = BenchmarkMetric.custom("Events/s", polarity: .prefersLarger, useScalingFactor: false)
+
+func registerStreamBenchmarks() {
+    let configuration = Benchmark.Configuration(
+        metrics: [.wallClock, eventsPerSecond, .mallocCountTotal],
+        timeUnits: .milliseconds,
+        units: [eventsPerSecond: .count, .mallocCountTotal: .count],
+        warmupIterations: 3,
+        scalingFactor: .one,
+        maxDuration: .seconds(2),
+        maxIterations: 200
+    )
+    Benchmark("Decode SSE 10,000 events in 4 KB chunks: ServerSentEventDecoder", configuration: configuration) {
+        benchmark in
+        for _ in benchmark.scaledIterations {
+            let start = ContinuousClock.now
+            let events = try StreamFixtures.decodeChunks()
+            let elapsed = ContinuousClock.now - start
+            blackHole(events)
+            let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+            benchmark.measurement(eventsPerSecond, Int(Double(events.count) / max(seconds, 1e-9)))
+        }
+    }
+}

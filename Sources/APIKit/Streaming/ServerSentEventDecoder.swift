@@ -1,0 +1,168 @@
+/// Decodes a `text/event-stream` body into ``ServerSentEvent`` values, chunk by chunk, as the
+/// bytes arrive.
+///
+/// The decoder follows the WHATWG HTML standard's "Interpreting an event stream" algorithm:
+/// the bytes are UTF-8 (invalid sequences become U+FFFD) with one leading byte order mark
+/// stripped; lines end at CR, LF or CRLF; a line starting with `:` is a comment; `field: value`
+/// loses one space after the colon, and a line without a colon is a field with an empty value;
+/// `data` values are joined with LF, `event` sets the type (`"message"` by default), `id` sets
+/// the last event ID (unless it contains NUL) and `retry` the reconnection time (only when it
+/// is all ASCII digits); other fields are ignored. A blank line dispatches the event, unless no
+/// `data` line came; an event that the stream ends before its blank line is discarded.
+///
+/// Chunks may be split anywhere — inside a line, a CRLF, a multi-byte character or the byte
+/// order mark — and give the same events as the whole body read at once. Memory is bounded by
+/// ``maximumEventSize``: the decoder holds one line and one event at most.
+///
+/// Use it with any source of bytes, such as a URLSession data delegate's chunks:
+///
+/// ```swift
+/// var decoder = ServerSentEventDecoder()
+/// for event in try decoder.decode(Data("event: price\ndata: YHOO\ndata: +2\nid: 7\n\n".utf8)) {
+///     print(event.event, event.data, event.id ?? "-")  // price YHOO\n+2 7
+/// }
+/// decoder.finish()  // the stream ended; reconnect with decoder.lastEventID
+/// ```
+public struct ServerSentEventDecoder: Sendable {
+    /// The event size limit used when none is given: 1 MiB.
+    public static let defaultMaximumEventSize = 1 << 20
+
+    /// The most bytes one event's data and type may take together; more throws
+    /// ``StreamDecodingError/eventTooLarge(limit:)``.
+    ///
+    /// The same limit bounds each line, since a line is held whole before it is read: a line
+    /// may be 8 bytes longer (room for `event: ` or `data: `), so that every line of an event
+    /// within the limit passes, and a longer one, even a comment, throws the same error.
+    public var maximumEventSize: Int {
+        interpreter.maximumEventSize
+    }
+
+    /// The last event ID string of the spec: the value of the latest `id` field, taken when a
+    /// blank line ends its block (whether or not the block dispatched an event); `nil` when there
+    /// is none or it was set to empty.
+    ///
+    /// A client that reconnects sends it in the `Last-Event-ID` header.
+    public var lastEventID: String? {
+        let id = interpreter.lastEventID
+        return id.isEmpty ? nil : id
+    }
+
+    /// The reconnection time in milliseconds that the latest valid `retry` field set, in any
+    /// block, even one that dispatched no event; `nil` when the stream has set none.
+    public var reconnectionTime: Int? {
+        interpreter.reconnectionTime
+    }
+
+    private var lines: LineDecoder
+    private var interpreter: EventStreamInterpreter
+    /// How many bytes of the byte order mark `EF BB BF` the stream has started with so far,
+    /// or `nil` once the mark is stripped or known to be absent.
+    private var byteOrderMarkMatched: Int? = 0
+
+    /// Creates a decoder at the start of a stream.
+    ///
+    /// ```swift
+    /// var decoder = ServerSentEventDecoder(maximumEventSize: 64 * 1024)
+    /// ```
+    ///
+    /// - Parameter maximumEventSize: The most bytes one event's data and type may take
+    ///   together; lines may be 8 bytes longer. A negative value is taken as 0.
+    public init(maximumEventSize: Int = defaultMaximumEventSize) {
+        let limit = max(0, maximumEventSize)
+        let (lineLimit, overflow) = limit.addingReportingOverflow(Self.fieldNameAllowance)
+        lines = LineDecoder(maximumLineLength: overflow ? .max : lineLimit)
+        interpreter = EventStreamInterpreter(maximumEventSize: limit)
+    }
+
+    /// Reads the next chunk of the stream and returns the events it completes.
+    ///
+    /// ```swift
+    /// var decoder = ServerSentEventDecoder()
+    /// _ = try decoder.decode(Data("data: hel".utf8))          // []
+    /// let events = try decoder.decode(Data("lo\n\n".utf8))   // [ServerSentEvent(data: "hello")]
+    /// ```
+    ///
+    /// - Parameter chunk: The next bytes of the stream (`Data`, `[UInt8]` or any other
+    ///   `ContiguousBytes`), split anywhere.
+    /// - Returns: The events whose blank line is in this chunk, in order; often none.
+    /// - Throws: ``StreamDecodingError/eventTooLarge(limit:)`` when an event, or a line, is
+    ///   larger than ``maximumEventSize`` allows. The decoder then throws the same error for
+    ///   every later chunk, until ``finish()``.
+    public mutating func decode(_ chunk: some ContiguousBytes) throws(StreamDecodingError) -> [ServerSentEvent] {
+        var events: [ServerSentEvent] = []
+        try chunk.withBytes { bytes throws(StreamDecodingError) in
+            let text = try stripByteOrderMark(bytes, into: &events)
+            try decode(text, into: &events)
+        }
+        return events
+    }
+
+    /// Ends the stream and makes the decoder ready for the next one, such as the stream of a
+    /// reconnection.
+    ///
+    /// As the spec says, an event that the stream ended before its blank line is discarded, with
+    /// any line that had no line end. ``lastEventID`` and ``reconnectionTime`` stay: the next
+    /// stream's events carry the last event ID until it sends another, as browsers do. The next
+    /// stream may start with a byte order mark again, and an earlier error is forgotten.
+    ///
+    /// ```swift
+    /// var decoder = ServerSentEventDecoder()
+    /// _ = try decoder.decode(Data("id: 1\ndata: a\n\ndata: cut off".utf8))
+    /// decoder.finish()  // "cut off" is discarded; decoder.lastEventID is "1"
+    /// ```
+    public mutating func finish() {
+        lines.reset()
+        interpreter.endStream()
+        byteOrderMarkMatched = 0
+    }
+
+    private mutating func decode(
+        _ bytes: UnsafeRawBufferPointer,
+        into events: inout [ServerSentEvent]
+    ) throws(StreamDecodingError) {
+        do {
+            try lines.decode(bytes) { line throws(StreamDecodingError) in
+                if let event = try interpreter.interpret(line) { events.append(event) }
+            }
+        } catch .lineTooLong {
+            throw .eventTooLarge(limit: maximumEventSize)
+        }
+    }
+
+    /// The part of `bytes` after the byte order mark, which may be split across the first
+    /// chunks. When the stream's first bytes start the mark but then differ, those bytes are
+    /// read as text first (they are not a mark, so they decode to U+FFFD).
+    private mutating func stripByteOrderMark(
+        _ bytes: UnsafeRawBufferPointer,
+        into events: inout [ServerSentEvent]
+    ) throws(StreamDecodingError) -> UnsafeRawBufferPointer {
+        guard let earlier = byteOrderMarkMatched else { return bytes }
+        var matched = earlier
+        var offset = 0
+        while matched < Self.byteOrderMark.count, offset < bytes.count, bytes[offset] == Self.byteOrderMark[matched] {
+            matched += 1
+            offset += 1
+        }
+        if matched == Self.byteOrderMark.count {
+            byteOrderMarkMatched = nil
+            return UnsafeRawBufferPointer(rebasing: bytes[offset...])
+        }
+        if offset == bytes.count {
+            byteOrderMarkMatched = matched  // the chunk ended inside a possible mark
+            return UnsafeRawBufferPointer(rebasing: bytes[offset...])
+        }
+        // Not a mark: the bytes that earlier chunks started it with are text, then all of this chunk.
+        byteOrderMarkMatched = nil
+        if earlier > 0 {
+            try Array(Self.byteOrderMark[..<earlier]).withBytes { started throws(StreamDecodingError) in
+                try decode(started, into: &events)
+            }
+        }
+        return bytes
+    }
+
+    private static let byteOrderMark: [UInt8] = [0xEF, 0xBB, 0xBF]
+    /// How much longer than ``maximumEventSize`` a line may be: the longest field name and
+    /// its colon and space, `event: `, with a byte to spare.
+    private static let fieldNameAllowance = 8
+}

@@ -1,0 +1,18 @@
+import Testing
+
+@testable import APIKit
+
+extension StreamingTests {
+    @Suite("Streaming types: Sendable conformances")
+    struct StreamingConformanceTests {
+        func requireSendable<T: Sendable>(_: T.Type) {}
+
+        @Test("the streaming types are Sendable")
+        func sendable() {
+            requireSendable(ServerSentEvent.self)
+            requireSendable(ServerSentEventDecoder.self)
+            requireSendable(JSONLinesDecoder<Int>.self)
+            requireSendable(StreamDecodingError.self)
+        }
+    }
+}
