@@ -11,9 +11,17 @@ private func serverURL(_ name: String) -> URL? {
 
 /// moto's S3 server (`moto_server` from the pinned `moto[server]`), started by `scripts/test.sh`.
 ///
-/// Path-style: a bucket is `url/BUCKET`, an object `url/BUCKET/KEY`. Moto accepts any
-/// credentials and does not check signatures or POST policy conditions; ``Presigner`` makes
-/// the URLs the way a real S3 client would.
+/// Path-style: a bucket is `url/BUCKET`, an object `url/BUCKET/KEY`. ``Presigner`` makes the
+/// URLs the way a real S3 client would, but moto (5.2.5, checked with curl) checks neither the
+/// signature nor a POST policy's content-length-range (an oversized POST is stored, 204).
+///
+/// Framing, as moto answers it:
+/// - a presigned POST (a form upload to `url/BUCKET`) sent with `Transfer-Encoding: chunked`
+///   and no `Content-Length` answers **411 Length Required** with the 23-byte body
+///   `Content-Length required` (`Content-Type: application/xml`) and stores nothing;
+/// - a presigned PUT sent the same way is accepted (200) and stored byte-identical, which real
+///   S3 would refuse (411 `MissingContentLength`), so only the POST shows a missing length;
+/// - `Expect: 100-continue` is answered with two `100 Continue` lines before the status.
 enum S3Server {
     static let variable = "APIKIT_S3_URL"
     static let url = serverURL(variable)

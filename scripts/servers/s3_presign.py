@@ -11,7 +11,9 @@
 The endpoint is APIKIT_S3_URL (or --endpoint); the credentials are the dummy testing/testing,
 the region us-east-1, the addressing path-style (http://127.0.0.1:PORT/BUCKET/KEY). With
 --max-size the POST policy holds a content-length-range condition [0, N]; with
---content-type the PUT must be sent with exactly that Content-Type.
+--content-type the PUT must be sent with exactly that Content-Type (for real S3: moto checks
+neither; what it answers to chunked uploads is written down at S3Server in
+Tests/APIKitIntegrationTests/RealServers.swift).
 """
 
 import argparse
