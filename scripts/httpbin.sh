@@ -6,7 +6,9 @@
 #
 #   source scripts/httpbin.sh
 #   httpbin_install   # .venv at the repo root, pip-installs
-#                     # scripts/httpbin-requirements.txt only when it changed
+#                     # scripts/httpbin-requirements.txt and the other test
+#                     # servers' scripts/servers/requirements.txt (moto, FastAPI,
+#                     # uvicorn), in one pip run, only when one of them changed
 #   httpbin_start     # gunicorn on a free 127.0.0.1 port; exports
 #                     # APIKIT_HTTPBIN_URL=http://127.0.0.1:PORT and sets
 #                     # traps so the server is stopped on EXIT/INT/TERM/HUP
@@ -39,6 +41,7 @@ HTTPBIN_REPO_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 HTTPBIN_VENV="${HTTPBIN_REPO_ROOT}/.venv"
 HTTPBIN_STATE_DIR="${HTTPBIN_REPO_ROOT}/.build-httpbin"
 HTTPBIN_REQUIREMENTS="${HTTPBIN_REPO_ROOT}/scripts/httpbin-requirements.txt"
+HTTPBIN_SERVERS_REQUIREMENTS="${HTTPBIN_REPO_ROOT}/scripts/servers/requirements.txt"
 
 # State of the server started by this shell.
 _HTTPBIN_PID="${_HTTPBIN_PID:-}"
@@ -60,11 +63,11 @@ _httpbin_sha256() {
     fi
 }
 
-# What the stamp must say for .venv to be up to date: the requirements' hash
-# and the version of the python that creates the venv.
+# What the stamp must say for .venv to be up to date: the requirements files'
+# hashes and the version of the python that creates the venv.
 _httpbin_wanted_stamp() {
     local py="${APIKIT_PYTHON:-python3}" hash pyver
-    hash="$(_httpbin_sha256 "$HTTPBIN_REQUIREMENTS")" || return 1
+    hash="$(_httpbin_sha256 "$HTTPBIN_REQUIREMENTS")+$(_httpbin_sha256 "$HTTPBIN_SERVERS_REQUIREMENTS")" || return 1
     pyver="$("$py" -c 'import sys; print(sys.version.split()[0])')" || return 1
     printf 'requirements-sha256=%s python=%s\n' "$hash" "$pyver"
 }
@@ -124,17 +127,17 @@ _httpbin_install_locked() {
     fi
 
     rm -f "$stamp"
-    _httpbin_say "installing pinned httpbin + gunicorn into .venv (log: ${pip_log#"$HTTPBIN_REPO_ROOT"/})"
+    _httpbin_say "installing the pinned test servers (httpbin, moto, FastAPI) into .venv (log: ${pip_log#"$HTTPBIN_REPO_ROOT"/})"
     if ! PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PIP_REQUIRE_VIRTUALENV=0 \
         "$HTTPBIN_VENV/bin/python" -m pip install --quiet --requirement "$HTTPBIN_REQUIREMENTS" \
-        </dev/null >"$pip_log" 2>&1; then
+        --requirement "$HTTPBIN_SERVERS_REQUIREMENTS" </dev/null >"$pip_log" 2>&1; then
         cat "$pip_log" >&2
-        _httpbin_say "error: pip install -r ${HTTPBIN_REQUIREMENTS#"$HTTPBIN_REPO_ROOT"/} failed"
+        _httpbin_say "error: pip install -r ${HTTPBIN_REQUIREMENTS#"$HTTPBIN_REPO_ROOT"/} -r ${HTTPBIN_SERVERS_REQUIREMENTS#"$HTTPBIN_REPO_ROOT"/} failed"
         return 1
     fi
-    if ! "$HTTPBIN_VENV/bin/python" -c 'import httpbin, gunicorn' >>"$pip_log" 2>&1; then
+    if ! "$HTTPBIN_VENV/bin/python" -c 'import httpbin, gunicorn, moto, boto3, fastapi, uvicorn, multipart' >>"$pip_log" 2>&1; then
         cat "$pip_log" >&2
-        _httpbin_say "error: httpbin/gunicorn do not import after install"
+        _httpbin_say "error: the test servers do not import after install"
         return 1
     fi
     printf '%s\n' "$want" >"$stamp"

@@ -4,11 +4,21 @@
 #   bash scripts/test.sh                      # everything
 #   bash scripts/test.sh --filter Integration # extra arguments go to `swift test`
 #
-# Installs the pinned httpbin (scripts/httpbin-requirements.txt) into .venv
-# when needed, starts it on a free 127.0.0.1 port, runs `swift test` with
-# APIKIT_HTTPBIN_URL and APIKIT_REQUIRE_HTTPBIN=1 exported (so integration
-# tests fail instead of skipping when the server is missing), stops the server
-# (also on failure or Ctrl-C) and exits with swift test's exit code.
+# Installs the pinned test servers into the git-ignored .venv when needed (nothing global:
+# scripts/httpbin-requirements.txt and scripts/servers/requirements.txt, one pip run, redone
+# when either file changes), starts each on a free 127.0.0.1 port and exports its URL:
+#
+#   httpbin (gunicorn)                                            APIKIT_HTTPBIN_URL
+#   the fault-injection server (scripts/faultserver.py)           APIKIT_FAULT_URL
+#   moto's S3 server (moto_server)                                APIKIT_S3_URL
+#     and how to presign its URLs (scripts/servers/s3_presign.py)  APIKIT_PRESIGN_COMMAND
+#   FastAPI on uvicorn (scripts/servers/fastapi_app.py)           APIKIT_FASTAPI_URL
+#   a server that reads bodies by Content-Length only
+#     (scripts/servers/length_server.py)                          APIKIT_LENGTH_URL
+#
+# then runs `swift test` with APIKIT_REQUIRE_HTTPBIN=1 exported too (so integration tests fail
+# instead of skipping when a server is missing), stops the servers (also on failure or Ctrl-C;
+# scripts/servers/serve.sh) and exits with swift test's exit code. Server logs: .build-httpbin/.
 #
 # APIKIT_TEST_COMMAND replaces `swift test` (a shell snippet; the script's
 # arguments are appended), e.g. APIKIT_TEST_COMMAND='swift test --parallel'.
@@ -45,6 +55,8 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
 # shellcheck source=scripts/httpbin.sh
 source "$ROOT/scripts/httpbin.sh"
+# shellcheck source=scripts/servers/serve.sh
+source "$ROOT/scripts/servers/serve.sh"
 
 if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
     bash "$ROOT/scripts/format.sh" --lint
@@ -61,25 +73,20 @@ httpbin_install
 httpbin_start
 export APIKIT_HTTPBIN_URL
 export APIKIT_REQUIRE_HTTPBIN=1
-echo "test.sh: httpbin running at $APIKIT_HTTPBIN_URL (log: .build-httpbin/)" >&2
-
-# The misbehaving server of the fault-injection tests (Python standard library only). It
-# exits by itself when this script is gone, and is stopped on every exit path below.
-FAULT_PORT_FILE="$ROOT/.build-httpbin/faultserver.port"
-rm -f "$FAULT_PORT_FILE"
-"${APIKIT_PYTHON:-python3}" "$ROOT/scripts/faultserver.py" --port-file "$FAULT_PORT_FILE" --parent $$ \
-    > "$ROOT/.build-httpbin/faultserver.log" 2>&1 &
-FAULT_PID=$!
-stop_faultserver() { kill "$FAULT_PID" 2>/dev/null || true; }
-# After httpbin_start, so this EXIT trap replaces its own; it stops both.
-trap 'stop_faultserver; httpbin_stop || true' EXIT
-for _ in $(seq 1 100); do
-    [[ -s "$FAULT_PORT_FILE" ]] && break
-    sleep 0.1
+# After httpbin_start, so these traps replace its own; they stop every server.
+serve_trap 'httpbin_stop || true'
+PY="${APIKIT_PYTHON:-python3}"
+VENV="$ROOT/.venv/bin"
+serve_start faultserver APIKIT_FAULT_URL ok "$PY" scripts/faultserver.py --port-file '{port_file}' --parent $$
+serve_start length-server APIKIT_LENGTH_URL "" "$PY" scripts/servers/length_server.py --port-file '{port_file}' --parent $$
+serve_start moto APIKIT_S3_URL "" "$VENV/moto_server" -H 127.0.0.1 -p '{port}'
+serve_start fastapi APIKIT_FASTAPI_URL status/200 \
+    "$VENV/uvicorn" --app-dir scripts/servers fastapi_app:app --host 127.0.0.1 --port '{port}'
+APIKIT_PRESIGN_COMMAND="$(printf '%q %q' "$VENV/python" "$ROOT/scripts/servers/s3_presign.py")"
+export APIKIT_PRESIGN_COMMAND
+for url in APIKIT_HTTPBIN_URL APIKIT_FAULT_URL APIKIT_LENGTH_URL APIKIT_S3_URL APIKIT_FASTAPI_URL; do
+    echo "test.sh: $url=${!url}" >&2
 done
-[[ -s "$FAULT_PORT_FILE" ]] || { echo "test.sh: the fault server did not start" >&2; cat "$ROOT/.build-httpbin/faultserver.log" >&2; exit 1; }
-export APIKIT_FAULT_URL="http://127.0.0.1:$(cat "$FAULT_PORT_FILE")"
-echo "test.sh: fault server running at $APIKIT_FAULT_URL" >&2
 
 rc=0
 started=$SECONDS
@@ -99,8 +106,8 @@ if [[ "$rc" == 0 && "${APIKIT_SKIP_TSAN:-0}" != 1 ]]; then
     echo "test.sh: thread-sanitizer pass finished in $((SECONDS - started)) s (exit $rc)" >&2
 fi
 
+serve_stop_all
 httpbin_stop
-stop_faultserver
 
 if [[ "$rc" -eq 0 && $# -eq 0 && "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then
     bash "$ROOT/scripts/fuzz.sh" "${APIKIT_FUZZ_SECONDS:-20}" || rc=$?

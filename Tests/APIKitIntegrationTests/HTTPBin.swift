@@ -104,6 +104,16 @@ struct HTTPBinAvailabilityTests {
                 FaultServer.url != nil,
                 "APIKIT_REQUIRE_HTTPBIN=1 but APIKIT_FAULT_URL is missing: the fault tests would be skipped"
             )
+            let realServers = [
+                (S3Server.variable, S3Server.url != nil), (FastAPIServer.variable, FastAPIServer.url != nil),
+                (LengthServer.variable, LengthServer.url != nil), (Presigner.variable, Presigner.command != nil),
+            ]
+            for (variable, isSet) in realServers {
+                #expect(
+                    isSet,
+                    "APIKIT_REQUIRE_HTTPBIN=1 but \(variable) is missing or unusable: its tests would be skipped"
+                )
+            }
         }
         if let value = HTTPBin.configuredValue {
             #expect(HTTPBin.url != nil, "APIKIT_HTTPBIN_URL=\"\(value)\" is not a URL with a scheme and a host")

@@ -1,0 +1,175 @@
+"""A FastAPI app for APIKit's integration tests (run by scripts/test.sh on uvicorn).
+
+    .venv/bin/uvicorn --app-dir scripts/servers fastapi_app:app --host 127.0.0.1 --port PORT
+
+Uploads (every answer is JSON; "headers" holds the request's framing headers,
+{"content-length": str or null, "transfer-encoding": str or null}):
+
+    POST /multipart         any multipart/form-data body → {"fields": {name: value or [values]},
+                            "files": [{"field", "filename", "content_type", "size", "sha256"}], "headers"}
+    POST /json              → {"json": the parsed body, "headers"}
+    POST /form              an urlencoded form → {"form": {name: value or [values]}, "headers"}
+    PUT|POST /raw           the body, read as a stream → {"size", "sha256", "content_type", "headers"}
+
+Downloads and streams:
+
+    GET /sse?count=5&drop_after=N&retry_ms=100
+        text/event-stream: first a comment line (": apikit test stream") and "retry: RETRY_MS",
+        then events with ids 1...count, each two data lines ("event I" and "line two of I"; a
+        client joins them with "\\n"), named "tick" when the id is odd, unnamed (a "message")
+        when even. With a Last-Event-ID header the stream continues after that id (204 No
+        Content, "stop reconnecting", once that id is the last). With drop_after=N the server
+        closes the connection after N events of this connection (Connection: close).
+    GET /jsonl?count=N      application/x-ndjson: {"index": I, "text": "line I"} per line, I in 0..<N
+    GET /slow?count=N&interval_ms=100
+        text/event-stream: one event every interval (id I, data {"index": I, "sent_ms": server
+        time in ms}), so a test can see elements arrive before the body ends
+    GET /download?size=N    N bytes, byte I = I % 251, with Content-Length, streamed in 64 KiB
+                            chunks; "Range: bytes=START-" (or START-END) answers 206 with the rest
+    GET /status/{code}      that status, with {"status": code, "error": reason} (no body for 1xx/204/304)
+"""
+
+import asyncio
+import hashlib
+import http
+import time
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse, Response, StreamingResponse
+from starlette.datastructures import UploadFile
+
+app = FastAPI()
+
+CHUNK = 64 * 1024
+PATTERN = bytes(i % 251 for i in range(CHUNK + 251))
+
+
+def framing(request: Request) -> dict:
+    return {name: request.headers.get(name) for name in ("content-length", "transfer-encoding")}
+
+
+def grouped(pairs) -> dict:
+    """Name → value, or → [values] when the name occurs more than once."""
+    result = {}
+    for name, value in pairs:
+        if name in result:
+            if not isinstance(result[name], list):
+                result[name] = [result[name]]
+            result[name].append(value)
+        else:
+            result[name] = value
+    return result
+
+
+@app.post("/multipart")
+async def multipart(request: Request):
+    fields, files = [], []
+    async with request.form(max_files=10_000, max_fields=10_000, max_part_size=64 * 1024 * 1024) as form:
+        for name, value in form.multi_items():
+            if isinstance(value, UploadFile):
+                digest, size = hashlib.sha256(), 0
+                while chunk := await value.read(CHUNK):
+                    digest.update(chunk)
+                    size += len(chunk)
+                files.append({"field": name, "filename": value.filename, "content_type": value.content_type,
+                              "size": size, "sha256": digest.hexdigest()})
+            else:
+                fields.append((name, value))
+    return {"fields": grouped(fields), "files": files, "headers": framing(request)}
+
+
+@app.post("/json")
+async def echo_json(request: Request):
+    return {"json": await request.json(), "headers": framing(request)}
+
+
+@app.post("/form")
+async def form(request: Request):
+    async with request.form() as parsed:
+        return {"form": grouped(parsed.multi_items()), "headers": framing(request)}
+
+
+@app.api_route("/raw", methods=["PUT", "POST"])
+async def raw(request: Request):
+    digest, size = hashlib.sha256(), 0
+    async for chunk in request.stream():
+        digest.update(chunk)
+        size += len(chunk)
+    return {"size": size, "sha256": digest.hexdigest(), "content_type": request.headers.get("content-type"),
+            "headers": framing(request)}
+
+
+@app.get("/sse")
+async def sse(request: Request, count: int = 5, drop_after: int | None = None, retry_ms: int = 100):
+    last = request.headers.get("last-event-id", "")
+    start = int(last) + 1 if last.isdigit() else 1
+    if start > count:
+        return Response(status_code=204)
+
+    async def events():
+        yield f": apikit test stream\nretry: {retry_ms}\n\n"
+        for sent, i in enumerate(range(start, count + 1)):
+            if drop_after is not None and sent >= drop_after:
+                return  # ends the response early: the connection closes without a final event
+            name = "event: tick\n" if i % 2 else ""
+            yield f"id: {i}\n{name}data: event {i}\ndata: line two of {i}\n\n"
+
+    headers = {"Cache-Control": "no-cache"}
+    if drop_after is not None:
+        headers["Connection"] = "close"
+    return StreamingResponse(events(), media_type="text/event-stream", headers=headers)
+
+
+@app.get("/jsonl")
+async def jsonl(count: int = 3):
+    async def lines():
+        for i in range(count):
+            yield f'{{"index": {i}, "text": "line {i}"}}\n'
+
+    return StreamingResponse(lines(), media_type="application/x-ndjson")
+
+
+@app.get("/slow")
+async def slow(count: int = 5, interval_ms: int = 100):
+    async def events():
+        for i in range(count):
+            if i:
+                await asyncio.sleep(interval_ms / 1000)
+            yield f'id: {i}\ndata: {{"index": {i}, "sent_ms": {int(time.time() * 1000)}}}\n\n'
+
+    return StreamingResponse(events(), media_type="text/event-stream", headers={"Cache-Control": "no-cache"})
+
+
+@app.get("/download")
+async def download(request: Request, size: int = 1024):
+    start, end = 0, size - 1
+    status, headers = 200, {"Accept-Ranges": "bytes"}
+    spec = request.headers.get("range", "")
+    if spec.startswith("bytes="):
+        first, _, last = spec[len("bytes="):].partition("-")
+        if not first.isdigit() or int(first) >= size or (last and (not last.isdigit() or int(last) < int(first))):
+            return Response(status_code=416, headers={"Content-Range": f"bytes */{size}"})
+        start, end = int(first), min(int(last), size - 1) if last else size - 1
+        status = 206
+        headers["Content-Range"] = f"bytes {start}-{end}/{size}"
+    headers["Content-Length"] = str(end + 1 - start)
+
+    async def chunks():
+        offset = start
+        while offset <= end:
+            n = min(CHUNK, end + 1 - offset)
+            yield PATTERN[offset % 251:offset % 251 + n]
+            offset += n
+
+    return StreamingResponse(chunks(), status_code=status, headers=headers, media_type="application/octet-stream")
+
+
+@app.get("/status/{code}")
+async def status(code: int):
+    if code < 200 or code in (204, 304):
+        return Response(status_code=code)
+    try:
+        reason = http.HTTPStatus(code).phrase
+    except ValueError:
+        reason = "Unknown"
+    return JSONResponse({"status": code, "error": reason}, status_code=code)
