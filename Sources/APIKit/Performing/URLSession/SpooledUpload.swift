@@ -81,7 +81,7 @@ final class SpooledUpload: TransportTask, Sendable {
             }
         }
         // The task then ends with URLError(.cancelled) through its completion, which finishes.
-        task?.cancel()
+        if let task { FileUploadCancellation.cancel(task) }
     }
 
     private var isCancelled: Bool {

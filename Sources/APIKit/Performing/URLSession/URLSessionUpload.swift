@@ -41,7 +41,7 @@ enum URLSessionUpload {
         }
         let body = stream.body
         if let file = body.fileURL {
-            return resumed(makeTask(withoutBody(request), file, completion))
+            return FileUploadTask(task: resumed(makeTask(withoutBody(request), file, completion)))
         }
         #if canImport(FoundationNetworking)
             let upload = SpooledUpload(
