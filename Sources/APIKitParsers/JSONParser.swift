@@ -82,13 +82,27 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     ///   not match `Object`; any other error that `Object`'s `init(from:)`
     ///   throws, unchanged.
     public func parse(data: Data) throws -> Object {
+        try decode(data, reportingAs: Self.self)
+    }
+
+    /// Decodes the body as ``parse(data:)`` does, naming `parser` in the
+    /// errors, so that parsers built on this one (``JSONValueParser``,
+    /// ``DictionaryParser``) report failures exactly as it does, under
+    /// their own names.
+    ///
+    /// - Parameters:
+    ///   - data: The response body.
+    ///   - parser: The parser type to name in a ``ParsingError``.
+    /// - Returns: The decoded value.
+    /// - Throws: As ``parse(data:)``.
+    func decode(_ data: Data, reportingAs parser: Any.Type) throws -> Object {
         guard !data.isEmpty else {
-            throw ParsingError(.emptyBody, parser: Self.self, body: data)
+            throw ParsingError(.emptyBody, parser: parser, body: data)
         }
         do {
             return try decoder.decode(Object.self, from: data)
         } catch let error as DecodingError {
-            throw Self.parsingError(for: error, body: data)
+            throw Self.parsingError(for: error, parser: parser, body: data)
         }
     }
 
@@ -97,9 +111,10 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     ///
     /// - Parameters:
     ///   - error: The error the decoder threw.
+    ///   - parser: The parser type to name in the error.
     ///   - body: The body being decoded.
     /// - Returns: The corresponding parsing error.
-    static func parsingError(for error: DecodingError, body: Data) -> ParsingError {
+    static func parsingError(for error: DecodingError, parser: Any.Type, body: Data) -> ParsingError {
         let reason: ParsingError.Reason
         let context: DecodingError.Context
         switch error {
@@ -116,11 +131,11 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
             reason = isSyntaxError(errorContext) ? .invalidJSON : .dataCorrupted
             context = errorContext
         @unknown default:
-            return ParsingError(.dataCorrupted, parser: Self.self, body: body, underlyingError: error)
+            return ParsingError(.dataCorrupted, parser: parser, body: body, underlyingError: error)
         }
         return ParsingError(
             reason,
-            parser: Self.self,
+            parser: parser,
             codingPath: ParsingError.codingPath(from: context.codingPath),
             body: body,
             underlyingError: error

@@ -51,18 +51,29 @@ struct HostileBodyTests {
                 return "\(name) threw \(type(of: error)) instead of ParsingError"
             }
         }
-        return check("JSONParser<Item>") { try JSONParser<Item>().parse(data: body) }
-            ?? check("JSONParser<[String: Int]>") { try JSONParser<[String: Int]>().parse(data: body) }
-            ?? check("JSONParser<Double>") { try JSONParser<Double>().parse(data: body) }
-            ?? check("StringParser utf8") { try StringParser().parse(data: body) }
-            ?? check("StringParser utf16") { try StringParser(encoding: .utf16).parse(data: body) }
-            ?? check("StringParser isoLatin1") { try StringParser(encoding: .isoLatin1).parse(data: body) }
-            ?? check("FormURLEncodedDataParser") {
-                try FormURLEncodedDataParser(duplicateKeys: .useLast).parse(data: body)
-            }
-            ?? check("FormURLEncodedDataParser .fail") { try FormURLEncodedDataParser().parse(data: body) }
-            ?? check("RawDataParser") { RawDataParser().parse(data: body) }
-            ?? check("NoContentParser") { NoContentParser().parse(data: body) }
+        // One list rather than one `??` chain, which the type checker gives up on past a dozen parsers.
+        let parsers: [(String, () throws -> Any)] = [
+            ("JSONParser<Item>", { try JSONParser<Item>().parse(data: body) }),
+            ("JSONParser<[String: Int]>", { try JSONParser<[String: Int]>().parse(data: body) }),
+            ("JSONParser<Double>", { try JSONParser<Double>().parse(data: body) }),
+            ("StringParser utf8", { try StringParser().parse(data: body) }),
+            ("StringParser utf16", { try StringParser(encoding: .utf16).parse(data: body) }),
+            ("StringParser isoLatin1", { try StringParser(encoding: .isoLatin1).parse(data: body) }),
+            ("FormURLEncodedDataParser", { try FormURLEncodedDataParser(duplicateKeys: .useLast).parse(data: body) }),
+            ("FormURLEncodedDataParser .fail", { try FormURLEncodedDataParser().parse(data: body) }),
+            ("JSONValueParser", { try JSONValueParser().parse(data: body) }),
+            ("DictionaryParser", { try DictionaryParser().parse(data: body) }),
+            ("StringConvertibleParser<Int>", { try StringConvertibleParser<Int>().parse(data: body) }),
+            (
+                "StringConvertibleParser<Double> utf16",
+                {
+                    try StringConvertibleParser<Double>(encoding: .utf16).parse(data: body)
+                }
+            ),
+            ("RawDataParser", { RawDataParser().parse(data: body) }),
+            ("NoContentParser", { NoContentParser().parse(data: body) }),
+        ]
+        return parsers.lazy.compactMap { check($0.0, $0.1) }.first
     }
 
     @Test("each named hostile body gets a value or a ParsingError from every parser", arguments: 0..<named.count)
@@ -78,6 +89,15 @@ struct HostileBodyTests {
             let error = try #require(throws: ParsingError.self, "\(name)") { try JSONParser<Item>().parse(data: body) }
             #expect(error.bodyLength == body.count, "\(name)")
         }
+        for name in ["deeply nested arrays (10,000 levels)", "invalid UTF-8", "NUL bytes"] {
+            let body = try #require(Self.named.first { $0.0 == name }?.1)
+            let error = try #require(throws: ParsingError.self, "\(name)") { try JSONValueParser().parse(data: body) }
+            #expect(error.reason == .invalidJSON, "\(name)")
+        }
+        let huge = try #require(Self.named.first { $0.0 == "huge exponent" }?.1)
+        let hugeError = try #require(throws: ParsingError.self) { try DictionaryParser().parse(data: huge) }
+        #expect(hugeError.reason == .dataCorrupted)
+        #expect(hugeError.codingPath == ["id"])
         #expect(throws: ParsingError.self) { try StringParser().parse(data: Data([0xC3, 0x28])) }
         #expect(throws: ParsingError.self) { try FormURLEncodedDataParser().parse(data: Data("a=%G1".utf8)) }
     }
