@@ -140,7 +140,8 @@ resume = per(r'\$s20FoundationNetworking14URLSessionTaskC6resumeyyF')
 decode = per(r'\$s20FoundationEssentials11JSONDecoderC6decode_4fromxxm_AA4DataVtKSeRzlF')
 if side == 'apikit':
     start = per(r'\$s6APIKit7RequestPAAE7perform7session15completionQueue0E0AA0B6HandleC\S*F') - data_task - resume
-    completion = per(r'\$s20FoundationNetworking10URLSessionC6APIKitE4send_10completion\S*_ys6ResultOyAD0G8ResponseVs5Error_pGYbctFy0A10Essentials4DataVSg_AA11URLResponseCSgsAN_pSgtYbcfU_(TA)?')
+    # the data task's completion handler (`URLSession.handler(_:)`'s closure)
+    completion = per(r'\$s20FoundationNetworking10URLSessionC6APIKitE7handler\S*tYbcfU_(TA)?')
 else:
     start = per(r'\$s\S*Counts8RawItemsO10urlRequest_4base\S*')
     completion = per(r'\$s\S*Counts8RawItemsO4send_7session10completion\S*URLResponseCSgs\S*_pSgtYbcfU_(TA)?')

@@ -22,6 +22,13 @@ enum URLSessionUpload {
             _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> URLSessionTask
 
+    /// Whether `request`'s body is one APIKit built as a stream (a file, a multipart body with
+    /// files), which ``start(_:spoolDirectory:completion:makeTask:)`` frames; any other request
+    /// goes out as a data task as it is.
+    static func needsFraming(_ request: URLRequest) -> Bool {
+        request.httpBodyStream is RequestBodyStream
+    }
+
     /// Starts `request`; see the type's description for how its body is sent.
     ///
     /// - Parameters:
