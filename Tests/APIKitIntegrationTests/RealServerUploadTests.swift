@@ -354,16 +354,21 @@ struct RealServerUploadLengthTests {
 
     @Test("an in-memory JSON body arrives whole")
     func json() async throws {
-        let transport = CapturingTransport(base: URLSession.shared)
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
         let upload = RealServerUploadFastAPITests.JSONUpload(base: try #require(LengthServer.url))
-        _ = try await Session(transport: transport).response(for: upload)
-        let sent = try sent(through: transport)
-        try #require(sent.count == 1)
-        let (report, body, sha256) = sent[0]
-        #expect(body.inMemoryData != nil)
-        expectWhole(report, length: body.length, sha256: sha256)
-        #expect(report.path == "/json")
-        #expect(report.contentType == "application/json")
+        for (name, base) in uploadTransports(spoolingTo: scratch) {
+            let transport = CapturingTransport(base: base)
+            _ = try await Session(transport: transport).response(for: upload)
+            let sent = try sent(through: transport)
+            try #require(sent.count == 1, "\(name)")
+            let (report, body, sha256) = sent[0]
+            #expect(body.inMemoryData != nil, "\(name)")
+            expectWhole(report, length: body.length, sha256: sha256, "\(name)")
+            #expect(report.path == "/json", "\(name)")
+            #expect(report.contentType == "application/json", "\(name)")
+            #expect(scratch.spoolFiles.isEmpty, "\(name): a body in memory is never spooled")
+        }
     }
 
     @Test("each retry reads the file again: all three attempts arrive whole, multipart and whole file")
