@@ -12,9 +12,11 @@
 /// handed over (the bytes sent reach the bytes expected), nor while the upload is held up by the
 /// network (the read-ahead buffer is then full, and a completed read unpauses nothing). So the
 /// cancellation waits, polling the task every 2 ms, until one of those holds — the body is sent,
-/// or no byte has gone out for 250 ms — or until the task ends by itself, then cancels it. On a
+/// or no byte has gone out for 2 s — or until the task ends by itself, then cancels it. On a
 /// fast network that is a few milliseconds; the caller's request has reported its cancellation
 /// already. On Apple platforms the task is cancelled at once.
+///
+/// The task must have been resumed: cancelling a task while it starts is unsafe too.
 struct FileUploadTask: TransportTask {
     let task: URLSessionTask
 
@@ -25,7 +27,9 @@ struct FileUploadTask: TransportTask {
 
 enum FileUploadCancellation {
     /// How long an upload sends nothing before it counts as held up by the network.
-    static let stallLimit: DispatchTimeInterval = .milliseconds(250)
+    /// Long enough that a local file read, which libcurl may be waiting for, has surely ended
+    /// (a loaded machine under the thread sanitizer delays reads by tens of milliseconds).
+    static let stallLimit: DispatchTimeInterval = .seconds(2)
     private static let interval: DispatchTimeInterval = .milliseconds(2)
     private static let queue = DispatchQueue(label: "APIKit.FileUploadCancellation")
 

@@ -11,6 +11,9 @@
 final class SpooledUpload: TransportTask, Sendable {
     private enum State {
         case writing(cancelled: Bool)
+        /// The task is made but not yet resumed: a cancellation now waits for the resume, as
+        /// cancelling a task while it starts is one of the moments corelibs crashes on.
+        case starting(URLSessionTask, cancelled: Bool)
         case sending(URLSessionTask)
         case finished
     }
@@ -57,14 +60,20 @@ final class SpooledUpload: TransportTask, Sendable {
                 let task = makeTask(request, file) { [self] result in
                     finish(result)
                 }
-                state = .sending(task)
+                state = .starting(task, cancelled: false)
                 return task
             }
-            if let task {
-                task.resume()
-            } else {
+            guard let task else {
                 finish(.failure(URLError(.cancelled)))
+                return
             }
+            task.resume()
+            let cancelled = state.withLock { state -> Bool in
+                guard case .starting(let task, let cancelled) = state else { return false }
+                state = .sending(task)
+                return cancelled
+            }
+            if cancelled { FileUploadCancellation.cancel(task) }
         }
     }
 
@@ -73,6 +82,9 @@ final class SpooledUpload: TransportTask, Sendable {
             switch state {
             case .writing:
                 state = .writing(cancelled: true)
+                return nil
+            case .starting(let task, _):
+                state = .starting(task, cancelled: true)
                 return nil
             case .sending(let task):
                 return task
