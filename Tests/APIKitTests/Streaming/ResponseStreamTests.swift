@@ -1,0 +1,312 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A GET of `path` on the stub base; the stub decides what comes back.
+struct StreamedRequest: Request, RequestConfiguration {
+    var base = stubBase
+    var path = "events"
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+}
+
+/// Adds a header, and records the status of each response head it is shown with its body size.
+final class StreamInterceptor: Interceptor {
+    let inspected = Protected<[String]>([])
+
+    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+        var adapted = urlRequest
+        adapted.setValue("yes", forHTTPHeaderField: "X-Adapted")
+        return adapted
+    }
+
+    func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws {
+        let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+        inspected.append("\(status) \(data.count)")
+    }
+}
+
+struct StreamFailure: Decodable, Sendable, Equatable {
+    let error: String
+}
+
+struct Tick: Decodable, Sendable, Equatable {
+    let n: Int
+}
+
+@Suite("ResponseStream: a body read while it arrives, through the session's pipeline")
+struct ResponseStreamTests {
+    func session(_ stub: StubResponse, interceptors: [any Interceptor] = []) -> Session {
+        Session(transport: StubTransport(stub), interceptors: interceptors)
+    }
+
+    @Test("chunks arrive in order, as the transport delivered them")
+    func chunksInOrder() async throws {
+        let session = session(.stream(chunks: ["a", "bc", "def"], interval: 0.01))
+        var chunks: [String] = []
+        for try await chunk in session.stream(for: StreamedRequest()) {
+            chunks.append(String(decoding: chunk, as: UTF8.self))
+        }
+        #expect(chunks == ["a", "bc", "def"])
+    }
+
+    @Test("the first chunk arrives before the body ends")
+    func firstChunkEarly() async throws {
+        let session = session(.stream(chunks: ["first", "second"], interval: 0.5))
+        let clock = ContinuousClock()
+        let start = clock.now
+        var iterator = session.stream(for: StreamedRequest()).makeAsyncIterator()
+        _ = try await iterator.next()
+        #expect(clock.now - start < .milliseconds(900))
+    }
+
+    @Test("each iteration sends the request once, prepared like perform (intercept, adapt)")
+    func preparedOnce() async throws {
+        let seen = Protected<[URLRequest]>([])
+        let interceptor = StreamInterceptor()
+        let stub = StubTransport { request in
+            seen.append(request)
+            return .stream(chunks: ["x"])
+        }
+        let session = Session(transport: stub, defaultHeaders: ["X-Default": "1"], interceptors: [interceptor])
+        let stream = session.stream(for: StreamedRequest())
+        #expect(seen.value.isEmpty)
+        for try await _ in stream {}
+        for try await _ in stream {}
+        #expect(seen.value.count == 2)
+        #expect(seen.value.first?.headerValue("X-Adapted") == "yes")
+        #expect(seen.value.first?.headerValue("X-Default") == "1")
+        #expect(interceptor.inspected.value == ["200 0", "200 0"])
+    }
+
+    @Test("lines are split across chunk boundaries, CR/LF/CRLF alike, the last without a terminator")
+    func lines() async throws {
+        let session = session(.stream(chunks: ["one\r", "\ntw", "o\nthree\rfo", "ur"], interval: 0.005))
+        var lines: [String] = []
+        for try await line in session.stream(for: StreamedRequest()).lines { lines.append(line) }
+        #expect(lines == ["one", "two", "three", "four"])
+    }
+
+    @Test("JSON lines decode as they arrive")
+    func jsonLines() async throws {
+        let session = session(.stream(chunks: [#"{"n":1}"#, "\n{\"n\"", ":2}\n\n", #"{"n":3}"#], interval: 0.005))
+        var ticks: [Tick] = []
+        for try await tick in session.stream(for: StreamedRequest()).jsonLines(of: Tick.self) { ticks.append(tick) }
+        #expect(ticks == [Tick(n: 1), Tick(n: 2), Tick(n: 3)])
+    }
+
+    @Test("a JSON line that does not decode throws parsingFailed with the StreamDecodingError")
+    func jsonLineFails() async throws {
+        let session = session(.stream(chunks: [#"{"n":1}"# + "\n", "nope\n", #"{"n":3}"# + "\n"], interval: 0.005))
+        var ticks: [Tick] = []
+        let error = await #expect(throws: RequestError.self) {
+            for try await tick in session.stream(for: StreamedRequest()).jsonLines(of: Tick.self) { ticks.append(tick) }
+        }
+        #expect(ticks == [Tick(n: 1)])
+        #expect(error?.stage == .parsing)
+        guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? StreamDecodingError else {
+            Issue.record("expected invalidJSONLine, got \(String(describing: error))")
+            return
+        }
+        #expect(number == 2)
+    }
+
+    @Test("server-sent events are read per the EventSource rules, split anywhere")
+    func serverSentEvents() async throws {
+        let session = session(
+            .stream(
+                chunks: ["\u{FEFF}: hi\n\nid: 1\nevent: tick\nda", "ta: a\ndata: b\n\r\n", "data: c\n\n"],
+                interval: 0.005))
+        var events: [ServerSentEvent] = []
+        for try await event in session.stream(for: StreamedRequest()).serverSentEvents { events.append(event) }
+        #expect(
+            events == [
+                ServerSentEvent(event: "tick", data: "a\nb", id: "1", retry: nil),
+                ServerSentEvent(event: "message", data: "c", id: "1", retry: nil),
+            ])
+    }
+
+    @Test("a rejected status throws before the first element, with the body and the error body decoded")
+    func statusBeforeFirstElement() async throws {
+        let interceptor = StreamInterceptor()
+        var session = session(
+            .stream(status: 404, chunks: [#"{"error":"#, #""no such stream"}"#], interval: 0.01),
+            interceptors: [interceptor])
+        session.errorBodyDecoder = .json(StreamFailure.self)
+        var elements = 0
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) { elements += 1 }
+        }
+        #expect(elements == 0)
+        guard case .unacceptableStatusCode(404, let body, _, _)? = error else {
+            Issue.record("expected unacceptableStatusCode(404), got \(String(describing: error))")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self) == #"{"error":"no such stream"}"#)
+        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "no such stream"))
+        #expect(interceptor.inspected.value == ["404 26"])
+    }
+
+    @Test("the same status error as response(for:) gives")
+    func sameErrorAsPerform() async throws {
+        let session = session(.stream(status: 500, chunks: ["boom"]))
+        var streamed: RequestError?
+        do {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        } catch {
+            streamed = error
+        }
+        var performed: RequestError?
+        do {
+            _ = try await session.response(for: StreamedRequest())
+        } catch {
+            performed = error
+        }
+        #expect(streamed?.description == performed?.description)
+        #expect(streamed?.body == performed?.body)
+    }
+
+    @Test("a transport failure before the response is transportFailed")
+    func transportFailure() async throws {
+        let session = session(.failure(URLError(.cannotConnectToHost)))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.stage == .transport)
+        #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+    }
+
+    @Test("a build error is thrown on the first next(), before anything is sent")
+    func buildFailure() async throws {
+        let session = Session(transport: StubTransport(.stream(chunks: ["x"])), defaultHeaders: ["Bad\nName": "1"])
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.stage == .build)
+    }
+
+    @Test("breaking out of the loop cancels the transfer")
+    func breakCancels() async throws {
+        let cancelled = CompletionProbe<Void>()
+        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b", "c"], interval: 0.1))) {
+            cancelled.record(())
+        }
+        for try await _ in Session(transport: transport).stream(for: StreamedRequest()) { break }
+        #expect(await cancelled.first(timeout: 5) != nil)
+    }
+
+    @Test("cancelling the consuming task cancels the transfer and throws cancelled, once")
+    func taskCancellation() async throws {
+        let cancelled = CompletionProbe<Void>()
+        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b"], interval: 5))) {
+            cancelled.record(())
+        }
+        let session = Session(transport: transport)
+        let consumer = Task { () async throws -> Int in
+            var count = 0
+            for try await _ in session.stream(for: StreamedRequest()) { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(100))
+        consumer.cancel()
+        let result = await consumer.result
+        guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        #expect(await cancelled.first(timeout: 5) != nil)
+        #expect(cancelled.count == 1)
+    }
+
+    @Test("a consumer that falls behind past the buffer limit gets the buffered chunks, then bufferLimitExceeded")
+    func bufferLimit() async throws {
+        let chunk = String(repeating: "x", count: 100)
+        let cancelled = CompletionProbe<Void>()
+        let transport = ObservedTransport(
+            base: StubTransport(.stream(chunks: Array(repeating: chunk, count: 10), interval: 0.001))
+        ) {
+            cancelled.record(())
+        }
+        var iterator = Session(transport: transport)
+            .stream(for: StreamedRequest(), maximumBufferSize: 350)
+            .makeAsyncIterator()
+        var received = 0
+        _ = try await iterator.next()
+        received += 1
+        try await Task.sleep(for: .milliseconds(200))  // every chunk has been offered meanwhile
+        do {
+            while try await iterator.next() != nil { received += 1 }
+            Issue.record("expected bufferLimitExceeded")
+        } catch {
+            #expect(error.stage == .transport)
+            #expect(error.underlyingError as? ResponseStreamError == .bufferLimitExceeded(limit: 350))
+        }
+        // the three that fit in 350 bytes, and the first when it went straight to the waiting consumer
+        #expect((3...4).contains(received))
+        #expect(await cancelled.first(timeout: 5) != nil)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("Request.stream(session:) is the session's stream")
+    func requestConvenience() async throws {
+        let session = session(.stream(chunks: ["a", "b"]))
+        var text = ""
+        for try await chunk in StreamedRequest().stream(session: session) {
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text == "ab")
+    }
+
+    @Test("a transport with only send still streams, the body as one chunk")
+    func sendOnlyTransport() async throws {
+        let transport = SendOnlyStub(base: StubTransport(.stream(chunks: ["a\n", "b\n"])))
+        var lines: [String] = []
+        for try await line in Session(transport: transport).stream(for: StreamedRequest()).lines { lines.append(line) }
+        #expect(lines == ["a", "b"])
+    }
+}
+
+/// A transport over a stub that reports when a transfer is cancelled.
+struct ObservedTransport: Transport {
+    let base: StubTransport
+    let onCancel: @Sendable () -> Void
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        ObservedTask(base: base.send(request, completion: completion), onCancel: onCancel)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        ObservedTask(base: base.stream(request, onEvent: onEvent), onCancel: onCancel)
+    }
+}
+
+/// A transport that only implements `send`: it streams through the protocol's default.
+struct SendOnlyStub: Transport {
+    let base: StubTransport
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        base.send(request, completion: completion)
+    }
+}
+
+struct ObservedTask: TransportTask {
+    let base: any TransportTask
+    let onCancel: @Sendable () -> Void
+
+    func cancel() {
+        onCancel()
+        base.cancel()
+    }
+}
