@@ -55,12 +55,12 @@ struct ResponseStreamTests {
 
     @Test("the first chunk arrives before the body ends")
     func firstChunkEarly() async throws {
-        let session = session(.stream(chunks: ["first", "second"], interval: 0.5))
+        let session = session(.stream(chunks: ["first", "second"], interval: 1))
         let clock = ContinuousClock()
         let start = clock.now
         var iterator = session.stream(for: StreamedRequest()).makeAsyncIterator()
         _ = try await iterator.next()
-        #expect(clock.now - start < .milliseconds(900))
+        #expect(clock.now - start < .milliseconds(1900))  // the second chunk and the end come at 2 s
     }
 
     @Test("each iteration sends the request once, prepared like perform (intercept, adapt)")
@@ -191,7 +191,8 @@ struct ResponseStreamTests {
     @Test("breaking out of the loop cancels the transfer")
     func breakCancels() async throws {
         let cancelled = CompletionProbe<Void>()
-        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b", "c"], interval: 0.1))) {
+        // the transfer is still running when the loop breaks: the second chunk comes 1 s after the first
+        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b"], interval: 1))) {
             cancelled.record(())
         }
         for try await _ in Session(transport: transport).stream(for: StreamedRequest()) { break }

@@ -73,7 +73,7 @@ struct StubTransportStreamTests {
 
     @Test("cancelling a stubbed stream ends it once with URLError(.cancelled), nothing after")
     func cancel() async {
-        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 0.2))
+        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 1))
         let log = StreamEventLog()
         let task = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
         try? await Task.sleep(for: .milliseconds(300))
