@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -59,28 +60,30 @@ struct StreamingTests {
         }
     }
 
-    @Test("/slow: the first event is in hand before the server has sent the last one")
+    @Test("/slow: URLSessionTransport hands over the first event before the server has sent the last one")
     func firstElementEarly() async throws {
         struct Sent: Decodable {
             let milliseconds: Double
             enum CodingKeys: String, CodingKey { case milliseconds = "sent_ms" }
         }
-        let session = Session(transport: transport)
-        var arrivals: [Double] = []
+        // Arrivals are stamped where the transport delivers them: the consuming task may be
+        // scheduled late on a loaded machine, which would say nothing about the transport.
+        let stamped = StampingTransport(base: transport)
+        let session = Session(transport: stamped)
         var sent: [Double] = []
         let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 100)
         for try await event in session.stream(for: request).serverSentEvents {
-            arrivals.append(Date().timeIntervalSince1970 * 1000)
             sent.append(try JSONDecoder().decode(Sent.self, from: Data(event.data.utf8)).milliseconds)
         }
-        #expect(arrivals.count == 8)
-        // Causal, so a loaded machine cannot fake it: the server writes the last event 700 ms
-        // after the first, and the first must have reached the loop before that.
+        #expect(sent.count == 8)
+        // Causal: the server writes the last event 700 ms after the first, and the first chunk
+        // must have been delivered before that.
+        let arrivals = stamped.arrivals.value
         let firstArrival = try #require(arrivals.first)
         let lastSent = try #require(sent.last)
         #expect(
             firstArrival < lastSent,
-            "arrived \(arrivals.map { Int($0 - firstArrival) }) sent \(sent.map { Int($0 - firstArrival) }) ms")
+            "delivered \(arrivals.map { Int($0 - firstArrival) }) sent \(sent.map { Int($0 - firstArrival) }) ms")
     }
 
     @Test("/status/404: unacceptableStatusCode before the first element, the error body decoded")
@@ -97,6 +100,29 @@ struct StreamingTests {
     }
 }
 
+/// A transport that records when each chunk of a stream is delivered (wall clock, ms).
+struct StampingTransport: Transport {
+    let base: any Transport
+    let arrivals = Protected<[Double]>([])
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        base.send(request, completion: completion)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        base.stream(request) { [arrivals] event in
+            if case .data = event { arrivals.append(Date().timeIntervalSince1970 * 1000) }
+            onEvent(event)
+        }
+    }
+}
+
 @Suite(
     "A cancelled stream closes its connection (fault server)",
     .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
@@ -107,7 +133,10 @@ struct StreamCancellationTests {
         let session = Session(transport: transport)
         let tag = UUID().uuidString
         var chunks = 0
-        for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 0.2, tag: tag)) {
+        // 20 bytes 1 s apart: the transfer is still running when the loop breaks, even if the
+        // loop runs late on a loaded machine (a transfer that ended would leave its connection
+        // in the pool, rightly)
+        for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
             chunks += 1
             break
         }
@@ -123,7 +152,7 @@ struct StreamCancellationTests {
         let tag = UUID().uuidString
         let first = AsyncStream<Void>.makeStream()
         let consumer = Task {
-            for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 0.2, tag: tag)) {
+            for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
                 first.continuation.yield()
             }
         }

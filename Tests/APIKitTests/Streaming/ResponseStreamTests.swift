@@ -53,14 +53,15 @@ struct ResponseStreamTests {
         #expect(chunks == ["a", "bc", "def"])
     }
 
-    @Test("the first chunk arrives before the body ends")
+    @Test("the first chunk is handed over while the body has not ended")
     func firstChunkEarly() async throws {
-        let session = session(.stream(chunks: ["first", "second"], interval: 1))
-        let clock = ContinuousClock()
-        let start = clock.now
-        var iterator = session.stream(for: StreamedRequest()).makeAsyncIterator()
-        _ = try await iterator.next()
-        #expect(clock.now - start < .milliseconds(1900))  // the second chunk and the end come at 2 s
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
+        var iterator = Session(transport: transport).stream(for: StreamedRequest()).makeAsyncIterator()
+        // the transport has sent neither the rest nor the end: a stream that waited would hang
+        #expect(try await iterator.next() == Data("first".utf8))
+        transport.push([.data(Data("second".utf8)), .finished])
+        #expect(try await iterator.next() == Data("second".utf8))
+        #expect(try await iterator.next() == nil)
     }
 
     @Test("each iteration sends the request once, prepared like perform (intercept, adapt)")
@@ -188,56 +189,48 @@ struct ResponseStreamTests {
         #expect(error?.stage == .build)
     }
 
-    @Test("breaking out of the loop cancels the transfer")
+    @Test("breaking out of the loop cancels the transfer, once")
     func breakCancels() async throws {
-        let cancelled = CompletionProbe<Void>()
-        // the transfer is still running when the loop breaks: the second chunk comes 1 s after the first
-        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b"], interval: 1))) {
-            cancelled.record(())
-        }
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("a".utf8))])
         for try await _ in Session(transport: transport).stream(for: StreamedRequest()) { break }
-        #expect(await cancelled.first(timeout: 5) != nil)
+        #expect(transport.cancels == 1)
     }
 
     @Test("cancelling the consuming task cancels the transfer and throws cancelled, once")
     func taskCancellation() async throws {
-        let cancelled = CompletionProbe<Void>()
-        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b"], interval: 5))) {
-            cancelled.record(())
-        }
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("a".utf8))])
         let session = Session(transport: transport)
+        let first = AsyncStream<Void>.makeStream()
         let consumer = Task { () async throws -> Int in
             var count = 0
-            for try await _ in session.stream(for: StreamedRequest()) { count += 1 }
+            for try await _ in session.stream(for: StreamedRequest()) {
+                count += 1
+                first.continuation.yield()
+            }
             return count
         }
-        try await Task.sleep(for: .milliseconds(100))
+        for await _ in first.stream { break }
         consumer.cancel()
         let result = await consumer.result
         guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
             Issue.record("expected cancelled, got \(result)")
             return
         }
-        #expect(await cancelled.first(timeout: 5) != nil)
-        #expect(cancelled.count == 1)
+        #expect(transport.cancels == 1)
     }
 
     @Test("a consumer that falls behind past the buffer limit gets the buffered chunks, then bufferLimitExceeded")
     func bufferLimit() async throws {
-        let chunk = String(repeating: "x", count: 100)
-        let cancelled = CompletionProbe<Void>()
-        let transport = ObservedTransport(
-            base: StubTransport(.stream(chunks: Array(repeating: chunk, count: 10), interval: 0.001))
-        ) {
-            cancelled.record(())
-        }
+        let chunk = Data(repeating: 0x78, count: 100)
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(chunk)])
         var iterator = Session(transport: transport)
             .stream(for: StreamedRequest(), maximumBufferSize: 350)
             .makeAsyncIterator()
+        #expect(try await iterator.next() == chunk)
+        // nobody is waiting now: 300 bytes fit, the fourth chunk would pass 350
+        transport.push(Array(repeating: .data(chunk), count: 5))
+        #expect(transport.cancels == 1)
         var received = 0
-        _ = try await iterator.next()
-        received += 1
-        try await Task.sleep(for: .milliseconds(200))  // every chunk has been offered meanwhile
         do {
             while try await iterator.next() != nil { received += 1 }
             Issue.record("expected bufferLimitExceeded")
@@ -245,9 +238,7 @@ struct ResponseStreamTests {
             #expect(error.stage == .transport)
             #expect(error.underlyingError as? ResponseStreamError == .bufferLimitExceeded(limit: 350))
         }
-        // the three that fit in 350 bytes, and the first when it went straight to the waiting consumer
-        #expect((3...4).contains(received))
-        #expect(await cancelled.first(timeout: 5) != nil)
+        #expect(received == 3)
         #expect(try await iterator.next() == nil)
     }
 
@@ -300,6 +291,62 @@ struct SendOnlyStub: Transport {
     ) -> any TransportTask {
         base.send(request, completion: completion)
     }
+}
+
+/// A transport whose stream the test drives: `initial` events at once (asynchronously), the
+/// rest when the test pushes them; a cancellation is counted and ends the events with
+/// `URLError(.cancelled)`, as a real transport would.
+final class ManualTransport: Transport {
+    static let ok = HTTPURLResponse(url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+
+    private let initial: [TransportStreamEvent]
+    private let queue = DispatchQueue(label: "ManualTransport")
+    private let state = Protected<(onEvent: (@Sendable (TransportStreamEvent) -> Void)?, cancels: Int)>((nil, 0))
+
+    init(initial: [TransportStreamEvent]) {
+        self.initial = initial
+    }
+
+    /// How many times the transfer was cancelled.
+    var cancels: Int { state.value.cancels }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        queue.async { completion(.failure(URLError(.unsupportedURL))) }
+        return ManualTask(transport: self)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        state.withLock { $0.onEvent = onEvent }
+        queue.async { [initial] in initial.forEach(onEvent) }
+        return ManualTask(transport: self)
+    }
+
+    /// Delivers `events`; when this returns, the stream has received them.
+    func push(_ events: [TransportStreamEvent]) {
+        let onEvent = state.value.onEvent
+        queue.sync { events.forEach { onEvent?($0) } }
+    }
+
+    fileprivate func cancel() {
+        let onEvent = state.withLock { state in
+            state.cancels += 1
+            defer { state.onEvent = nil }
+            return state.onEvent
+        }
+        queue.async { onEvent?(.failed(URLError(.cancelled))) }
+    }
+}
+
+private struct ManualTask: TransportTask {
+    let transport: ManualTransport
+
+    func cancel() { transport.cancel() }
 }
 
 struct ObservedTask: TransportTask {

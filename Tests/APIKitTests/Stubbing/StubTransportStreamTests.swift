@@ -8,6 +8,8 @@ import Testing
 final class StreamEventLog: Sendable {
     private let events = Protected<[String]>([])
     private let ended = CompletionProbe<Void>()
+    /// Records each event, to wait for the first.
+    let started = CompletionProbe<Void>()
 
     func record(_ event: TransportStreamEvent) {
         let text: String
@@ -18,6 +20,7 @@ final class StreamEventLog: Sendable {
         case .failed(let error): text = "failed \((error as? URLError)?.code.rawValue ?? 0)"
         }
         events.withLock { $0.append(text) }
+        started.record(())
         switch event {
         case .finished, .failed: ended.record(())
         case .response, .data: break
@@ -73,10 +76,11 @@ struct StubTransportStreamTests {
 
     @Test("cancelling a stubbed stream ends it once with URLError(.cancelled), nothing after")
     func cancel() async {
-        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 1))
+        // cancelled once the response is in, 5 s before the first chunk is due
+        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 5))
         let log = StreamEventLog()
         let task = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
-        try? await Task.sleep(for: .milliseconds(300))
+        _ = await log.started.first(timeout: 30)
         task.cancel()
         task.cancel()
         let events = await log.all()
