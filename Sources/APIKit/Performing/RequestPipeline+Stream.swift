@@ -35,7 +35,15 @@ extension RequestPipeline {
         }
         let context = request.initialContext.with(url: urlRequest.url)
         guard !Task.isCancelled else { throw .cancelled(context: context) }
-        buffer.attach(session.transport.stream(urlRequest, onEvent: buffer.receive))
+        var onEvent: @Sendable (TransportStreamEvent) -> Void = buffer.receive
+        if let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) {
+            let log = StreamLog(logged)
+            onEvent = { event in
+                log.observe(event)
+                buffer.receive(event)
+            }
+        }
+        buffer.attach(session.transport.stream(urlRequest, onEvent: onEvent))
         return context
     }
 
@@ -94,5 +102,37 @@ extension RequestPipeline {
     /// `error` with the payload of the request's or the session's ``ErrorBodyDecoder``.
     private func decorated(_ error: RequestError) -> RequestError {
         (request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error
+    }
+}
+
+/// Logs a streamed transfer as the session's ``RequestLogger`` logs any other: the request when
+/// it is sent, the response when the body ends, with the bytes counted as they passed (none
+/// kept), or the error. A transfer cancelled by the consumer logs `URLError(.cancelled)`, as a
+/// cancelled request does.
+final class StreamLog: Sendable {
+    private let logged: LoggedTransfer
+    private let state = Locked<(response: URLResponse?, bytes: Int)>((nil, 0))
+
+    init(_ logged: LoggedTransfer) {
+        self.logged = logged
+    }
+
+    /// Takes note of one event; logs the end. The transport calls this once per event, in order.
+    func observe(_ event: TransportStreamEvent) {
+        switch event {
+        case .response(let response):
+            state.withLock { $0.response = response }
+        case .data(let chunk):
+            state.withLock { $0.bytes += chunk.count }
+        case .finished:
+            let (response, bytes) = state.withLock { ($0.response, $0.bytes) }
+            if let response {
+                logged.end(streamed: response, bodySize: bytes)
+            } else {
+                logged.end(.failure(URLError(.badServerResponse)))
+            }
+        case .failed(let error):
+            logged.end(.failure(error))
+        }
     }
 }

@@ -34,6 +34,8 @@
 ///   ``RequestError/transportFailed(_:context:)``, an element that does not decode
 ///   ``RequestError/parsingFailed(_:body:response:context:)`` with a ``StreamDecodingError``.
 ///   After an error, the loop ends.
+/// - The session's ``RequestLogger`` logs the request when it is sent and the response when the
+///   body ends, with the number of bytes streamed.
 /// - The ``RequestOptions/resourceTimeout`` does not apply (a stream may last as long as it
 ///   likes); the idle ``RequestOptions/timeout`` does.
 public struct ResponseStream: AsyncSequence, Sendable {

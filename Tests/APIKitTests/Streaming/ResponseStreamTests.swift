@@ -358,3 +358,25 @@ struct ObservedTask: TransportTask {
         base.cancel()
     }
 }
+
+@Suite("ResponseStream: the session's logger")
+struct ResponseStreamLoggingTests {
+    @Test("a stream logs its request when sent and its response, with the bytes streamed, when the body ends")
+    func logged() async throws {
+        let events = Protected<[RequestLogEvent]>([])
+        let session = Session(
+            transport: StubTransport(.stream(chunks: ["abc", "de"], interval: 0.001)),
+            logger: RequestLogger { event in events.append(event) })
+        for try await _ in session.stream(for: StreamedRequest()) {}
+        // the end is logged before the stream hears of it, so the loop's end sees the log
+        let logged = events.value
+        #expect(logged.count == 2)
+        guard case .request(let request)? = logged.first, case .response(let response)? = logged.last else {
+            Issue.record("expected a request and a response, got \(logged)")
+            return
+        }
+        #expect(request.id == response.id)
+        #expect(response.statusCode == 200)
+        #expect(response.bodySize == 5)
+    }
+}
