@@ -380,3 +380,38 @@ struct ResponseStreamLoggingTests {
         #expect(response.bodySize == 5)
     }
 }
+
+@Suite("ResponseStream: sent once — the credential applied, never retried nor replayed")
+struct ResponseStreamAttemptTests {
+    @Test("a 503 under a retry policy is thrown, after one request")
+    func notRetried() async throws {
+        let requests = Protected(0)
+        let stub = StubTransport { _ in
+            requests.withLock { $0 += 1 }
+            return .stream(status: 503, chunks: ["busy"])
+        }
+        let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3, wait: { _ in }))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.statusCode == 503)
+        #expect(requests.value == 1)
+    }
+
+    @Test("the session's credential is applied; a 401 is thrown, not refreshed and replayed")
+    func credentialAppliedNotReplayed() async throws {
+        let seen = Protected<[String]>([])
+        let stub = StubTransport { request in
+            seen.append(request.headerValue("Authorization") ?? "none")
+            return .stream(status: 401, chunks: ["expired"])
+        }
+        let authenticator = CountingAuthenticator()
+        let session = Session(transport: stub, authentication: Authentication(authenticator, credential: "old"))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.statusCode == 401)
+        #expect(seen.value == ["Bearer old"])
+        #expect(authenticator.count == 0)
+    }
+}
