@@ -50,28 +50,45 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
         elapsed: TimeInterval,
         privacy: LogPrivacy
     ) {
+        switch result {
+        case .success(let response):
+            self.init(
+                request: request, response: response.urlResponse, bodySize: response.data.count, elapsed: elapsed,
+                privacy: privacy)
+        case .failure(let failure):
+            self.init(request: request, failure: failure, elapsed: elapsed)
+        }
+    }
+
+    /// A response whose body was `bodySize` bytes: read whole, or streamed and counted.
+    init(request: LoggedRequest, response: URLResponse, bodySize: Int, elapsed: TimeInterval, privacy: LogPrivacy) {
         id = request.id
         requestType = request.requestType
         method = request.method
         url = request.url
         self.elapsed = elapsed
-        switch result {
-        case .success(let response):
-            let http = response.urlResponse as? HTTPURLResponse
-            statusCode = http?.statusCode
-            bodySize = response.data.count
-            var fields: [String: String] = [:]
-            for (name, value) in http?.allHeaderFields ?? [:] {
-                fields["\(name)"] = "\(value)"
-            }
-            headers = privacy.redact(headers: fields)
-            error = nil
-        case .failure(let failure):
-            statusCode = nil
-            bodySize = nil
-            headers = [:]
-            error = Self.name(of: failure)
+        let http = response as? HTTPURLResponse
+        statusCode = http?.statusCode
+        self.bodySize = bodySize
+        var fields: [String: String] = [:]
+        for (name, value) in http?.allHeaderFields ?? [:] {
+            fields["\(name)"] = "\(value)"
         }
+        headers = privacy.redact(headers: fields)
+        error = nil
+    }
+
+    /// A transfer that failed.
+    init(request: LoggedRequest, failure: any Error, elapsed: TimeInterval) {
+        id = request.id
+        requestType = request.requestType
+        method = request.method
+        url = request.url
+        self.elapsed = elapsed
+        statusCode = nil
+        bodySize = nil
+        headers = [:]
+        error = Self.name(of: failure)
     }
 
     /// The error's type and code, never its message or user info (which may hold a URL with

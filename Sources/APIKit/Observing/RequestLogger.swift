@@ -90,4 +90,14 @@ struct LoggedTransfer: Sendable {
         )
         logger.log(.response(response))
     }
+
+    /// Logs the end of a streamed body: its response and how many bytes it had.
+    func end(streamed response: URLResponse, bodySize: Int) {
+        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- start
+        logger.log(
+            .response(
+                LoggedResponse(
+                    request: request, response: response, bodySize: bodySize,
+                    elapsed: TimeInterval(nanoseconds) / 1_000_000_000, privacy: logger.privacy)))
+    }
 }

@@ -106,7 +106,7 @@ extension RequestPipeline {
     }
 
     /// Runs the session's `adapt` hooks in list order.
-    private func adapted(
+    func adapted(
         _ urlRequest: URLRequest,
         attempt: Int,
         handle: RequestHandle

@@ -64,6 +64,45 @@ public protocol Transport: Sendable {
         progress: @escaping ProgressHandler,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
+
+    /// Starts sending `request` and reports its response as it arrives: the head, then the
+    /// body in chunks, then the end.
+    ///
+    /// The default implementation calls ``send(_:completion:)`` and reports the whole body as
+    /// one chunk once it has arrived: every transport can stream, but only one that implements
+    /// this reports chunks as they arrive (``URLSessionTransport`` and ``StubTransport`` do;
+    /// `URLSession` itself does not, as it has no delegate to learn about chunks from).
+    ///
+    /// Rules a transport follows, which ``ResponseStream`` relies on:
+    ///
+    /// - `onEvent` is never called before `stream` returns, and never concurrently with itself;
+    /// - ``TransportStreamEvent/response(_:)`` comes first, at most once; then
+    ///   ``TransportStreamEvent/data(_:)`` any number of times, the chunks in body order; then
+    ///   exactly one of ``TransportStreamEvent/finished`` and ``TransportStreamEvent/failed(_:)``
+    ///   — the only event when the transfer fails before a response — and nothing after it;
+    /// - ``TransportTask/cancel()`` stops the transfer; the transport then still ends the events
+    ///   with one ``TransportStreamEvent/failed(_:)``, usually `URLError(.cancelled)`, unless
+    ///   they had ended already.
+    ///
+    /// ```swift
+    /// let task = transport.stream(request) { event in
+    ///     switch event {
+    ///     case .response(let response): print((response as? HTTPURLResponse)?.statusCode ?? 0)
+    ///     case .data(let chunk): print(chunk.count, "bytes")
+    ///     case .finished: print("done")
+    ///     case .failed(let error): print(error)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - onEvent: Receives the events, in the order above.
+    /// - Returns: The transfer in flight, to cancel it.
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask
 }
 
 extension Transport {
@@ -81,6 +120,50 @@ extension Transport {
     ) -> any TransportTask {
         send(request, completion: completion)
     }
+}
+
+extension Transport {
+    /// Sends `request` with ``send(_:completion:)`` and reports the response, the whole body as
+    /// one chunk (none when it is empty), and the end.
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - onEvent: Receives the events, as ``stream(_:onEvent:)`` describes.
+    /// - Returns: The transfer in flight, to cancel it.
+    public func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        send(request) { result in
+            switch result {
+            case .success(let response):
+                onEvent(.response(response.urlResponse))
+                if !response.data.isEmpty { onEvent(.data(response.data)) }
+                onEvent(.finished)
+            case .failure(let error):
+                onEvent(.failed(error))
+            }
+        }
+    }
+}
+
+/// What a ``Transport`` reports about a streamed transfer (see
+/// ``Transport/stream(_:onEvent:)`` for the order).
+///
+/// ```swift
+/// onEvent(.response(httpResponse))
+/// onEvent(.data(Data("data: hello\n\n".utf8)))
+/// onEvent(.finished)
+/// ```
+public enum TransportStreamEvent: Sendable {
+    /// The response head arrived: status and headers.
+    case response(URLResponse)
+    /// The next chunk of the body.
+    case data(Data)
+    /// The body ended normally.
+    case finished
+    /// The transfer stopped on an error (a `URLError` where one fits).
+    case failed(any Error)
 }
 
 /// A transfer started by a ``Transport``.

@@ -6,10 +6,12 @@
 /// StubResponse.success(status: 503)
 /// StubResponse.failure(URLError(.notConnectedToInternet))
 /// StubResponse.success(body: "slow", delay: 2)   // answers after 2 seconds, unless cancelled
+/// StubResponse.stream(chunks: ["data: 1\n\n", "data: 2\n\n"], interval: 0.1)   // a body in two chunks
 /// ```
 public struct StubResponse: Sendable {
     enum Answer: Sendable {
         case http(status: Int, headers: [String: String], body: Data)
+        case chunks(status: Int, headers: [String: String], chunks: [Data], interval: TimeInterval)
         case failure(any Error)
     }
 
@@ -49,6 +51,62 @@ public struct StubResponse: Sendable {
         delay: TimeInterval = 0
     ) -> StubResponse {
         success(status: status, headers: headers, body: Data(body.utf8), delay: delay)
+    }
+
+    /// A response whose body arrives in chunks, `interval` seconds apart: what a
+    /// ``ResponseStream`` reads chunk by chunk (``StubTransport/stream(_:onEvent:)``), and what
+    /// ``StubTransport/send(_:completion:)`` answers joined, once the last chunk is due.
+    ///
+    /// ```swift
+    /// let stub = StubTransport(.stream(headers: ["Content-Type": "text/event-stream"],
+    ///                                  chunks: ["data: hel", "lo\n\n"], interval: 0.05))
+    /// for try await event in Session(transport: stub).stream(for: EventsRequest()).serverSentEvents {
+    ///     print(event.data)   // hello
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - status: The HTTP status code; `200` by default.
+    ///   - headers: The response headers.
+    ///   - chunks: The body, chunk by chunk, each sent as UTF-8.
+    ///   - interval: Seconds between the response and the first chunk, and between chunks;
+    ///     `0` by default (still asynchronously).
+    ///   - delay: Seconds to wait before the response; `0` by default.
+    /// - Returns: The stubbed response.
+    public static func stream(
+        status: Int = 200,
+        headers: [String: String] = [:],
+        chunks: [String],
+        interval: TimeInterval = 0,
+        delay: TimeInterval = 0
+    ) -> StubResponse {
+        stream(status: status, headers: headers, chunks: chunks.map { Data($0.utf8) }, interval: interval, delay: delay)
+    }
+
+    /// A response whose body arrives in chunks of bytes, `interval` seconds apart: the form of
+    /// the method above for bodies that are not text, or chunks that split a character.
+    ///
+    /// ```swift
+    /// StubResponse.stream(chunks: [Data([0xEF, 0xBB]), Data([0xBF])], interval: 0.01)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - status: The HTTP status code; `200` by default.
+    ///   - headers: The response headers.
+    ///   - chunks: The body, chunk by chunk.
+    ///   - interval: Seconds between the response and the first chunk, and between chunks;
+    ///     `0` by default (still asynchronously).
+    ///   - delay: Seconds to wait before the response; `0` by default.
+    /// - Returns: The stubbed response.
+    public static func stream(
+        status: Int = 200,
+        headers: [String: String] = [:],
+        chunks: [Data],
+        interval: TimeInterval = 0,
+        delay: TimeInterval = 0
+    ) -> StubResponse {
+        StubResponse(
+            answer: .chunks(status: status, headers: headers, chunks: chunks, interval: max(0, interval)), delay: delay)
     }
 
     /// A transport failure: the request reaches no server, and APIKit reports

@@ -55,8 +55,12 @@ public struct StubTransport: Transport {
             guard !task.isFinished else { return }
             let stub = respond(request)
             let result = Self.result(of: stub.answer, for: request)
-            if stub.delay > 0 {
-                DispatchQueue.global().asyncAfter(deadline: .now() + stub.delay) {
+            var delay = stub.delay
+            if case .chunks(_, _, let chunks, let interval) = stub.answer {
+                delay += interval * Double(chunks.count)
+            }
+            if delay > 0 {
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
                     task.complete(with: result)
                 }
             } else {
@@ -72,16 +76,130 @@ public struct StubTransport: Transport {
     ) -> Result<TransportResponse, any Error> {
         switch answer {
         case .http(let status, let headers, let body):
-            guard
-                let url = request.url,
-                let response = HTTPURLResponse(
-                    url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
-            else {
-                return .failure(URLError(.badServerResponse))
+            return response(status: status, headers: headers, for: request).map {
+                TransportResponse(data: body, urlResponse: $0)
             }
-            return .success(TransportResponse(data: body, urlResponse: response))
+        case .chunks(let status, let headers, let chunks, _):
+            return response(status: status, headers: headers, for: request).map {
+                TransportResponse(data: chunks.reduce(into: Data()) { $0.append($1) }, urlResponse: $0)
+            }
         case .failure(let error):
             return .failure(error)
+        }
+    }
+
+    private static func response(
+        status: Int,
+        headers: [String: String],
+        for request: URLRequest
+    ) -> Result<URLResponse, any Error> {
+        guard
+            let url = request.url,
+            let response = HTTPURLResponse(
+                url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)
+        else {
+            return .failure(URLError(.badServerResponse))
+        }
+        return .success(response)
+    }
+
+    /// Answers `request` from the stub as a stream, asynchronously: the response after the
+    /// stub's ``StubResponse/delay``, then the body — each chunk of a `StubResponse.stream`
+    /// `interval` seconds after the one before, any other body as one chunk — then the end.
+    ///
+    /// ```swift
+    /// let stub = StubTransport(.stream(chunks: ["{\"n\":1}\n", "{\"n\":2}\n"], interval: 0.1))
+    /// let task = stub.stream(URLRequest(url: url)) { event in print(event) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request to answer.
+    ///   - onEvent: Receives the events on a global queue, as ``Transport/stream(_:onEvent:)``
+    ///     describes; a cancellation ends them with `URLError(.cancelled)`.
+    /// - Returns: The stubbed transfer, to cancel it.
+    public func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        let task = StubStreamTask(onEvent: onEvent)
+        DispatchQueue.global().async { [respond] in
+            guard !task.isFinished else { return }
+            let stub = respond(request)
+            let events: [(wait: TimeInterval, event: TransportStreamEvent)]
+            switch stub.answer {
+            case .failure(let error):
+                events = [(0, .failed(error))]
+            case .http(let status, let headers, let body):
+                events = Self.events(status, headers, body.isEmpty ? [] : [body], interval: 0, for: request)
+            case .chunks(let status, let headers, let chunks, let interval):
+                events = Self.events(status, headers, chunks, interval: interval, for: request)
+            }
+            task.play(events[...], after: stub.delay)
+        }
+        return task
+    }
+
+    /// The events of a stubbed HTTP response: the response, each chunk `interval` seconds after
+    /// the one before, the end.
+    private static func events(
+        _ status: Int,
+        _ headers: [String: String],
+        _ chunks: [Data],
+        interval: TimeInterval,
+        for request: URLRequest
+    ) -> [(wait: TimeInterval, event: TransportStreamEvent)] {
+        switch response(status: status, headers: headers, for: request) {
+        case .failure(let error):
+            return [(0, .failed(error))]
+        case .success(let response):
+            return [(0, .response(response))] + chunks.map { (interval, .data($0)) } + [(0, .finished)]
+        }
+    }
+}
+
+/// One stubbed streamed transfer: plays its events in order, each after its wait, until the
+/// last or a cancellation, which ends them with `URLError(.cancelled)` instead. `onEvent` is
+/// dropped with the last event, so it is called nothing after it.
+private final class StubStreamTask: TransportTask {
+    private let onEvent: Locked<(@Sendable (TransportStreamEvent) -> Void)?>
+    /// Serializes the events of this transfer, as the rules of a transport ask.
+    private let queue = DispatchQueue(label: "APIKit.StubStreamTask")
+
+    init(onEvent: @escaping @Sendable (TransportStreamEvent) -> Void) {
+        self.onEvent = Locked(onEvent)
+    }
+
+    var isFinished: Bool {
+        onEvent.withLock { $0 == nil }
+    }
+
+    /// Plays `events` on the task's queue, the first after `delay` plus its own wait.
+    func play(_ events: ArraySlice<(wait: TimeInterval, event: TransportStreamEvent)>, after delay: TimeInterval) {
+        guard let first = events.first else { return }
+        queue.asyncAfter(deadline: .now() + delay + first.wait) { [self] in
+            deliver(first.event)
+            play(events.dropFirst(), after: 0)
+        }
+    }
+
+    /// Calls `onEvent` with `event`, unless the events have ended; drops it after the last.
+    private func deliver(_ event: TransportStreamEvent) {
+        let isLast: Bool
+        switch event {
+        case .finished, .failed: isLast = true
+        case .response, .data: isLast = false
+        }
+        // Every event is delivered on `queue`, so none can come between taking and calling.
+        let handler = onEvent.withLock { onEvent in
+            defer { if isLast { onEvent = nil } }
+            return onEvent
+        }
+        handler?(event)
+    }
+
+    func cancel() {
+        queue.async { [self] in
+            deliver(.failed(URLError(.cancelled)))
         }
     }
 }

@@ -13,6 +13,10 @@ extension StreamingTests {
             requireSendable(ServerSentEventDecoder.self)
             requireSendable(JSONLinesDecoder<Int>.self)
             requireSendable(StreamDecodingError.self)
+            requireSendable(ResponseStream.self)
+            requireSendable(DecodedResponseStream<ServerSentEvent>.self)
+            requireSendable(ResponseStreamError.self)
+            requireSendable(TransportStreamEvent.self)
         }
     }
 }

@@ -3,11 +3,17 @@
 ///
 /// A session-level delegate, because per-task delegates are not available on every platform
 /// APIKit supports. Without a completion handler on the task, URLSession hands the body to
-/// ``urlSession(_:dataTask:didReceive:)`` in pieces; the router collects them.
+/// ``urlSession(_:dataTask:didReceive:)`` in pieces; the router collects them, or, for a
+/// streamed transfer, forwards each piece as it comes (after the response, which it forwards
+/// first), keeping nothing.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     private struct Transfer {
         let progress: ProgressHandler?
         let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
+        /// Set for a streamed transfer: receives the response and each chunk instead of `data`.
+        var onEvent: (@Sendable (TransportStreamEvent) -> Void)?
+        /// Whether `onEvent` has received the response.
+        var responseSent = false
         var data = Data()
         var state = TransferProgress()
     }
@@ -29,6 +35,28 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         transfers.withLock { $0[task.taskIdentifier] = transfer }
     }
 
+    /// Registers `task` as a streamed transfer: `onEvent` receives the response and each chunk
+    /// as it arrives; `completion` ends it, with an empty body. Call before resuming the task.
+    func registerStream(
+        _ task: URLSessionTask,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        var transfer = Transfer(progress: nil, completion: completion)
+        transfer.onEvent = onEvent
+        transfers.withLock { $0[task.taskIdentifier] = transfer }
+    }
+
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        didReceive response: URLResponse,
+        completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void
+    ) {
+        if let onEvent = claimResponse(of: dataTask) { onEvent(.response(response)) }
+        completionHandler(.allow)
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,
@@ -44,6 +72,19 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let streamed = transfers.withLock {
+            transfers -> (onEvent: @Sendable (TransportStreamEvent) -> Void, sendResponse: Bool)? in
+            guard var transfer = transfers[dataTask.taskIdentifier], let onEvent = transfer.onEvent else { return nil }
+            let sendResponse = !transfer.responseSent
+            transfer.responseSent = true
+            transfers[dataTask.taskIdentifier] = transfer
+            return (onEvent, sendResponse)
+        }
+        if let streamed {
+            if streamed.sendResponse, let response = dataTask.response { streamed.onEvent(.response(response)) }
+            streamed.onEvent(.data(data))
+            return
+        }
         let expected = TransferProgress.known(dataTask.response?.expectedContentLength ?? -1)
         let update = transfers.withLock { transfers -> (ProgressHandler, TransferProgress)? in
             guard var transfer = transfers.removeValue(forKey: dataTask.taskIdentifier) else { return nil }
@@ -58,12 +99,27 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        if let onEvent = transfer.onEvent, !transfer.responseSent, error == nil, let response = task.response {
+            onEvent(.response(response))
+        }
         if let error {
             transfer.completion(.failure(error))
         } else if let response = task.response {
             transfer.completion(.success(TransportResponse(data: transfer.data, urlResponse: response)))
         } else {
             transfer.completion(.failure(URLError(.badServerResponse)))
+        }
+    }
+
+    /// The streamed transfer's event handler, when `task` is one whose response has not been
+    /// forwarded yet; marks the response forwarded.
+    private func claimResponse(of task: URLSessionTask) -> (@Sendable (TransportStreamEvent) -> Void)? {
+        transfers.withLock { transfers in
+            guard var transfer = transfers[task.taskIdentifier], let onEvent = transfer.onEvent, !transfer.responseSent
+            else { return nil }
+            transfer.responseSent = true
+            transfers[task.taskIdentifier] = transfer
+            return onEvent
         }
     }
 

@@ -75,6 +75,38 @@ public final class URLSessionTransport: Transport {
         start(request, progress: progress, completion: completion)
     }
 
+    /// Sends `request` and reports the response, then each chunk of the body as the data
+    /// delegate receives it, then the end; a body of known length goes out with its
+    /// `Content-Length` (see ``RequestBody``).
+    ///
+    /// ```swift
+    /// let transport = URLSessionTransport()
+    /// let task = transport.stream(URLRequest(url: url)) { event in print(event) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - onEvent: Receives the events on the delegate queue, as
+    ///     ``Transport/stream(_:onEvent:)`` describes.
+    /// - Returns: The transfer, to cancel it.
+    public func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        let end: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
+            switch result {
+            case .success: onEvent(.finished)
+            case .failure(let error): onEvent(.failed(error))
+            }
+        }
+        return URLSessionUpload.start(request, spoolDirectory: spoolDirectory, completion: end) {
+            [session, router] request, file, completion in
+            let task = file.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
+            router.registerStream(task, onEvent: onEvent, completion: completion)
+            return task
+        }
+    }
+
     private func start(
         _ request: URLRequest,
         progress: ProgressHandler?,

@@ -1,0 +1,138 @@
+/// The pipeline's stages for a ``ResponseStream``: the same preparation as a request sent
+/// once (``prepare()``, the credential, the interceptors' `adapt`), then the transport's
+/// ``Transport/stream(_:onEvent:)``, and the checks of the response head before the first
+/// element. No retry, no replay after a credential refresh: the body is the caller's as soon
+/// as it arrives.
+extension RequestPipeline {
+    /// The most bytes of a rejected response's body read for its ``RequestError``: 1 MiB.
+    static var maximumErrorBodySize: Int { 1 << 20 }
+
+    /// This pipeline's stages, for a ``ResponseStream`` buffering up to `maximumBufferSize`.
+    func streamSource(maximumBufferSize: Int) -> ResponseStreamSource {
+        ResponseStreamSource(
+            maximumBufferSize: maximumBufferSize,
+            start: { buffer throws(RequestError) in try await self.startStream(into: buffer) },
+            check: { response, buffer, context throws(RequestError) in
+                try await self.checkStreamHead(response, buffer: buffer, context: context)
+            },
+            context: { url in self.request.initialContext.with(url: url) }
+        )
+    }
+
+    /// Prepares the request, authorizes and adapts it, and starts the transfer into `buffer`.
+    func startStream(into buffer: StreamBuffer) async throws(RequestError) -> RequestContext {
+        var urlRequest = try prepare()
+        if let credentials = session.authentication?.store {
+            do {
+                (urlRequest, _) = try await credentials.authorize(urlRequest)
+            } catch {
+                throw .requestInterceptorFailed(error, context: request.initialContext.with(url: urlRequest.url))
+            }
+            try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
+        }
+        if !session.interceptors.isEmpty {
+            urlRequest = try await adapted(urlRequest, attempt: 1, handle: makeHandle())
+        }
+        let context = request.initialContext.with(url: urlRequest.url)
+        guard !Task.isCancelled else { throw .cancelled(context: context) }
+        var onEvent: @Sendable (TransportStreamEvent) -> Void = buffer.receive
+        if let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) {
+            let log = StreamLog(logged)
+            onEvent = { event in
+                log.observe(event)
+                buffer.receive(event)
+            }
+        }
+        buffer.attach(session.transport.stream(urlRequest, onEvent: onEvent))
+        return context
+    }
+
+    /// Runs the request's `intercept(urlResponse:)` (by default the status check) and the
+    /// session's `inspect` hooks on the response head; a rejected response's body (its first
+    /// ``maximumErrorBodySize`` bytes) is read first, for the error and the hooks.
+    func checkStreamHead(
+        _ response: URLResponse,
+        buffer: StreamBuffer,
+        context: RequestContext
+    ) async throws(RequestError) {
+        var rejection: (any Error)?
+        do {
+            try request.intercept(urlResponse: response)
+        } catch {
+            rejection = error
+        }
+        var body = Data()
+        if rejection != nil {
+            body = await errorBody(from: buffer)
+            guard !Task.isCancelled else { throw .cancelled(context: context) }
+        }
+        for interceptor in session.interceptors.reversed() {
+            do {
+                try await interceptor.inspect(response, data: body, for: context)
+            } catch {
+                throw decorated(R.responseValidationError(error, body: body, response: response, context: context))
+            }
+        }
+        if let rejection {
+            throw decorated(R.responseValidationError(rejection, body: body, response: response, context: context))
+        }
+    }
+
+    /// The body of a rejected response, up to ``maximumErrorBodySize`` bytes; the transfer is
+    /// cancelled when there is more. Whatever arrived when the transfer fails.
+    private func errorBody(from buffer: StreamBuffer) async -> Data {
+        var body = Data()
+        while true {
+            switch await buffer.next() {
+            case .data(let chunk):
+                let room = Self.maximumErrorBodySize - body.count
+                body.append(chunk.prefix(room))
+                if chunk.count > room {
+                    buffer.cancel()
+                    return body
+                }
+            case .response:
+                continue
+            case .end, .failure, .cancelled:
+                return body
+            }
+        }
+    }
+
+    /// `error` with the payload of the request's or the session's ``ErrorBodyDecoder``.
+    private func decorated(_ error: RequestError) -> RequestError {
+        (request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error
+    }
+}
+
+/// Logs a streamed transfer as the session's ``RequestLogger`` logs any other: the request when
+/// it is sent, the response when the body ends, with the bytes counted as they passed (none
+/// kept), or the error. A transfer cancelled by the consumer logs `URLError(.cancelled)`, as a
+/// cancelled request does.
+final class StreamLog: Sendable {
+    private let logged: LoggedTransfer
+    private let state = Locked<(response: URLResponse?, bytes: Int)>((nil, 0))
+
+    init(_ logged: LoggedTransfer) {
+        self.logged = logged
+    }
+
+    /// Takes note of one event; logs the end. The transport calls this once per event, in order.
+    func observe(_ event: TransportStreamEvent) {
+        switch event {
+        case .response(let response):
+            state.withLock { $0.response = response }
+        case .data(let chunk):
+            state.withLock { $0.bytes += chunk.count }
+        case .finished:
+            let (response, bytes) = state.withLock { ($0.response, $0.bytes) }
+            if let response {
+                logged.end(streamed: response, bodySize: bytes)
+            } else {
+                logged.end(.failure(URLError(.badServerResponse)))
+            }
+        case .failed(let error):
+            logged.end(.failure(error))
+        }
+    }
+}

@@ -1,0 +1,195 @@
+/// A ``ResponseStream`` decoded while it arrives: lines (``ResponseStream/lines``), JSON
+/// values (``ResponseStream/jsonLines(of:decoder:)``) or server-sent events
+/// (``ResponseStream/serverSentEvents``).
+///
+/// The same transfer rules as ``ResponseStream``: the status is checked before the first
+/// element, breaking out of the loop cancels the transfer, every error is a ``RequestError``.
+/// An element that does not decode — a line over its length limit, a JSON line of the wrong
+/// shape, an oversized event — cancels the transfer and throws
+/// ``RequestError/parsingFailed(_:body:response:context:)`` carrying the
+/// ``StreamDecodingError`` (its `body` is empty: the stream's bytes are not kept).
+///
+/// ```swift
+/// for try await line in session.stream(for: LogRequest()).lines {
+///     print(line)
+/// }
+/// ```
+public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
+    /// Every error is a ``RequestError``.
+    public typealias Failure = RequestError
+
+    let base: ResponseStream
+    let makeDecoder: @Sendable () -> ElementDecoder<Element>
+
+    /// Starts an iteration; the request is sent on the first call to `next()`.
+    ///
+    /// - Returns: The iterator.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), decoder: makeDecoder())
+    }
+
+    /// Reads and decodes one transfer; dropping it cancels the transfer.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// Every error is a ``RequestError``.
+        public typealias Failure = RequestError
+
+        private var base: ResponseStream.Iterator
+        private let decoder: ElementDecoder<Element>
+        private var pending: [Element] = []
+        private var index = 0
+        private var ended = false
+
+        init(base: ResponseStream.Iterator, decoder: ElementDecoder<Element>) {
+            self.base = base
+            self.decoder = decoder
+        }
+
+        /// The next element, or `nil` at the end of the body.
+        ///
+        /// ```swift
+        /// var lines = session.stream(for: request).lines.makeAsyncIterator()
+        /// let first = try await lines.next()
+        /// ```
+        ///
+        /// - Returns: The element, or `nil` when the body has ended (or an error was thrown before).
+        /// - Throws: A ``RequestError``; see ``ResponseStream``.
+        public mutating func next() async throws(RequestError) -> Element? {
+            try await nextElement(isolation: nil)
+        }
+
+        /// The next element, or `nil` at the end of the body.
+        ///
+        /// ```swift
+        /// for try await line in session.stream(for: request).lines { print(line) }
+        /// ```
+        ///
+        /// - Parameter actor: The caller's actor.
+        /// - Returns: The element, or `nil` when the body has ended (or an error was thrown before).
+        /// - Throws: A ``RequestError``; see ``ResponseStream``.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element? {
+            try await nextElement(isolation: actor)
+        }
+
+        private mutating func nextElement(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element?
+        {
+            while true {
+                if index < pending.count {
+                    defer { index += 1 }
+                    return pending[index]
+                }
+                pending.removeAll(keepingCapacity: true)
+                index = 0
+                if ended { return nil }
+                let chunk: Data?
+                do {
+                    chunk = try await base.next(isolation: actor)
+                } catch {
+                    ended = true
+                    throw error
+                }
+                do {
+                    if let chunk {
+                        pending = try decoder.decode(chunk)
+                    } else {
+                        ended = true
+                        pending = try decoder.finish()
+                    }
+                } catch {
+                    ended = true
+                    throw base.decodingFailed(error)
+                }
+            }
+        }
+    }
+}
+
+/// One of the stream decoders behind a ``DecodedResponseStream``, as closures over its state.
+/// Not `Sendable`: it belongs to one iterator.
+final class ElementDecoder<Element> {
+    let decode: (Data) throws(StreamDecodingError) -> [Element]
+    let finish: () throws(StreamDecodingError) -> [Element]
+
+    init(
+        decode: @escaping (Data) throws(StreamDecodingError) -> [Element],
+        finish: @escaping () throws(StreamDecodingError) -> [Element]
+    ) {
+        self.decode = decode
+        self.finish = finish
+    }
+}
+
+extension ResponseStream {
+    /// The body as lines of UTF-8 text, without their terminators (CR, LF or CRLF); the last
+    /// line does not need one. A line longer than 1 MiB ends the stream with
+    /// ``StreamDecodingError/lineTooLong(limit:)``.
+    ///
+    /// ```swift
+    /// for try await line in session.stream(for: TailRequest()).lines {
+    ///     print(line)
+    /// }
+    /// ```
+    public var lines: DecodedResponseStream<String> {
+        DecodedResponseStream(base: self) {
+            var lines = LineDecoder()
+            return ElementDecoder(
+                decode: { chunk throws(StreamDecodingError) in
+                    var decoded: [String] = []
+                    try lines.decode(chunk) { line in decoded.append(String(decoding: line, as: UTF8.self)) }
+                    return decoded
+                },
+                finish: { () throws(StreamDecodingError) in
+                    var decoded: [String] = []
+                    try lines.finish { line in decoded.append(String(decoding: line, as: UTF8.self)) }
+                    return decoded
+                })
+        }
+    }
+
+    /// The body as JSON Lines (one JSON value per line, blank lines skipped), each decoded as
+    /// `type` with a ``JSONLinesDecoder``.
+    ///
+    /// ```swift
+    /// struct Token: Decodable { let text: String }
+    /// for try await token in session.stream(for: GenerateRequest()).jsonLines(of: Token.self) {
+    ///     print(token.text, terminator: "")
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - type: The type of each line's value.
+    ///   - decoder: The decoder for each line; a plain `JSONDecoder` by default.
+    /// - Returns: The decoded values, in order.
+    public func jsonLines<Value: Decodable & Sendable>(
+        of type: Value.Type = Value.self,
+        decoder: JSONDecoder = JSONDecoder()
+    ) -> DecodedResponseStream<Value> {
+        let template = JSONLinesDecoder<Value>(decoder: decoder)
+        return DecodedResponseStream(base: self) {
+            var values = template
+            return ElementDecoder(
+                decode: { chunk throws(StreamDecodingError) in try values.decode(chunk) },
+                finish: { () throws(StreamDecodingError) in try values.finish() })
+        }
+    }
+
+    /// The body as server-sent events, read with a ``ServerSentEventDecoder`` (the WHATWG
+    /// EventSource rules); an unfinished event at the end of the body is dropped, as those
+    /// rules say.
+    ///
+    /// ```swift
+    /// for try await event in session.stream(for: EventsRequest()).serverSentEvents {
+    ///     print(event.event, event.data)
+    /// }
+    /// ```
+    public var serverSentEvents: DecodedResponseStream<ServerSentEvent> {
+        DecodedResponseStream(base: self) {
+            var events = ServerSentEventDecoder()
+            return ElementDecoder(
+                decode: { chunk throws(StreamDecodingError) in try events.decode(chunk) },
+                finish: { () throws(StreamDecodingError) in
+                    events.finish()
+                    return []
+                })
+        }
+    }
+}

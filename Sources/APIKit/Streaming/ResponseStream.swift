@@ -1,0 +1,211 @@
+/// A response body read while it arrives: an `AsyncSequence` of the chunks of `Data` the
+/// transport delivers, with views that decode it into lines (``lines``), JSON values
+/// (``jsonLines(of:decoder:)``) or server-sent events (``serverSentEvents``).
+///
+/// Made by ``Session/stream(for:options:maximumBufferSize:)``. Each `for try await` loop sends
+/// the request once, through the same preparation as ``Session/response(for:options:)``:
+/// encoding, default headers and query items, options, the request's
+/// `intercept(urlRequest:)`, the session's credential and interceptors' `adapt`. Nothing is
+/// sent before the loop starts.
+///
+/// ```swift
+/// let stream = session.stream(for: CompletionRequest(prompt: "Hello"))
+/// for try await event in stream.serverSentEvents {
+///     print(event.data)
+/// }
+/// ```
+///
+/// - The status is checked before the first element: a response that the request's
+///   `intercept(urlResponse:)` rejects (by default, a status outside `200..<300`) throws the
+///   same ``RequestError/unacceptableStatusCode(_:body:response:context:)`` that
+///   ``Session/response(for:options:)`` would, with the first 1 MiB of its body and the
+///   session's ``ErrorBodyDecoder`` applied. The session's interceptors' `inspect` runs then
+///   too, with that body — or an empty one for an accepted response, whose body is the stream.
+/// - Streams are not retried, and a credential is not refreshed and replayed after a `401`:
+///   the loop throws the status error instead.
+/// - Breaking out of the loop or cancelling the consuming `Task` cancels the transfer, which
+///   closes its connection; a cancelled `next()` throws ``RequestError/cancelled(context:)``.
+/// - Chunks wait for the consumer in a buffer of at most `maximumBufferSize` bytes (8 MiB by
+///   default). A slower consumer does not make memory grow: when a chunk would pass the limit,
+///   the transfer is cancelled and, after the chunks already buffered, the loop throws
+///   ``RequestError/transportFailed(_:context:)`` with
+///   ``ResponseStreamError/bufferLimitExceeded(limit:)``.
+/// - Errors are ``RequestError``s: a transport failure mid-stream is
+///   ``RequestError/transportFailed(_:context:)``, an element that does not decode
+///   ``RequestError/parsingFailed(_:body:response:context:)`` with a ``StreamDecodingError``.
+///   After an error, the loop ends.
+/// - The session's ``RequestLogger`` logs the request when it is sent and the response when the
+///   body ends, with the number of bytes streamed.
+/// - The ``RequestOptions/resourceTimeout`` does not apply (a stream may last as long as it
+///   likes); the idle ``RequestOptions/timeout`` does.
+public struct ResponseStream: AsyncSequence, Sendable {
+    /// A chunk of the body, as the transport delivered it.
+    public typealias Element = Data
+    /// Every error is a ``RequestError``.
+    public typealias Failure = RequestError
+
+    /// The buffer limit used when none is given: 8 MiB.
+    public static let defaultMaximumBufferSize = 8 << 20
+
+    let source: ResponseStreamSource
+
+    /// Starts an iteration; the request is sent on the first call to `next()`.
+    ///
+    /// - Returns: The iterator.
+    public func makeAsyncIterator() -> Iterator {
+        Iterator(connection: StreamConnection(source: source))
+    }
+
+    /// Reads one transfer of a ``ResponseStream``; dropping it cancels the transfer.
+    public struct Iterator: AsyncIteratorProtocol {
+        /// A chunk of the body.
+        public typealias Element = Data
+        /// Every error is a ``RequestError``.
+        public typealias Failure = RequestError
+
+        private enum Phase {
+            case idle
+            case streaming(URLResponse, RequestContext)
+            case done
+        }
+
+        let connection: StreamConnection
+        private var phase = Phase.idle
+
+        init(connection: StreamConnection) {
+            self.connection = connection
+        }
+
+        /// The next chunk of the body, or `nil` at its end.
+        ///
+        /// ```swift
+        /// var chunks = session.stream(for: request).makeAsyncIterator()
+        /// while let chunk = try await chunks.next() { print(chunk.count) }
+        /// ```
+        ///
+        /// - Returns: The chunk, or `nil` when the body has ended (or an error was thrown before).
+        /// - Throws: A ``RequestError``; see ``ResponseStream``.
+        public mutating func next() async throws(RequestError) -> Data? {
+            try await nextChunk(isolation: nil)
+        }
+
+        /// The next chunk of the body, or `nil` at its end.
+        ///
+        /// ```swift
+        /// for try await chunk in session.stream(for: request) { print(chunk.count) }
+        /// ```
+        ///
+        /// - Parameter actor: The caller's actor.
+        /// - Returns: The chunk, or `nil` when the body has ended (or an error was thrown before).
+        /// - Throws: A ``RequestError``; see ``ResponseStream``.
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Data? {
+            try await nextChunk(isolation: actor)
+        }
+
+        private mutating func nextChunk(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Data? {
+            let context: RequestContext
+            switch phase {
+            case .done:
+                return nil
+            case .idle:
+                phase = .done
+                let (response, opened) = try await connection.open()
+                phase = .streaming(response, opened)
+                context = opened
+            case .streaming(_, let streaming):
+                context = streaming
+            }
+            do {
+                let chunk = try await connection.nextChunk(context: context)
+                if chunk == nil { phase = .done }
+                return chunk
+            } catch {
+                phase = .done
+                throw error
+            }
+        }
+
+        /// Ends the iteration on an element that did not decode: the transfer is cancelled and
+        /// the error is the one to throw.
+        mutating func decodingFailed(_ error: StreamDecodingError) -> RequestError {
+            connection.cancel()
+            guard case .streaming(let response, let context) = phase else {
+                return .cancelled(context: connection.source.context(nil))
+            }
+            phase = .done
+            return .parsingFailed(error, body: Data(), response: response, context: context)
+        }
+    }
+}
+
+/// What a ``ResponseStream`` needs from the request it streams, made for the request's type by
+/// ``Session/stream(for:options:maximumBufferSize:)``.
+struct ResponseStreamSource: Sendable {
+    let maximumBufferSize: Int
+    /// Prepares the request, starts the transfer into the buffer, and returns the context.
+    let start: @Sendable (StreamBuffer) async throws(RequestError) -> RequestContext
+    /// Checks the response head, reading the error body from the buffer when it is rejected.
+    let check: @Sendable (URLResponse, StreamBuffer, RequestContext) async throws(RequestError) -> Void
+    /// The request's context with a URL.
+    let context: @Sendable (URL?) -> RequestContext
+}
+
+/// One transfer of a ``ResponseStream``: its buffer, and the cancellation of the transfer
+/// when the iterator that owns it goes away.
+final class StreamConnection: Sendable {
+    let source: ResponseStreamSource
+    private let buffer: StreamBuffer
+
+    init(source: ResponseStreamSource) {
+        self.source = source
+        self.buffer = StreamBuffer(limit: max(1, source.maximumBufferSize))
+    }
+
+    deinit {
+        buffer.cancel()
+    }
+
+    /// Sends the request and waits for the response head, which it checks.
+    func open() async throws(RequestError) -> (URLResponse, RequestContext) {
+        guard !Task.isCancelled else { throw .cancelled(context: source.context(nil)) }
+        let context = try await source.start(buffer)
+        while true {
+            switch await buffer.next() {
+            case .response(let response):
+                try await source.check(response, buffer, context)
+                return (response, context)
+            case .data:
+                continue  // a transport breaking the order: no response yet
+            case .end:
+                throw .transportFailed(URLError(.badServerResponse), context: context)
+            case .failure(let error):
+                throw .transportFailed(error, context: context)
+            case .cancelled:
+                throw .cancelled(context: context)
+            }
+        }
+    }
+
+    /// The next chunk, `nil` at the end.
+    func nextChunk(context: RequestContext) async throws(RequestError) -> Data? {
+        while true {
+            switch await buffer.next() {
+            case .data(let chunk):
+                return chunk
+            case .response:
+                continue
+            case .end:
+                return nil
+            case .failure(let error):
+                throw .transportFailed(error, context: context)
+            case .cancelled:
+                throw .cancelled(context: context)
+            }
+        }
+    }
+
+    /// Cancels the transfer.
+    func cancel() {
+        buffer.cancel()
+    }
+}

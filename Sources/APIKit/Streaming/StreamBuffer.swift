@@ -1,0 +1,142 @@
+/// The queue between a transport's stream events and the one consumer of a
+/// ``ResponseStream``: the transport pushes, the consumer awaits.
+///
+/// Bounded: the chunks waiting for the consumer may take up to `limit` bytes. A chunk that
+/// would pass it ends the stream with ``ResponseStreamError/bufferLimitExceeded(limit:)``
+/// after the chunks already queued, and cancels the transfer. It does not try to slow the
+/// transfer down: on corelibs, `URLSessionTask.suspend()` does not stop libcurl reading (a data
+/// task suspended after its first chunk still delivered 84 MB to its delegate within 1.5 s; see
+/// the Linux notes article).
+///
+/// Exactly once: the stream ends with the first of the transport's end, the buffer limit
+/// and a cancellation; anything the transport reports after that is dropped. The waiting
+/// consumer's continuation is resumed once, then forgotten.
+final class StreamBuffer: Sendable {
+    /// What the consumer receives next.
+    enum Item: Sendable {
+        case response(URLResponse)
+        case data(Data)
+        /// The body ended normally.
+        case end
+        /// The transfer failed, or the buffer limit was passed.
+        case failure(any Error)
+        /// ``cancel()`` was called.
+        case cancelled
+    }
+
+    private struct State {
+        var response: URLResponse?
+        var chunks: [Data] = []
+        var head = 0
+        var bytes = 0
+        var end: Item?
+        var waiter: CheckedContinuation<Item, Never>?
+        var task: (any TransportTask)?
+
+        /// The next item for the consumer, if there is one yet.
+        mutating func take() -> Item? {
+            if let response {
+                self.response = nil
+                return .response(response)
+            }
+            if head < chunks.count {
+                let chunk = chunks[head]
+                head += 1
+                bytes -= chunk.count
+                if head == chunks.count {
+                    chunks.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+                return .data(chunk)
+            }
+            return end
+        }
+    }
+
+    /// The most bytes of chunks kept for the consumer.
+    let limit: Int
+    private let state = Locked(State())
+
+    init(limit: Int) {
+        self.limit = limit
+    }
+
+    /// Records the transfer, to cancel it; cancels it at once when the stream was cancelled
+    /// (or had ended) before.
+    func attach(_ task: any TransportTask) {
+        let ended = state.withLock { state -> Bool in
+            guard state.end == nil else { return true }
+            state.task = task
+            return false
+        }
+        if ended { task.cancel() }
+    }
+
+    /// Takes one event from the transport.
+    func receive(_ event: TransportStreamEvent) {
+        var cancelling: (any TransportTask)?
+        let resume = state.withLock { state -> (CheckedContinuation<Item, Never>, Item)? in
+            guard state.end == nil else { return nil }
+            switch event {
+            case .response(let response):
+                state.response = response
+            case .data(let chunk):
+                if state.waiter == nil, state.bytes + chunk.count > limit {
+                    state.end = .failure(ResponseStreamError.bufferLimitExceeded(limit: limit))
+                    cancelling = state.task
+                    state.task = nil
+                } else {
+                    state.chunks.append(chunk)
+                    state.bytes += chunk.count
+                }
+            case .finished:
+                state.end = .end
+                state.task = nil
+            case .failed(let error):
+                state.end = .failure(error)
+                state.task = nil
+            }
+            guard let waiter = state.waiter, let item = state.take() else { return nil }
+            state.waiter = nil
+            return (waiter, item)
+        }
+        cancelling?.cancel()
+        if let (waiter, item) = resume { waiter.resume(returning: item) }
+    }
+
+    /// The next item; cancelling the calling task cancels the stream.
+    func next() async -> Item {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Item, Never>) in
+                let item = state.withLock { state -> Item? in
+                    if let item = state.take() { return item }
+                    state.waiter = continuation
+                    return nil
+                }
+                if let item { continuation.resume(returning: item) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+
+    /// Ends the stream with ``Item/cancelled`` — the queued chunks dropped — unless it has
+    /// ended already, and cancels the transfer.
+    func cancel() {
+        let (task, waiter) = state.withLock { state -> ((any TransportTask)?, CheckedContinuation<Item, Never>?) in
+            let taken = (state.task, state.waiter)
+            state.task = nil
+            state.waiter = nil
+            if state.end == nil {
+                state.end = .cancelled
+                state.response = nil
+                state.chunks = []
+                state.head = 0
+                state.bytes = 0
+            }
+            return taken
+        }
+        task?.cancel()
+        waiter?.resume(returning: .cancelled)
+    }
+}

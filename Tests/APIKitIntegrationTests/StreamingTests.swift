@@ -1,0 +1,191 @@
+import APIKit
+import APIKitTestSupport
+import Foundation
+import Testing
+
+/// A GET of one of the FastAPI server's streaming endpoints (`/sse`, `/jsonl`, `/slow`,
+/// `/status/{code}`).
+struct FastAPIStreamRequest: Request, RequestConfiguration {
+    var path: String
+    @Query("count") var count: Int? = nil
+    @Query("interval_ms") var intervalMilliseconds: Int? = nil
+    var base = FastAPIServer.url ?? URL(string: "http://127.0.0.1:9")!
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+    var options: RequestOptions { RequestOptions(timeout: 10) }
+}
+
+/// The body of `/status/{code}`.
+struct FastAPIStatus: Decodable, Sendable, Equatable {
+    let status: Int
+    let error: String
+}
+
+/// One line of `/jsonl`.
+struct FastAPILine: Decodable, Sendable, Equatable {
+    let index: Int
+    let text: String
+}
+
+@Suite(
+    "Streamed responses against a real streaming server (FastAPI on uvicorn)",
+    .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason))
+struct StreamingTests {
+    let transport = URLSessionTransport()
+
+    @Test("/sse: named events, multi-line data, ids and retry, as the server sends them")
+    func serverSentEvents() async throws {
+        let session = Session(transport: transport)
+        var events: [ServerSentEvent] = []
+        for try await event in session.stream(for: FastAPIStreamRequest(path: "sse", count: 4)).serverSentEvents {
+            events.append(event)
+        }
+        #expect(
+            events == [
+                ServerSentEvent(event: "tick", data: "event 1\nline two of 1", id: "1"),
+                ServerSentEvent(event: "message", data: "event 2\nline two of 2", id: "2"),
+                ServerSentEvent(event: "tick", data: "event 3\nline two of 3", id: "3"),
+                ServerSentEvent(event: "message", data: "event 4\nline two of 4", id: "4"),
+            ])
+    }
+
+    @Test("/jsonl: every line decoded, in order, through URLSessionTransport and URLSession.shared")
+    func jsonLines() async throws {
+        for transport in [transport, URLSession.shared] as [any Transport] {
+            let stream = Session(transport: transport).stream(for: FastAPIStreamRequest(path: "jsonl", count: 200))
+            var lines: [FastAPILine] = []
+            for try await line in stream.jsonLines(of: FastAPILine.self) { lines.append(line) }
+            #expect(lines == (0..<200).map { FastAPILine(index: $0, text: "line \($0)") }, "\(type(of: transport))")
+        }
+    }
+
+    @Test("/slow: URLSessionTransport hands over the first event before the server has sent the last one")
+    func firstElementEarly() async throws {
+        struct Sent: Decodable {
+            let milliseconds: Double
+            enum CodingKeys: String, CodingKey { case milliseconds = "sent_ms" }
+        }
+        // Arrivals are stamped where the transport delivers them: the consuming task may be
+        // scheduled late on a loaded machine, which would say nothing about the transport.
+        let stamped = StampingTransport(base: transport)
+        let session = Session(transport: stamped)
+        var sent: [Double] = []
+        let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 100)
+        for try await event in session.stream(for: request).serverSentEvents {
+            sent.append(try JSONDecoder().decode(Sent.self, from: Data(event.data.utf8)).milliseconds)
+        }
+        #expect(sent.count == 8)
+        // Causal: the server writes the last event 700 ms after the first, and the first chunk
+        // must have been delivered before that.
+        let arrivals = stamped.arrivals.value
+        let firstArrival = try #require(arrivals.first)
+        let lastSent = try #require(sent.last)
+        #expect(
+            firstArrival < lastSent,
+            "delivered \(arrivals.map { Int($0 - firstArrival) }) sent \(sent.map { Int($0 - firstArrival) }) ms")
+    }
+
+    @Test("/status/404: unacceptableStatusCode before the first element, the error body decoded")
+    func rejectedStatus() async throws {
+        let session = Session(transport: transport, errorBodyDecoder: .json(FastAPIStatus.self))
+        var elements = 0
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: FastAPIStreamRequest(path: "status/404")) { elements += 1 }
+        }
+        #expect(elements == 0)
+        #expect(error?.statusCode == 404)
+        #expect(error?.stage == .responseValidation)
+        #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 404, error: "Not Found"))
+    }
+}
+
+/// A transport that records when each chunk of a stream is delivered (wall clock, ms).
+struct StampingTransport: Transport {
+    let base: any Transport
+    let arrivals = Protected<[Double]>([])
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        base.send(request, completion: completion)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        base.stream(request) { [arrivals] event in
+            if case .data = event { arrivals.append(Date().timeIntervalSince1970 * 1000) }
+            onEvent(event)
+        }
+    }
+}
+
+@Suite(
+    "A cancelled stream closes its connection (fault server)",
+    .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
+struct StreamCancellationTests {
+    @Test("breaking out of the loop after the first chunk of /drip closes the socket")
+    func breakClosesSocket() async throws {
+        let transport = URLSessionTransport()
+        let session = Session(transport: transport)
+        let tag = UUID().uuidString
+        var chunks = 0
+        // 20 bytes 1 s apart: the transfer is still running when the loop breaks, even if the
+        // loop runs late on a loaded machine (a transfer that ended would leave its connection
+        // in the pool, rightly)
+        for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
+            chunks += 1
+            break
+        }
+        #expect(chunks == 1)
+        try await expectNoSocketLeft(tag: tag)
+        withExtendedLifetime(transport) {}
+    }
+
+    @Test("cancelling the consuming task mid-stream throws cancelled and closes the socket")
+    func cancelClosesSocket() async throws {
+        let transport = URLSessionTransport()
+        let session = Session(transport: transport)
+        let tag = UUID().uuidString
+        let first = AsyncStream<Void>.makeStream()
+        let consumer = Task {
+            for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
+                first.continuation.yield()
+            }
+        }
+        for await _ in first.stream { break }
+        consumer.cancel()
+        let result = await consumer.result
+        guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        try await expectNoSocketLeft(tag: tag)
+        withExtendedLifetime(transport) {}
+    }
+
+    /// Expects that no socket of the connections the fault server saw for `tag` is still open
+    /// in this process, within 5 s (as `FaultInjectionTests` checks its transfers).
+    func expectNoSocketLeft(tag: String) async throws {
+        guard OpenSockets.available, let server = FaultServer.url, let serverPort = server.port else {
+            Issue.record("cannot check sockets: no /proc or no fault server port")
+            return
+        }
+        var components = try #require(URLComponents(url: server, resolvingAgainstBaseURL: false))
+        components.path = "/ports"
+        components.queryItems = [URLQueryItem(name: "tag", value: tag)]
+        let (data, _) = try await URLSession.shared.data(for: URLRequest(url: try #require(components.url)))
+        let ports = Set(try JSONDecoder().decode([Int].self, from: data))
+        #expect(!ports.isEmpty, "the fault server saw no tagged connection")
+        var left: Set<Int> = []
+        for _ in 0..<50 {
+            left = Set(OpenSockets.held().filter { $0.remotePort == serverPort }.map(\.localPort)).intersection(ports)
+            if left.isEmpty { return }
+            await pause(0.1)
+        }
+        Issue.record("\(left.count) of \(ports.count) sockets still open after the stream ended")
+    }
+}

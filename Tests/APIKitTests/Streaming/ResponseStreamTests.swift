@@ -1,0 +1,417 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A GET of `path` on the stub base; the stub decides what comes back.
+struct StreamedRequest: Request, RequestConfiguration {
+    var base = stubBase
+    var path = "events"
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+}
+
+/// Adds a header, and records the status of each response head it is shown with its body size.
+final class StreamInterceptor: Interceptor {
+    let inspected = Protected<[String]>([])
+
+    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+        var adapted = urlRequest
+        adapted.setValue("yes", forHTTPHeaderField: "X-Adapted")
+        return adapted
+    }
+
+    func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws {
+        let status = (urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+        inspected.append("\(status) \(data.count)")
+    }
+}
+
+struct StreamFailure: Decodable, Sendable, Equatable {
+    let error: String
+}
+
+struct Tick: Decodable, Sendable, Equatable {
+    let n: Int
+}
+
+@Suite("ResponseStream: a body read while it arrives, through the session's pipeline")
+struct ResponseStreamTests {
+    func session(_ stub: StubResponse, interceptors: [any Interceptor] = []) -> Session {
+        Session(transport: StubTransport(stub), interceptors: interceptors)
+    }
+
+    @Test("chunks arrive in order, as the transport delivered them")
+    func chunksInOrder() async throws {
+        let session = session(.stream(chunks: ["a", "bc", "def"], interval: 0.01))
+        var chunks: [String] = []
+        for try await chunk in session.stream(for: StreamedRequest()) {
+            chunks.append(String(decoding: chunk, as: UTF8.self))
+        }
+        #expect(chunks == ["a", "bc", "def"])
+    }
+
+    @Test("the first chunk is handed over while the body has not ended")
+    func firstChunkEarly() async throws {
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
+        var iterator = Session(transport: transport).stream(for: StreamedRequest()).makeAsyncIterator()
+        // the transport has sent neither the rest nor the end: a stream that waited would hang
+        #expect(try await iterator.next() == Data("first".utf8))
+        transport.push([.data(Data("second".utf8)), .finished])
+        #expect(try await iterator.next() == Data("second".utf8))
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("each iteration sends the request once, prepared like perform (intercept, adapt)")
+    func preparedOnce() async throws {
+        let seen = Protected<[URLRequest]>([])
+        let interceptor = StreamInterceptor()
+        let stub = StubTransport { request in
+            seen.append(request)
+            return .stream(chunks: ["x"])
+        }
+        let session = Session(transport: stub, defaultHeaders: ["X-Default": "1"], interceptors: [interceptor])
+        let stream = session.stream(for: StreamedRequest())
+        #expect(seen.value.isEmpty)
+        for try await _ in stream {}
+        for try await _ in stream {}
+        #expect(seen.value.count == 2)
+        #expect(seen.value.first?.headerValue("X-Adapted") == "yes")
+        #expect(seen.value.first?.headerValue("X-Default") == "1")
+        #expect(interceptor.inspected.value == ["200 0", "200 0"])
+    }
+
+    @Test("lines are split across chunk boundaries, CR/LF/CRLF alike, the last without a terminator")
+    func lines() async throws {
+        let session = session(.stream(chunks: ["one\r", "\ntw", "o\nthree\rfo", "ur"], interval: 0.005))
+        var lines: [String] = []
+        for try await line in session.stream(for: StreamedRequest()).lines { lines.append(line) }
+        #expect(lines == ["one", "two", "three", "four"])
+    }
+
+    @Test("JSON lines decode as they arrive")
+    func jsonLines() async throws {
+        let session = session(.stream(chunks: [#"{"n":1}"#, "\n{\"n\"", ":2}\n\n", #"{"n":3}"#], interval: 0.005))
+        var ticks: [Tick] = []
+        for try await tick in session.stream(for: StreamedRequest()).jsonLines(of: Tick.self) { ticks.append(tick) }
+        #expect(ticks == [Tick(n: 1), Tick(n: 2), Tick(n: 3)])
+    }
+
+    @Test("a JSON line that does not decode throws parsingFailed with the StreamDecodingError")
+    func jsonLineFails() async throws {
+        let session = session(.stream(chunks: [#"{"n":1}"# + "\n", "nope\n", #"{"n":3}"# + "\n"], interval: 0.005))
+        var ticks: [Tick] = []
+        let error = await #expect(throws: RequestError.self) {
+            for try await tick in session.stream(for: StreamedRequest()).jsonLines(of: Tick.self) { ticks.append(tick) }
+        }
+        #expect(ticks == [Tick(n: 1)])
+        #expect(error?.stage == .parsing)
+        guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? StreamDecodingError else {
+            Issue.record("expected invalidJSONLine, got \(String(describing: error))")
+            return
+        }
+        #expect(number == 2)
+    }
+
+    @Test("server-sent events are read per the EventSource rules, split anywhere")
+    func serverSentEvents() async throws {
+        let session = session(
+            .stream(
+                chunks: ["\u{FEFF}: hi\n\nid: 1\nevent: tick\nda", "ta: a\ndata: b\n\r\n", "data: c\n\n"],
+                interval: 0.005))
+        var events: [ServerSentEvent] = []
+        for try await event in session.stream(for: StreamedRequest()).serverSentEvents { events.append(event) }
+        #expect(
+            events == [
+                ServerSentEvent(event: "tick", data: "a\nb", id: "1", retry: nil),
+                ServerSentEvent(event: "message", data: "c", id: "1", retry: nil),
+            ])
+    }
+
+    @Test("a rejected status throws before the first element, with the body and the error body decoded")
+    func statusBeforeFirstElement() async throws {
+        let interceptor = StreamInterceptor()
+        var session = session(
+            .stream(status: 404, chunks: [#"{"error":"#, #""no such stream"}"#], interval: 0.01),
+            interceptors: [interceptor])
+        session.errorBodyDecoder = .json(StreamFailure.self)
+        var elements = 0
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) { elements += 1 }
+        }
+        #expect(elements == 0)
+        guard case .unacceptableStatusCode(404, let body, _, _)? = error else {
+            Issue.record("expected unacceptableStatusCode(404), got \(String(describing: error))")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self) == #"{"error":"no such stream"}"#)
+        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "no such stream"))
+        #expect(interceptor.inspected.value == ["404 26"])
+    }
+
+    @Test("the same status error as response(for:) gives")
+    func sameErrorAsPerform() async throws {
+        let session = session(.stream(status: 500, chunks: ["boom"]))
+        var streamed: RequestError?
+        do {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        } catch {
+            streamed = error
+        }
+        var performed: RequestError?
+        do {
+            _ = try await session.response(for: StreamedRequest())
+        } catch {
+            performed = error
+        }
+        #expect(streamed?.description == performed?.description)
+        #expect(streamed?.body == performed?.body)
+    }
+
+    @Test("a transport failure before the response is transportFailed")
+    func transportFailure() async throws {
+        let session = session(.failure(URLError(.cannotConnectToHost)))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.stage == .transport)
+        #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+    }
+
+    @Test("a build error is thrown on the first next(), before anything is sent")
+    func buildFailure() async throws {
+        let session = Session(transport: StubTransport(.stream(chunks: ["x"])), defaultHeaders: ["Bad\nName": "1"])
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.stage == .build)
+    }
+
+    @Test("breaking out of the loop cancels the transfer, once")
+    func breakCancels() async throws {
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("a".utf8))])
+        for try await _ in Session(transport: transport).stream(for: StreamedRequest()) { break }
+        #expect(transport.cancels == 1)
+    }
+
+    @Test("cancelling the consuming task cancels the transfer and throws cancelled, once")
+    func taskCancellation() async throws {
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("a".utf8))])
+        let session = Session(transport: transport)
+        let first = AsyncStream<Void>.makeStream()
+        let consumer = Task { () async throws -> Int in
+            var count = 0
+            for try await _ in session.stream(for: StreamedRequest()) {
+                count += 1
+                first.continuation.yield()
+            }
+            return count
+        }
+        for await _ in first.stream { break }
+        consumer.cancel()
+        let result = await consumer.result
+        guard case .failure(let error) = result, case .cancelled? = error as? RequestError else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        #expect(transport.cancels == 1)
+    }
+
+    @Test("a consumer that falls behind past the buffer limit gets the buffered chunks, then bufferLimitExceeded")
+    func bufferLimit() async throws {
+        let chunk = Data(repeating: 0x78, count: 100)
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(chunk)])
+        var iterator = Session(transport: transport)
+            .stream(for: StreamedRequest(), maximumBufferSize: 350)
+            .makeAsyncIterator()
+        #expect(try await iterator.next() == chunk)
+        // nobody is waiting now: 300 bytes fit, the fourth chunk would pass 350
+        transport.push(Array(repeating: .data(chunk), count: 5))
+        #expect(transport.cancels == 1)
+        var received = 0
+        do {
+            while try await iterator.next() != nil { received += 1 }
+            Issue.record("expected bufferLimitExceeded")
+        } catch {
+            #expect(error.stage == .transport)
+            #expect(error.underlyingError as? ResponseStreamError == .bufferLimitExceeded(limit: 350))
+        }
+        #expect(received == 3)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("Request.stream(session:) is the session's stream")
+    func requestConvenience() async throws {
+        let session = session(.stream(chunks: ["a", "b"]))
+        var text = ""
+        for try await chunk in StreamedRequest().stream(session: session) {
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(text == "ab")
+    }
+
+    @Test("a transport with only send still streams, the body as one chunk")
+    func sendOnlyTransport() async throws {
+        let transport = SendOnlyStub(base: StubTransport(.stream(chunks: ["a\n", "b\n"])))
+        var lines: [String] = []
+        for try await line in Session(transport: transport).stream(for: StreamedRequest()).lines { lines.append(line) }
+        #expect(lines == ["a", "b"])
+    }
+}
+
+/// A transport over a stub that reports when a transfer is cancelled.
+struct ObservedTransport: Transport {
+    let base: StubTransport
+    let onCancel: @Sendable () -> Void
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        ObservedTask(base: base.send(request, completion: completion), onCancel: onCancel)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        ObservedTask(base: base.stream(request, onEvent: onEvent), onCancel: onCancel)
+    }
+}
+
+/// A transport that only implements `send`: it streams through the protocol's default.
+struct SendOnlyStub: Transport {
+    let base: StubTransport
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        base.send(request, completion: completion)
+    }
+}
+
+/// A transport whose stream the test drives: `initial` events at once (asynchronously), the
+/// rest when the test pushes them; a cancellation is counted and ends the events with
+/// `URLError(.cancelled)`, as a real transport would.
+final class ManualTransport: Transport {
+    static let ok = HTTPURLResponse(url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+
+    private let initial: [TransportStreamEvent]
+    private let queue = DispatchQueue(label: "ManualTransport")
+    private let state = Protected<(onEvent: (@Sendable (TransportStreamEvent) -> Void)?, cancels: Int)>((nil, 0))
+
+    init(initial: [TransportStreamEvent]) {
+        self.initial = initial
+    }
+
+    /// How many times the transfer was cancelled.
+    var cancels: Int { state.value.cancels }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        queue.async { completion(.failure(URLError(.unsupportedURL))) }
+        return ManualTask(transport: self)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        state.withLock { $0.onEvent = onEvent }
+        queue.async { [initial] in initial.forEach(onEvent) }
+        return ManualTask(transport: self)
+    }
+
+    /// Delivers `events`; when this returns, the stream has received them.
+    func push(_ events: [TransportStreamEvent]) {
+        let onEvent = state.value.onEvent
+        queue.sync { events.forEach { onEvent?($0) } }
+    }
+
+    fileprivate func cancel() {
+        let onEvent = state.withLock { state in
+            state.cancels += 1
+            defer { state.onEvent = nil }
+            return state.onEvent
+        }
+        queue.async { onEvent?(.failed(URLError(.cancelled))) }
+    }
+}
+
+private struct ManualTask: TransportTask {
+    let transport: ManualTransport
+
+    func cancel() { transport.cancel() }
+}
+
+struct ObservedTask: TransportTask {
+    let base: any TransportTask
+    let onCancel: @Sendable () -> Void
+
+    func cancel() {
+        onCancel()
+        base.cancel()
+    }
+}
+
+@Suite("ResponseStream: the session's logger")
+struct ResponseStreamLoggingTests {
+    @Test("a stream logs its request when sent and its response, with the bytes streamed, when the body ends")
+    func logged() async throws {
+        let events = Protected<[RequestLogEvent]>([])
+        let session = Session(
+            transport: StubTransport(.stream(chunks: ["abc", "de"], interval: 0.001)),
+            logger: RequestLogger { event in events.append(event) })
+        for try await _ in session.stream(for: StreamedRequest()) {}
+        // the end is logged before the stream hears of it, so the loop's end sees the log
+        let logged = events.value
+        #expect(logged.count == 2)
+        guard case .request(let request)? = logged.first, case .response(let response)? = logged.last else {
+            Issue.record("expected a request and a response, got \(logged)")
+            return
+        }
+        #expect(request.id == response.id)
+        #expect(response.statusCode == 200)
+        #expect(response.bodySize == 5)
+    }
+}
+
+@Suite("ResponseStream: sent once — the credential applied, never retried nor replayed")
+struct ResponseStreamAttemptTests {
+    @Test("a 503 under a retry policy is thrown, after one request")
+    func notRetried() async throws {
+        let requests = Protected(0)
+        let stub = StubTransport { _ in
+            requests.withLock { $0 += 1 }
+            return .stream(status: 503, chunks: ["busy"])
+        }
+        let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3, wait: { _ in }))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.statusCode == 503)
+        #expect(requests.value == 1)
+    }
+
+    @Test("the session's credential is applied; a 401 is thrown, not refreshed and replayed")
+    func credentialAppliedNotReplayed() async throws {
+        let seen = Protected<[String]>([])
+        let stub = StubTransport { request in
+            seen.append(request.headerValue("Authorization") ?? "none")
+            return .stream(status: 401, chunks: ["expired"])
+        }
+        let authenticator = CountingAuthenticator()
+        let session = Session(transport: stub, authentication: Authentication(authenticator, credential: "old"))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in session.stream(for: StreamedRequest()) {}
+        }
+        #expect(error?.statusCode == 401)
+        #expect(seen.value == ["Bearer old"])
+        #expect(authenticator.count == 0)
+    }
+}

@@ -1,0 +1,109 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// Records a streamed transfer's events as text, so that tests compare sequences.
+final class StreamEventLog: Sendable {
+    private let events = Protected<[String]>([])
+    private let ended = CompletionProbe<Void>()
+    /// Records each event, to wait for the first.
+    let started = CompletionProbe<Void>()
+
+    func record(_ event: TransportStreamEvent) {
+        let text: String
+        switch event {
+        case .response(let response): text = "response \((response as? HTTPURLResponse)?.statusCode ?? 0)"
+        case .data(let data): text = "data \(String(decoding: data, as: UTF8.self))"
+        case .finished: text = "finished"
+        case .failed(let error): text = "failed \((error as? URLError)?.code.rawValue ?? 0)"
+        }
+        events.withLock { $0.append(text) }
+        started.record(())
+        switch event {
+        case .finished, .failed: ended.record(())
+        case .response, .data: break
+        }
+    }
+
+    /// The events once the transfer has ended, and a little after (to see any event too many).
+    func all() async -> [String] {
+        _ = await ended.first(timeout: 30)
+        try? await Task.sleep(for: .milliseconds(50))
+        return events.withLock { $0 }
+    }
+}
+
+/// A transport that only implements `send`: it streams through the protocol's default.
+private struct SendOnlyTransport: Transport {
+    let base: StubTransport
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        base.send(request, completion: completion)
+    }
+}
+
+@Suite("Transport.stream: the seam for streamed responses")
+struct StubTransportStreamTests {
+    @Test("a stubbed stream delivers the response, each chunk in order, then finished")
+    func chunksInOrder() async {
+        let stub = StubTransport(.stream(status: 201, chunks: ["a", "b", "c"], interval: 0.01))
+        let log = StreamEventLog()
+        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
+        #expect(await log.all() == ["response 201", "data a", "data b", "data c", "finished"])
+    }
+
+    @Test("send answers a chunked stub with the chunks joined")
+    func sendJoinsChunks() async throws {
+        let stub = StubTransport(.stream(chunks: ["ab", "cd"], interval: 0.01))
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        _ = stub.send(URLRequest(url: stubBase)) { probe.record($0) }
+        let response = try #require(await probe.first()).get()
+        #expect(String(decoding: response.data, as: UTF8.self) == "abcd")
+    }
+
+    @Test("a stubbed failure is the only event")
+    func failureOnly() async {
+        let stub = StubTransport(.failure(URLError(.timedOut)))
+        let log = StreamEventLog()
+        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
+        #expect(await log.all() == ["failed \(URLError.Code.timedOut.rawValue)"])
+    }
+
+    @Test("cancelling a stubbed stream ends it once with URLError(.cancelled), nothing after")
+    func cancel() async {
+        // cancelled once the response is in, 5 s before the first chunk is due
+        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 5))
+        let log = StreamEventLog()
+        let task = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
+        _ = await log.started.first(timeout: 30)
+        task.cancel()
+        task.cancel()
+        let events = await log.all()
+        #expect(events.first == "response 200")
+        #expect(events.last == "failed \(URLError.Code.cancelled.rawValue)")
+        #expect(events.filter { $0.hasPrefix("failed") || $0 == "finished" }.count == 1)
+        try? await Task.sleep(for: .milliseconds(500))
+        #expect(await log.all() == events)
+    }
+
+    @Test("a transport with only send streams the whole body as one chunk")
+    func defaultImplementation() async {
+        let transport = SendOnlyTransport(base: StubTransport(.stream(chunks: ["a", "b"])))
+        let log = StreamEventLog()
+        _ = transport.stream(URLRequest(url: stubBase), onEvent: log.record)
+        #expect(await log.all() == ["response 200", "data ab", "finished"])
+    }
+
+    @Test("the default implementation sends no chunk for an empty body")
+    func defaultImplementationEmptyBody() async {
+        let transport = SendOnlyTransport(base: StubTransport(.success(status: 204)))
+        let log = StreamEventLog()
+        _ = transport.stream(URLRequest(url: stubBase), onEvent: log.record)
+        #expect(await log.all() == ["response 204", "finished"])
+    }
+}
