@@ -95,7 +95,8 @@ public struct RequestBody: Sendable, Hashable {
     /// - Throws: ``RequestBodyError`` when a file cannot be read or became shorter.
     public func data() throws(RequestBodyError) -> Data {
         var reader = RequestBodyReader(segments: segments)
-        var data = Data(capacity: Int(clamping: length))
+        // Reserved up to 16 MiB: the length of a huge file is no reason to ask for that much at once.
+        var data = Data(capacity: Int(clamping: min(length, 16 << 20)))
         while let chunk = try reader.read(upTo: 256 * 1024) {
             data.append(chunk)
         }

@@ -29,7 +29,12 @@
 ///   the error that stopped the transfer (a `URLError` where one fits);
 /// - ``TransportTask/cancel()`` stops the transfer; the transport then still calls
 ///   `completion` once, usually with `URLError(.cancelled)`, which APIKit ignores because it
-///   has already reported the cancellation.
+///   has already reported the cancellation;
+/// - the transport frames the body: `request.requestBody` (``RequestBody``) gives its length,
+///   sent as `Content-Length` — a body of known length is never sent chunked — and its bytes,
+///   in memory, from a file, or as ``RequestBody/chunks(size:)``. The request carries no
+///   `Content-Length` or `Transfer-Encoding` of its own: APIKit rejects them
+///   (``BuildError/framingHeader(_:source:)``).
 public protocol Transport: Sendable {
     /// Starts sending `request`.
     ///
