@@ -61,7 +61,8 @@ public protocol Request: Sendable {
     var method: HTTPMethod { get }
 
     /// The value whose wrapped properties become headers, query items and body fields.
-    /// A request can return itself (`var configuration: Self { self }`).
+    /// A request that is itself a ``RequestConfiguration`` gets this from a default that returns
+    /// the request; writing `var configuration: Self { self }` still compiles.
     var configuration: Configuration { get }
 
     /// The parser that reads the response body. Its ``APIKitParsers/Parser/contentType`` is sent as
@@ -147,6 +148,22 @@ public protocol Request: Sendable {
     /// var errorBodyDecoder: ErrorBodyDecoder? { .json(LoginFailure.self) }
     /// ```
     var errorBodyDecoder: ErrorBodyDecoder? { get }
+}
+
+extension Request where Self: RequestConfiguration {
+    /// The request itself, for a request that declares its own parameters: such a type needs no
+    /// `configuration` property (writing `var configuration: Self { self }` still compiles).
+    ///
+    /// ```swift
+    /// struct UserRequest: JSONDecodableRequest, RequestConfiguration {
+    ///     typealias Response = User
+    ///     @Query("id") var id: Int? = nil
+    ///     let base = URL(string: "https://api.example.com")!
+    ///     let path = "user"
+    ///     let method: HTTPMethod = .get
+    /// }
+    /// ```
+    public var configuration: Self { self }
 }
 
 extension Request {
