@@ -17,7 +17,7 @@
 /// | `nil` | item omitted |
 /// | `""` | `key=` |
 /// | `Bool` | `true` / `false` |
-/// | integers, `Double`, `Float`, `Decimal` | their exact decimal form, no locale (`0.1`, `18446744073709551615`) |
+/// | integers, `Double`, `Float`, `Decimal` | no locale: integers and `Decimal` exact (`18446744073709551615`); `Double` and `Float` as Swift prints them (`0.1`, `1e-07`, `1e+21`) |
 /// | enum with a raw value | the raw value |
 /// | `Date` | ISO 8601 in UTC (`2024-05-01T12:00:00Z`) |
 /// | `URL`, `UUID` | the absolute string, the UUID string |

@@ -204,3 +204,20 @@ struct QueryTests {
         #expect(try urlRequest(Custom()).percentEncodedQuery == "fields=id%2Cname")
     }
 }
+
+@Suite("Query numbers")
+struct QueryNumberTextTests {
+    struct Numbers: RequestConfiguration, Sendable {
+        @Query("small") var small = 1e-7
+        @Query("large") var large = 1e21
+        @Query("plain") var plain = 0.1
+        @Query("big") var big = UInt64.max
+    }
+
+    @Test("doubles are written as Swift prints them: shortest round-trip text, exponents as 1e-07 and 1e+21")
+    func exponents() throws {
+        #expect(
+            try urlRequest(Numbers()).percentEncodedQuery
+                == "small=1e-07&large=1e%2B21&plain=0.1&big=18446744073709551615")
+    }
+}

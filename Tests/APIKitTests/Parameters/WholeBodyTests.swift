@@ -122,3 +122,30 @@ struct WholeBodyTests {
         }
     }
 }
+
+@Suite("@JSONBody strategy")
+struct JSONBodyStrategyTests {
+    struct Event: Encodable, Sendable {
+        var at: Date
+        var done: Bool
+    }
+
+    struct Events: RequestConfiguration, Sendable {
+        @JSONBody(strategy: .dates(.secondsSince1970).bools(.numeric)) var events = [
+            Event(at: Date(timeIntervalSince1970: 86_400), done: true)
+        ]
+    }
+
+    struct Inherits: RequestConfiguration, Sendable {
+        @JSONBody var events = [Event(at: Date(timeIntervalSince1970: 86_400), done: true)]
+    }
+
+    @Test("a @JSONBody takes a strategy: like the other value wrappers; without one it inherits the request's")
+    func strategy() throws {
+        #expect(try urlRequest(Events(), method: .post).bodyText == #"[{"at":86400,"done":1}]"#)
+        #expect(
+            try urlRequest(Inherits(), method: .post, strategy: .dates(.millisecondsSince1970)).bodyText
+                == #"[{"at":86400000,"done":true}]"#)
+        #expect(try urlRequest(Inherits(), method: .post).bodyText == #"[{"at":"1970-01-02T00:00:00Z","done":true}]"#)
+    }
+}
