@@ -116,16 +116,7 @@ final class SpooledUpload: TransportTask, Sendable {
             throw RequestBodyError.spoolFailed(reason: String(describing: error))
         }
         defer { try? handle.close() }
-        var reader = RequestBodyReader(segments: body.segments)
-        defer { reader.close() }
-        while let chunk = try reader.read(upTo: 1 << 20) {
-            if isCancelled { throw CancellationError() }
-            do {
-                try handle.write(contentsOf: chunk)
-            } catch {
-                throw RequestBodyError.spoolFailed(reason: String(describing: error))
-            }
-        }
+        try SpoolWriter.write(body, to: handle) { isCancelled }
     }
 
     /// Removes the spool file and calls the completion, the first time only.
