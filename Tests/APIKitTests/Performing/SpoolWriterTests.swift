@@ -50,7 +50,8 @@ struct SpoolWriterTests {
 
     @Test("a cancellation stops the copy between steps")
     func cancellation() throws {
-        let file = try TemporaryFile("part.bin", contents: allByteValues(repeated: 40_000))  // 10 MB: more than one step
+        // 10 MB: more than one 8 MiB step
+        let file = try TemporaryFile("part.bin", contents: allByteValues(repeated: 40_000))
         defer { file.remove() }
         var looks = 0
         #expect(throws: CancellationError.self) {
