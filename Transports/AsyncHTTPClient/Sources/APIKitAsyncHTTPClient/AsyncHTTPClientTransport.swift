@@ -1,7 +1,7 @@
 public import APIKit
 public import AsyncHTTPClient
-public import NIOCore
 import NIOConcurrencyHelpers
+public import NIOCore
 
 #if canImport(FoundationNetworking)
     import Foundation
