@@ -85,6 +85,9 @@ final class AsyncHTTPClientTransfer: Sendable {
     private func exchange(_ outgoing: OutgoingRequest, on client: HTTPClient) async throws -> TransportResponse {
         let response = try await client.execute(outgoing.request, deadline: outgoing.headDeadline)
         touch()
+        if outgoing.bytesInMemory > 0 {
+            report { $0.bytesSent = outgoing.bytesInMemory }
+        }
         let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
         var data = Data()
         if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, 16 << 20))) }

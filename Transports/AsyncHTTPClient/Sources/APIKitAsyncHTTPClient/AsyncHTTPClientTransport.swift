@@ -39,7 +39,8 @@ public import NIOCore
 ///   deadline for the response head, so a connection that cannot be made fails with
 ///   AsyncHTTPClient's last connection error (`.cannotConnectToHost`) rather than a bare
 ///   timeout.
-/// - **Progress**: upload progress as each chunk of the body is handed to AsyncHTTPClient,
+/// - **Progress**: upload progress as each chunk of a streamed body is handed to
+///   AsyncHTTPClient (a body in memory counts as sent when the response head arrives),
 ///   download progress as each chunk of the response arrives; never after the completion.
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
 ///   AsyncHTTPClient (which closes its connection); the completion still comes, once, with

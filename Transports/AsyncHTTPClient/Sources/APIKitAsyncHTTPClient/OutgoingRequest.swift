@@ -15,6 +15,9 @@ struct OutgoingRequest: Sendable {
     var request: HTTPClientRequest
     /// The length of the body, when it has one of known length.
     var expectedBytesToSend: Int64?
+    /// The size of a body held in memory, which the client writes in one go: reported as sent
+    /// when the response head arrives.
+    var bytesInMemory: Int64 = 0
     /// `URLRequest.timeoutInterval`, when positive and finite.
     var idleTimeout: TimeInterval?
     /// AsyncHTTPClient's deadline for the response head: the idle timeout from now when the
@@ -29,7 +32,8 @@ struct OutgoingRequest: Sendable {
     ///
     /// - Parameters:
     ///   - urlRequest: The request as APIKit built it.
-    ///   - onChunkSent: Called with the size of each chunk of the body handed to the client.
+    ///   - onChunkSent: Called with the size of each chunk of a streamed body handed to the
+    ///     client.
     /// - Throws: `URLError(.badURL)` when the request has no URL.
     init(_ urlRequest: URLRequest, onChunkSent: @escaping @Sendable (Int) -> Void) throws {
         guard let url = urlRequest.url else { throw URLError(.badURL, underlying: nil, url: nil) }
@@ -47,7 +51,7 @@ struct OutgoingRequest: Sendable {
             expectedBytesToSend = body.length
             if let data = body.inMemoryData {
                 request.body = .bytes(ByteBuffer(data: data))
-                onChunkSent(data.count)
+                bytesInMemory = Int64(data.count)
             } else {
                 isStreamed = true
                 request.body = .stream(

@@ -278,3 +278,23 @@ final class Locked<Value: Sendable>: @unchecked Sendable {
         body(&stored)
     }
 }
+
+@Suite("Progress of a body in memory", .enabled(if: Servers.allSet, Servers.skipReason))
+struct InMemoryProgressTests {
+    @Test("a JSON body counts as sent, with its length, before the response is reported")
+    func inMemoryBody() async throws {
+        let request = try PostItem(base: Servers.httpbinURL, item: Item(id: 1, name: "x")).makeURLRequest()
+        let length = try #require(request.httpBody?.count)
+        let reports = Locked<[TransferProgress]>([])
+        let probe = Probe<Result<TransportResponse, any Error>>()
+        _ = AsyncHTTPClientTransport().send(
+            request, progress: { progress in reports.mutate { $0.append(progress) } },
+            completion: { probe.record($0) })
+        _ = try #require(await probe.first()).get()
+        let all = reports.value
+        #expect(all.first?.expectedBytesToSend == Int64(length))
+        #expect(all.allSatisfy { $0.bytesSent == 0 || $0.bytesSent == Int64(length) })
+        #expect(all.last?.bytesSent == Int64(length))
+        #expect(all.last?.bytesReceived ?? 0 > 0)
+    }
+}
