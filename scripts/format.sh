@@ -8,7 +8,7 @@ set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
-PATHS=(Sources Tests Examples Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift Benchmarks/InstructionCounts/Sources Benchmarks/InstructionCounts/Package.swift)
+PATHS=(Sources Tests Examples Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift Benchmarks/InstructionCounts/Sources Benchmarks/InstructionCounts/Package.swift Transports/AsyncHTTPClient/Sources Transports/AsyncHTTPClient/Tests Transports/AsyncHTTPClient/Package.swift)
 
 if [[ "${1:-}" == "--lint" ]]; then
     swift format lint --strict --recursive --parallel "${PATHS[@]}"

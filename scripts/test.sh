@@ -47,6 +47,15 @@
 # examples type-checked; ~15 s on top of the library build, which `swift test` reuses);
 # APIKIT_SKIP_DOCS=1 skips that.
 #
+# Run without arguments (as CI does), when `swift test` passes it also builds and tests the
+# AsyncHTTPClient transport, a package of its own (Transports/AsyncHTTPClient, which depends on
+# async-http-client; the root package has no dependencies), against the same servers:
+# `swift test --package-path Transports/AsyncHTTPClient`. That adds the build of
+# async-http-client and SwiftNIO (2.5-4.5 min from a clean clone on the 2-core CI machine,
+# seconds when cached) and ~15 s of tests. APIKIT_SKIP_AHC=1 skips it; APIKIT_ONLY_AHC=1 runs
+# only it (no lint, API check, docs, root tests, examples, TSan or fuzzing; arguments go to its
+# `swift test`).
+#
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
 set -euo pipefail
@@ -57,6 +66,12 @@ cd "$ROOT"
 source "$ROOT/scripts/httpbin.sh"
 # shellcheck source=scripts/servers/serve.sh
 source "$ROOT/scripts/servers/serve.sh"
+
+ONLY_AHC="${APIKIT_ONLY_AHC:-0}"
+if [[ "$ONLY_AHC" == 1 ]]; then
+    APIKIT_SKIP_LINT=1 APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_TSAN=1
+    APIKIT_FUZZ_SECONDS=0
+fi
 
 if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
     bash "$ROOT/scripts/format.sh" --lint
@@ -89,9 +104,19 @@ for url in APIKIT_HTTPBIN_URL APIKIT_FAULT_URL APIKIT_LENGTH_URL APIKIT_S3_URL A
 done
 
 rc=0
-started=$SECONDS
-eval "${APIKIT_TEST_COMMAND:-swift test} \"\$@\"" || rc=$?
-echo "test.sh: swift test finished in $((SECONDS - started)) s (exit $rc)" >&2
+if [[ "$ONLY_AHC" != 1 ]]; then
+    started=$SECONDS
+    eval "${APIKIT_TEST_COMMAND:-swift test} \"\$@\"" || rc=$?
+    echo "test.sh: swift test finished in $((SECONDS - started)) s (exit $rc)" >&2
+fi
+
+if [[ "$rc" == 0 && "${APIKIT_SKIP_AHC:-0}" != 1 && ($# -eq 0 || "$ONLY_AHC" == 1) ]]; then
+    started=$SECONDS
+    ahc_args=()
+    if [[ "$ONLY_AHC" == 1 ]]; then ahc_args=("$@"); fi
+    swift test --package-path "$ROOT/Transports/AsyncHTTPClient" "${ahc_args[@]}" || rc=$?
+    echo "test.sh: AsyncHTTPClient transport (build + tests) finished in $((SECONDS - started)) s (exit $rc)" >&2
+fi
 
 if [[ "$rc" == 0 && $# -eq 0 && "${APIKIT_SKIP_EXAMPLES:-0}" != 1 ]]; then
     started=$SECONDS

@@ -1,0 +1,51 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+// The AsyncHTTPClient transport lives in its own package so that the root package keeps no
+// dependencies: users who want this engine add this product beside `APIKit`.
+let strictSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "APIKitAsyncHTTPClient",
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
+    products: [
+        .library(name: "APIKitAsyncHTTPClient", targets: ["APIKitAsyncHTTPClient"])
+    ],
+    dependencies: [
+        .package(name: "APIKit", path: "../.."),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        // Already in async-http-client's graph (same minimums); named here because the transport
+        // reads NIO's and NIOSSL's error types to map them to URLError.
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.30.0"),
+    ],
+    targets: [
+        .target(
+            name: "APIKitAsyncHTTPClient",
+            dependencies: [
+                .product(name: "APIKit", package: "APIKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: strictSettings
+        ),
+        .testTarget(
+            name: "APIKitAsyncHTTPClientTests",
+            dependencies: [
+                "APIKitAsyncHTTPClient",
+                .product(name: "APIKit", package: "APIKit"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            swiftSettings: strictSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,214 @@
+public import APIKit
+public import AsyncHTTPClient
+import NIOConcurrencyHelpers
+public import NIOCore
+
+#if canImport(FoundationNetworking)
+    import Foundation
+    public import FoundationNetworking
+#else
+    public import Foundation
+#endif
+
+/// A ``APIKit/Transport`` that sends requests with AsyncHTTPClient (SwiftNIO) instead of
+/// `URLSession`: on Linux several times the requests per second of FoundationNetworking, with
+/// the TLS, HTTP/2 and connection-pool configuration of an `HTTPClient`.
+///
+/// Switching transport is one line; everything else (encoding, interceptors, retries,
+/// validation, parsing) is APIKit's pipeline and does not change:
+///
+/// ```swift
+/// import APIKit
+/// import APIKitAsyncHTTPClient
+///
+/// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
+/// let user = try await session.response(for: GetUser(id: 42))
+/// ```
+///
+/// What it does with a request:
+///
+/// - **Body**: every body APIKit builds goes out with its `Content-Length`, read from
+///   `URLRequest.requestBody`: bytes in memory as they are, a file or a multipart body with
+///   files streamed from disk in chunks of 64 KiB, never through a temporary file and never
+///   chunked. A body stream APIKit did not make (a foreign `httpBodyStream`) has no known
+///   length and goes out chunked. `Content-Length` and `Transfer-Encoding` headers on the
+///   request are ignored: the body decides its framing.
+/// - **Timeout**: `URLRequest.timeoutInterval` is an idle timeout, as with `URLSession`: the
+///   transfer fails with `URLError(.timedOut)` when nothing is sent or received for that
+///   long. For a request whose body is in memory (or absent), it is also AsyncHTTPClient's
+///   deadline for the response head, so a connection that cannot be made fails with
+///   AsyncHTTPClient's last connection error (`.cannotConnectToHost`) rather than a bare
+///   timeout.
+/// - **Progress**: upload progress as each chunk of a streamed body is handed to
+///   AsyncHTTPClient (a body in memory counts as sent when the response head arrives),
+///   download progress as each chunk of the response arrives; never after the completion.
+/// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
+///   AsyncHTTPClient (which closes its connection); the completion still comes, once, with
+///   `URLError(.cancelled)`.
+/// - **Errors** are mapped to `URLError` where one fits, with AsyncHTTPClient's or SwiftNIO's
+///   error as `userInfo[NSUnderlyingErrorKey]`:
+///
+///   | AsyncHTTPClient / SwiftNIO | `URLError.Code` |
+///   | --- | --- |
+///   | task cancelled, `HTTPClientError.cancelled` | `.cancelled` |
+///   | connection refused or unreachable (`NIOConnectionError`, `IOError` `ECONNREFUSED`) | `.cannotConnectToHost` |
+///   | host name not resolved | `.cannotFindHost` |
+///   | `connectTimeout`, `readTimeout`, `writeTimeout`, `deadlineExceeded`, `tlsHandshakeTimeout`, the idle timeout | `.timedOut` |
+///   | `remoteConnectionClosed`, connection reset, `ChannelError.eof` | `.networkConnectionLost` |
+///   | `NIOSSLError`, `BoringSSLError` (handshake, certificate) | `.secureConnectionFailed` |
+///   | `redirectLimitReached`, `redirectCycleDetected` | `.httpTooManyRedirects` |
+///   | `invalidURL`, `emptyHost`, `emptyScheme`, a URL AsyncHTTPClient cannot take | `.badURL` |
+///   | `unsupportedScheme` | `.unsupportedURL` |
+///   | a malformed response (`HTTPParserError`) | `.badServerResponse` |
+///
+///   Any other error (a `RequestBodyError` when a file to upload became shorter, for
+///   example) is passed on unchanged.
+///
+/// **Lifecycle.** ``init(client:)`` uses a client you own (by default `HTTPClient.shared`,
+/// which is never shut down): the transport never shuts it down. ``init(configuration:eventLoopGroup:)``
+/// creates a client that the transport owns: call ``shutdown()`` (or ``syncShutdown()``
+/// outside async code) when you are done with it. A transfer in flight keeps its transport
+/// alive; a transport that owns its client and is released without being shut down starts the
+/// client's shutdown in the background, without reporting its outcome.
+///
+/// Not yet through this transport: streamed responses and downloads to disk (the whole
+/// response body is collected in memory).
+public final class AsyncHTTPClientTransport: Transport {
+    /// The client that sends the requests.
+    public let client: HTTPClient
+
+    /// Whether the transport created ``client`` and must shut it down.
+    private let ownsClient: Bool
+    /// Whether ``shutdown()`` or ``syncShutdown()`` was called.
+    private let isShutDown = NIOLockedValueBox(false)
+
+    /// Creates a transport over a client you own; the transport never shuts it down.
+    ///
+    /// ```swift
+    /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
+    /// ```
+    ///
+    /// - Parameter client: The client to send requests with; `HTTPClient.shared` by default
+    ///   (which follows up to 20 redirects, decompresses responses and retries a connection
+    ///   that cannot be made until the request's timeout).
+    public init(client: HTTPClient = .shared) {
+        self.client = client
+        self.ownsClient = false
+    }
+
+    /// Creates a transport with a client of its own, made from `configuration`; shut it down
+    /// with ``shutdown()`` or ``syncShutdown()`` when you are done.
+    ///
+    /// ```swift
+    /// var configuration = HTTPClient.Configuration()
+    /// configuration.timeout.connect = .seconds(5)
+    /// let transport = AsyncHTTPClientTransport(configuration: configuration)
+    /// defer { try? transport.syncShutdown() }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - configuration: The client's configuration: TLS, timeouts, redirects,
+    ///     decompression, connection pool, proxy.
+    ///   - eventLoopGroup: The event loops the client runs on; AsyncHTTPClient's shared
+    ///     singleton group by default, which is never shut down.
+    public init(
+        configuration: HTTPClient.Configuration,
+        eventLoopGroup: any EventLoopGroup = HTTPClient.defaultEventLoopGroup
+    ) {
+        self.client = HTTPClient(eventLoopGroup: eventLoopGroup, configuration: configuration)
+        self.ownsClient = true
+    }
+
+    deinit {
+        guard ownsClient, markShutDown() else { return }
+        // An owned client must be shut down before it is released (AsyncHTTPClient traps in
+        // debug builds otherwise): start the shutdown and keep the client alive until it ends.
+        let client = client
+        client.shutdown().whenComplete { _ in withExtendedLifetime(client) {} }
+    }
+
+    /// Shuts down the client the transport created, waiting until its connections are
+    /// closed; does nothing for a transport made with ``init(client:)``, or when called again.
+    ///
+    /// Requests still in flight fail (with `URLError(.cancelled)` or the client's error);
+    /// requests sent afterwards fail at once.
+    ///
+    /// - Throws: The client's error when it could not shut down cleanly
+    ///   (`HTTPClientError.uncleanShutdown` when requests were still running, for example).
+    public func shutdown() async throws {
+        guard ownsClient, markShutDown() else { return }
+        try await client.shutdown()
+    }
+
+    /// Shuts down the client the transport created, blocking the calling thread until its
+    /// connections are closed; does nothing for a transport made with ``init(client:)``, or
+    /// when called again. Never call it from an event loop or async code: use ``shutdown()``.
+    ///
+    /// - Throws: The client's error when it could not shut down cleanly.
+    @available(*, noasync, message: "syncShutdown() blocks the thread; use shutdown()", renamed: "shutdown()")
+    public func syncShutdown() throws {
+        guard ownsClient, markShutDown() else { return }
+        try client.syncShutdown()
+    }
+
+    /// Marks the transport shut down; `true` the first time only.
+    private func markShutDown() -> Bool {
+        isShutDown.withLockedValue { isShutDown in
+            defer { isShutDown = true }
+            return !isShutDown
+        }
+    }
+
+    /// Sends `request` with AsyncHTTPClient, without reporting progress.
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - completion: Receives the response and its whole body, or the error (a `URLError`
+    ///     where one fits), exactly once, from a task of its own.
+    /// - Returns: The transfer, to cancel it.
+    public func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        start(request, progress: nil, completion: completion)
+    }
+
+    /// Sends `request` with AsyncHTTPClient, reporting its upload and download progress.
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - progress: Receives the progress as chunks of the body are handed to the client and
+    ///     chunks of the response arrive; in order, never after `completion`.
+    ///   - completion: Receives the response and its whole body, or the error (a `URLError`
+    ///     where one fits), exactly once, from a task of its own.
+    /// - Returns: The transfer, to cancel it.
+    public func send(
+        _ request: URLRequest,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        start(request, progress: progress, completion: completion)
+    }
+
+    private func start(
+        _ request: URLRequest,
+        progress: ProgressHandler?,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let transfer = AsyncHTTPClientTransfer(request: request, progress: progress, completion: completion)
+        // The task holds the transport, so that a client it owns outlives the transfer.
+        let task = Task { [self] in
+            await transfer.run(on: client)
+        }
+        return AsyncHTTPClientTransportTask(task: task)
+    }
+}
+
+/// A transfer of an ``AsyncHTTPClientTransport``: cancelling it cancels its task.
+struct AsyncHTTPClientTransportTask: TransportTask {
+    let task: Task<Void, Never>
+
+    func cancel() {
+        task.cancel()
+    }
+}

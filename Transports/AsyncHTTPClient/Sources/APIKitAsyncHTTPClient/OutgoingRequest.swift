@@ -1,0 +1,187 @@
+import APIKit
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// A `URLRequest` as AsyncHTTPClient takes it, with what the transfer needs to know about it.
+struct OutgoingRequest: Sendable {
+    /// The request for AsyncHTTPClient.
+    var request: HTTPClientRequest
+    /// The length of the body, when it has one of known length.
+    var expectedBytesToSend: Int64?
+    /// The size of a body held in memory, which the client writes in one go: reported as sent
+    /// when the response head arrives.
+    var bytesInMemory: Int64 = 0
+    /// `URLRequest.timeoutInterval`, when positive and finite.
+    var idleTimeout: TimeInterval?
+    /// AsyncHTTPClient's deadline for the response head: the idle timeout from now when the
+    /// body is in memory (or absent), so that the head follows the body at once; `.distantFuture`
+    /// when a body is streamed, whose upload may take longer than the timeout.
+    var headDeadline: NIODeadline
+
+    /// The chunk size for bodies streamed from disk or from a foreign stream.
+    static let chunkSize = 64 * 1024
+
+    /// Converts `urlRequest`.
+    ///
+    /// - Parameters:
+    ///   - urlRequest: The request as APIKit built it.
+    ///   - onChunkSent: Called with the size of each chunk of a streamed body handed to the
+    ///     client.
+    /// - Throws: `URLError(.badURL)` when the request has no URL.
+    init(_ urlRequest: URLRequest, onChunkSent: @escaping @Sendable (Int) -> Void) throws {
+        guard let url = urlRequest.url else { throw URLError(.badURL, underlying: nil, url: nil) }
+        var request = HTTPClientRequest(url: url.absoluteString)
+        request.method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
+        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
+            // framing is decided from the body, never from a header (AsyncHTTPClient sets it)
+            let lowered = name.lowercased()
+            guard lowered != "content-length", lowered != "transfer-encoding" else { continue }
+            request.headers.add(name: name, value: value)
+        }
+
+        var isStreamed = false
+        if let body = urlRequest.requestBody {
+            expectedBytesToSend = body.length
+            if let data = body.inMemoryData {
+                request.body = .bytes(ByteBuffer(data: data))
+                bytesInMemory = Int64(data.count)
+            } else {
+                isStreamed = true
+                request.body = .stream(
+                    ByteBufferChunks(RequestBodyByteBuffers(body.chunks(size: Self.chunkSize)), onChunk: onChunkSent),
+                    length: .known(body.length))
+            }
+        } else if let stream = urlRequest.httpBodyStream {
+            isStreamed = true
+            request.body = .stream(
+                ByteBufferChunks(InputStreamByteBuffers(stream, chunkSize: Self.chunkSize), onChunk: onChunkSent),
+                length: .unknown)
+        }
+        self.request = request
+
+        let timeout = urlRequest.timeoutInterval
+        idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
+        if let idleTimeout, !isStreamed {
+            headDeadline = .now() + .nanoseconds(Int64(min(idleTimeout, 1e9) * 1_000_000_000))
+        } else {
+            headDeadline = .distantFuture
+        }
+    }
+}
+
+/// Chunks of a body as `ByteBuffer`s, calling `onChunk` with the size of each as the client
+/// takes it.
+struct ByteBufferChunks<Base: AsyncSequence & Sendable>: AsyncSequence, Sendable where Base.Element == ByteBuffer {
+    typealias Element = ByteBuffer
+
+    let base: Base
+    let onChunk: @Sendable (Int) -> Void
+
+    init(_ base: Base, onChunk: @escaping @Sendable (Int) -> Void) {
+        self.base = base
+        self.onChunk = onChunk
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(base: base.makeAsyncIterator(), onChunk: onChunk)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: Base.AsyncIterator
+        let onChunk: @Sendable (Int) -> Void
+
+        mutating func next() async throws -> ByteBuffer? {
+            guard let chunk = try await base.next() else { return nil }
+            onChunk(chunk.readableBytes)
+            return chunk
+        }
+    }
+}
+
+/// A ``RequestBody``'s chunks (read from disk one at a time) as `ByteBuffer`s.
+struct RequestBodyByteBuffers: AsyncSequence, Sendable {
+    typealias Element = ByteBuffer
+
+    let chunks: RequestBody.Chunks
+
+    init(_ chunks: RequestBody.Chunks) {
+        self.chunks = chunks
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(base: chunks.makeAsyncIterator())
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        var base: RequestBody.Chunks.Iterator
+
+        mutating func next() async throws -> ByteBuffer? {
+            try await base.next().map { ByteBuffer(data: $0) }
+        }
+    }
+}
+
+/// A body stream APIKit did not make, read in chunks; its length is unknown.
+///
+/// `@unchecked Sendable`: the stream is only touched by the one iteration AsyncHTTPClient runs
+/// (a foreign stream can be read once), one `next()` at a time, under the box's lock anyway.
+struct InputStreamByteBuffers: AsyncSequence, @unchecked Sendable {
+    typealias Element = ByteBuffer
+
+    final class Box: @unchecked Sendable {
+        let lock = NSLock()
+        let stream: InputStream
+        var isOpen = false
+
+        init(_ stream: InputStream) {
+            self.stream = stream
+        }
+
+        func read(upTo size: Int) throws -> ByteBuffer? {
+            lock.lock()
+            defer { lock.unlock() }
+            if !isOpen {
+                stream.open()
+                isOpen = true
+            }
+            var buffer = [UInt8](repeating: 0, count: size)
+            let count = stream.read(&buffer, maxLength: size)
+            if count < 0 {
+                throw stream.streamError ?? URLError(.cannotDecodeRawData)
+            }
+            if count == 0 {
+                stream.close()
+                return nil
+            }
+            return ByteBuffer(bytes: buffer[0..<count])
+        }
+    }
+
+    let box: Box
+    let chunkSize: Int
+
+    init(_ stream: InputStream, chunkSize: Int) {
+        self.box = Box(stream)
+        self.chunkSize = chunkSize
+    }
+
+    func makeAsyncIterator() -> Iterator {
+        Iterator(box: box, chunkSize: chunkSize)
+    }
+
+    struct Iterator: AsyncIteratorProtocol {
+        let box: Box
+        let chunkSize: Int
+
+        func next() async throws -> ByteBuffer? {
+            try box.read(upTo: chunkSize)
+        }
+    }
+}

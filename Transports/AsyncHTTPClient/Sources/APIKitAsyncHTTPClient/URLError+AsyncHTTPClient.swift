@@ -1,0 +1,90 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import NIOSSL
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+extension URLError {
+    /// A `URLError` with `code`, carrying `underlying` as `NSUnderlyingErrorKey` and the URL as
+    /// the failing URL.
+    init(_ code: Code, underlying: (any Error)?, url: URL?) {
+        var userInfo: [String: Any] = [:]
+        if let underlying { userInfo[NSUnderlyingErrorKey] = underlying }
+        if let url {
+            userInfo[NSURLErrorFailingURLErrorKey] = url
+        }
+        self.init(code, userInfo: userInfo)
+    }
+
+    /// `error` as a `URLError` when one fits (see ``AsyncHTTPClientTransport`` for the table),
+    /// with `error` reachable as `userInfo[NSUnderlyingErrorKey]`; otherwise `error` itself.
+    static func mapping(_ error: any Error, url: URL?) -> any Error {
+        if error is URLError { return error }
+        guard let code = code(for: error) else { return error }
+        return URLError(code, underlying: error, url: url)
+    }
+
+    /// The `URLError` code that fits `error`, if one does.
+    static func code(for error: any Error) -> Code? {
+        switch error {
+        case is CancellationError:
+            return .cancelled
+        case let error as HTTPClientError:
+            return code(for: error)
+        case let error as NIOConnectionError:
+            if !error.connectionErrors.isEmpty {
+                return .cannotConnectToHost
+            }
+            return error.dnsAError != nil || error.dnsAAAAError != nil ? .cannotFindHost : .cannotConnectToHost
+        case let error as IOError:
+            switch error.errnoCode {
+            case ECONNREFUSED, ENETUNREACH, EHOSTUNREACH, EADDRNOTAVAIL: return .cannotConnectToHost
+            case ECONNRESET, EPIPE, ECONNABORTED: return .networkConnectionLost
+            case ETIMEDOUT: return .timedOut
+            default: return nil
+            }
+        case let error as ChannelError:
+            switch error {
+            case .connectTimeout: return .timedOut
+            case .eof, .ioOnClosedChannel, .outputClosed, .alreadyClosed: return .networkConnectionLost
+            default: return nil
+            }
+        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+            return .secureConnectionFailed
+        case is HTTPParserError:
+            return .badServerResponse
+        case is SocketAddressError:
+            return .cannotFindHost
+        default:
+            return nil
+        }
+    }
+
+    private static func code(for error: HTTPClientError) -> Code? {
+        switch error {
+        case .cancelled:
+            return .cancelled
+        case .connectTimeout, .readTimeout, .writeTimeout, .deadlineExceeded, .tlsHandshakeTimeout,
+            .getConnectionFromPoolTimeout, .socksHandshakeTimeout, .httpProxyHandshakeTimeout:
+            return .timedOut
+        case .remoteConnectionClosed:
+            return .networkConnectionLost
+        case .redirectLimitReached, .redirectCycleDetected:
+            return .httpTooManyRedirects
+        case .invalidURL, .emptyHost, .emptyScheme:
+            return .badURL
+        default:
+            // unsupportedScheme(_:) carries the scheme, so it cannot be matched by value
+            return String(describing: error).contains("unsupportedScheme") ? .unsupportedURL : nil
+        }
+    }
+}

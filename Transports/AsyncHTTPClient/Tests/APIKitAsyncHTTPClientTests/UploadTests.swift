@@ -1,0 +1,122 @@
+import APIKit
+import APIKitAsyncHTTPClient
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+@Suite("Uploads through AsyncHTTPClientTransport", .enabled(if: Servers.allSet, Servers.skipReason))
+struct UploadTests {
+    @Test("a multipart upload from disk arrives whole at the Content-Length-only server, with no spool file")
+    func multipartFromDisk() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("upload.bin", size: 300_000)
+        let spooledBefore = spoolFiles()
+        let request = try FilePartUpload(base: Servers.lengthURL, path: "multipart", file: .file(file))
+            .makeURLRequest()
+        let length = try #require(request.requestBody?.length)
+        #expect(request.requestBody?.inMemoryData == nil, "the body must be streamed from disk")
+
+        let probe = Probe<Result<TransportResponse, any Error>>()
+        let task = AsyncHTTPClientTransport().send(request) { result in
+            #expect(spoolFiles().subtracting(spooledBefore).isEmpty, "a spool file was written")
+            probe.record(result)
+        }
+        _ = task
+        let response = try #require(await probe.first()).get()
+        let report = try LengthReport.decode(response.data)
+        #expect(report.contentLength == Int(length))
+        #expect(report.received == Int(length))
+        #expect(report.transferEncoding == nil)
+        let parts = try #require(report.parts)
+        #expect(parts.map(\.name) == ["caption", "file"])
+        #expect(parts.last?.size == 300_000)
+        #expect(parts.last?.sha256 == SHA256.hex(try Data(contentsOf: file)))
+        #expect(spoolFiles().subtracting(spooledBefore).isEmpty)
+    }
+
+    @Test("a @FileBody upload goes out with its size as Content-Length, never chunked")
+    func fileBody() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("body.bin", size: 1_000_003)
+        let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
+        let data = try await session.response(for: WholeFileUpload(base: Servers.lengthURL, path: "put", file: file))
+        let report = try LengthReport.decode(data)
+        #expect(report.method == "PUT")
+        #expect(report.contentLength == 1_000_003)
+        #expect(report.received == 1_000_003)
+        #expect(report.transferEncoding == nil)
+        #expect(report.sha256 == SHA256.hex(try Data(contentsOf: file)))
+    }
+
+    @Test("a Content-Length header typed on the request does not decide the framing")
+    func typedContentLengthIgnored() async throws {
+        var request = URLRequest(url: Servers.lengthURL.appendingPathComponent("typed"))
+        request.httpMethod = "POST"
+        request.httpBody = Data("twelve bytes".utf8)
+        request.setValue("999", forHTTPHeaderField: "Content-Length")
+        let response = try await send(request, through: AsyncHTTPClientTransport(client: .shared)).get()
+        let report = try LengthReport.decode(response.data)
+        #expect(report.contentLength == 12)
+        #expect(report.received == 12)
+    }
+
+    @Test("a foreign body stream (no known length) is sent chunked and arrives whole at httpbin")
+    func foreignStream() async throws {
+        var request = URLRequest(url: Servers.httpbinURL.appendingPathComponent("anything"))
+        request.httpMethod = "POST"
+        let body = Data(repeating: 0x61, count: 200_000)
+        request.httpBodyStream = InputStream(data: body)
+        let response = try await send(request, through: AsyncHTTPClientTransport(client: .shared)).get()
+        struct Raw: Decodable {
+            var data: String
+            var headers: [String: String]
+        }
+        let echo = try JSONDecoder().decode(Raw.self, from: response.data)
+        #expect(echo.data.utf8.count == body.count)
+        #expect(echo.headers["Transfer-Encoding"] == "chunked")
+    }
+
+    @Test(
+        "a presigned S3 PUT of a file is stored byte for byte",
+        .enabled(if: Servers.s3 != nil && Servers.presignCommand != nil, "moto's S3 server is not running")
+    )
+    func presignedPut() async throws {
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("object.bin", size: 700_001)
+        let bucket = "apikit-ahc-\(UUID().uuidString.lowercased())"
+        _ = try presign(["create-bucket", bucket])
+        let put = try presignedURL(["presign-put", bucket, "object.bin"])
+        let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
+        let url = try #require(URL(string: put.absoluteString))
+        _ = try await session.response(for: WholeFileUpload(base: url, path: "", file: file))
+        let get = try presignedURL(["presign-get", bucket, "object.bin"])
+        let stored = try await send(URLRequest(url: get), through: AsyncHTTPClientTransport(client: .shared)).get()
+        #expect(stored.data == (try Data(contentsOf: file)))
+    }
+}
+
+/// Runs `APIKIT_PRESIGN_COMMAND arguments...` and returns its standard output.
+func presign(_ arguments: [String]) throws -> Data {
+    let command = try #require(Servers.presignCommand)
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/sh")
+    process.arguments = ["-c", "\(command) \"$@\"", "sh"] + arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try #require(process.terminationStatus == 0, "s3_presign.py \(arguments) failed")
+    return data
+}
+
+func presignedURL(_ arguments: [String]) throws -> URL {
+    struct Answer: Decodable { var url: URL }
+    return try JSONDecoder().decode(Answer.self, from: presign(arguments)).url
+}
