@@ -186,6 +186,7 @@ struct UploadFramingTests {
         await pause(0.2)
         #expect(scratch.spoolFiles.count == 1, "the upload was sent from its spool file")
         task.cancel()
+        #expect(scratch.spoolFiles.isEmpty, "the spool file goes when cancel() returns, not when the transfer ends")
         let result = await probe.first(timeout: 30)
         #expect((result?.failure as? URLError)?.code == .cancelled)
         await pause(0.05)

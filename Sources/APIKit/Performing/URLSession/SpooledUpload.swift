@@ -4,8 +4,9 @@
 ///
 /// The temporary file (`APIKit-upload-<UUID>` in the spool directory, readable by its owner
 /// only) is removed on every way out: the upload's end, whatever its outcome; a cancellation
-/// while writing or sending; a file of the body that cannot be read or became shorter; a
-/// failure to write. A retry is a new transfer with a file of its own.
+/// while writing or sending, at once, while the transfer still winds down; a file of the body
+/// that cannot be read or became shorter; a failure to write. A retry is a new transfer with a
+/// file of its own.
 ///
 /// The completion is called exactly once: `state` decides, under its lock, who finishes.
 final class SpooledUpload: TransportTask, Sendable {
@@ -24,6 +25,9 @@ final class SpooledUpload: TransportTask, Sendable {
     private let makeTask: URLSessionUpload.MakeTask
     private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
     private let state = Locked(State.writing(cancelled: false))
+    /// Whether ``cancel()`` was called: a transfer that then fails — for instance because its
+    /// spool file is already gone — reports the cancellation, not that failure.
+    private let cancelRequested = Locked(false)
 
     /// The name every spool file starts with.
     static let filePrefix = "APIKit-upload-"
@@ -78,20 +82,26 @@ final class SpooledUpload: TransportTask, Sendable {
     }
 
     func cancel() {
-        let task = state.withLock { state -> URLSessionTask? in
+        let (task, wasFinished) = state.withLock { state -> (URLSessionTask?, Bool) in
             switch state {
             case .writing:
                 state = .writing(cancelled: true)
-                return nil
+                return (nil, false)
             case .starting(let task, _):
                 state = .starting(task, cancelled: true)
-                return nil
+                return (nil, false)
             case .sending(let task):
-                return task
+                return (task, false)
             case .finished:
-                return nil
+                return (nil, true)
             }
         }
+        guard !wasFinished else { return }
+        cancelRequested.withLock { $0 = true }
+        // The file goes now, not when the transfer ends: a process that exits right after its
+        // request reported the cancellation leaves nothing behind. A reader that has it open
+        // (the writer, URLSession's upload) keeps reading the unlinked file until it closes it.
+        try? FileManager.default.removeItem(at: file)
         // The task then ends with URLError(.cancelled) through its completion, which finishes.
         if let task { FileUploadCancellation.cancel(task) }
     }
@@ -128,6 +138,10 @@ final class SpooledUpload: TransportTask, Sendable {
         }
         guard first else { return }
         try? FileManager.default.removeItem(at: file)
-        completion(result)
+        if case .failure = result, cancelRequested.withLock({ $0 }) {
+            completion(.failure(URLError(.cancelled)))
+        } else {
+            completion(result)
+        }
     }
 }
