@@ -111,7 +111,8 @@ final class DownloadFile: Sendable {
                     cancelling = state.task
                     return end(&state, .failed(error))
                 }
-                report = TransferProgress(expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
+                report = TransferProgress(
+                    expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
                 return nil
             case .data(let chunk):
                 guard let response = state.response else { return nil }  // no head yet: a broken transport
@@ -172,7 +173,8 @@ final class DownloadFile: Sendable {
     /// Ends the attempt with ``Outcome/cancelled`` unless it has ended already, cancels the
     /// transfer and removes the temporary file.
     func cancel() {
-        let (task, resume) = state.withLock { state -> ((any TransportTask)?, (CheckedContinuation<Outcome, Never>, Outcome)?) in
+        let (task, resume) = state.withLock {
+            state -> ((any TransportTask)?, (CheckedContinuation<Outcome, Never>, Outcome)?) in
             let task = state.task
             guard state.outcome == nil else { return (task, nil) }
             return (task, end(&state, .cancelled))
@@ -233,7 +235,8 @@ final class DownloadFile: Sendable {
         }
         let expected = response.expectedContentLength
         // A decoded body (Content-Encoding: gzip) has another length than the one announced.
-        let encoded = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
+        let encoded =
+            (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
             .map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         if expected >= 0, !encoded, state.bytes != expected {
             return .failed(DownloadError.incompleteBody(received: state.bytes, expected: expected))

@@ -90,7 +90,8 @@ extension RequestPipeline {
                 continue
             }
             let transportResponse = TransportResponse(data: body, urlResponse: response)
-            if let delay = policy.retryDelay(after: .success(transportResponse), method: request.method, attempt: attempt)
+            if let delay = policy.retryDelay(
+                after: .success(transportResponse), method: request.method, attempt: attempt)
             {
                 file.discard()
                 try? await policy.wait(delay)
