@@ -231,4 +231,33 @@ struct DownloadTests {
         #expect(calls.value == 1)
         #expect(try fileNames(in: directory) == ["body.bin"])
     }
+
+    @Test("cancel racing the last chunk: the completion runs once; a file only with success, no temporary file left")
+    func cancelRacesLastChunk() async throws {
+        let session = session(.stream(chunks: ["a", "b", "c"]))
+        for round in 0..<100 {
+            let destination = directory.appendingPathComponent("race-\(round).bin")
+            let calls = Protected(0)
+            let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+            let handle = session.download(StreamedRequest(), to: destination) { result in
+                calls.withLock { $0 += 1 }
+                endedContinuation.yield(result)
+            }
+            if round % 2 == 1 { await Task.yield() }
+            handle.cancel()
+            var outcome: Result<DownloadResponse, RequestError>?
+            for await result in ended {
+                outcome = result
+                break
+            }
+            switch outcome {
+            case .success: #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
+            case .failure(.cancelled): #expect(!FileManager.default.fileExists(atPath: destination.path))
+            default: Issue.record("unexpected \(String(describing: outcome))")
+            }
+            #expect(calls.value == 1)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(try fileNames(in: directory).allSatisfy { !$0.hasPrefix(".") })
+    }
 }
