@@ -128,6 +128,8 @@ write_nginx_config() {
         user_line="user $(id -un) $(id -gn);"
     fi
     mkdir -p "$STATE/tmp"
+    # The download benchmark's 1 GB body: a sparse file (zeros that take no disk space).
+    truncate -s 1G "$STATE/download-1g.bin"
     cat >"$STATE/nginx.conf" <<EOF
 # Written by scripts/benchmark.sh for APIKit's end-to-end benchmarks.
 $user_line
@@ -174,6 +176,10 @@ http {
             mirror_request_body on;
             alias "$FIXTURES/items.json";
             error_page 405 =200 /upload-done;
+        }
+        # The download benchmark: GET /download-1g serves 1 GB with its Content-Length.
+        location = /download-1g {
+            alias "$STATE/download-1g.bin";
         }
         location = /upload-sink {
             internal;

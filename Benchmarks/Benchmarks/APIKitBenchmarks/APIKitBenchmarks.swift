@@ -20,4 +20,5 @@ let benchmarks: @Sendable () -> Void = {
     registerStreamBenchmarks()
     registerEndToEndBenchmarks()
     registerUploadBenchmarks()
+    registerDownloadBenchmarks()
 }

@@ -1,0 +1,38 @@
+/// Why a download's body could not be put at its destination, carried by
+/// ``RequestError/transportFailed(_:context:)``.
+///
+/// Whatever the failure, nothing is left at the destination — a file already there is
+/// untouched — and the temporary file of the download is removed.
+///
+/// ```swift
+/// do {
+///     try await session.download(for: ReportRequest(id: 7), to: reportURL)
+/// } catch .transportFailed(let error as DownloadError, _) {
+///     print(error)   // e.g. the body ended after 10 of 1000 bytes
+/// } catch {
+///     print(error)
+/// }
+/// ```
+public enum DownloadError: Error, CustomStringConvertible {
+    /// The body ended normally, but shorter (or longer) than its `Content-Length` said: the
+    /// connection was closed early.
+    case incompleteBody(received: Int64, expected: Int64)
+    /// The temporary file next to the destination (named in the case) could not be created
+    /// or written: the directory does not exist or is not writable, the disk is full.
+    case fileWriteFailed(URL, underlying: any Error)
+    /// The complete body could not be moved to the destination (named in the case): for
+    /// example, a directory is there.
+    case cannotMoveToDestination(URL, underlying: any Error)
+
+    /// What went wrong, with the file's name but not its directory.
+    public var description: String {
+        switch self {
+        case .incompleteBody(let received, let expected):
+            "the body ended after \(received) of the \(expected) bytes its Content-Length announced"
+        case .fileWriteFailed(let url, let error):
+            "could not write the temporary file \(url.lastPathComponent): \(error)"
+        case .cannotMoveToDestination(let url, let error):
+            "could not move the downloaded file to \(url.lastPathComponent): \(error)"
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// A finished download: the file it wrote, the response it came with, and its size.
+///
+/// Returned by ``Session/download(for:to:options:progress:)`` once the whole body is at
+/// ``fileURL``.
+///
+/// ```swift
+/// let download = try await session.download(for: ReportRequest(id: 7), to: reportURL)
+/// print(download.statusCode ?? 0, download.byteCount, "bytes at", download.fileURL.path)
+/// ```
+public struct DownloadResponse: Sendable {
+    /// Where the body is: the destination the download was asked to write.
+    public var fileURL: URL
+    /// The response; an `HTTPURLResponse` for HTTP.
+    public var urlResponse: URLResponse
+    /// The size of the body written to ``fileURL``, in bytes.
+    public var byteCount: Int64
+
+    /// Creates a download response, for example to stand in for a download in a test.
+    ///
+    /// ```swift
+    /// let fake = DownloadResponse(fileURL: url, urlResponse: response, byteCount: 42)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - fileURL: Where the body is.
+    ///   - urlResponse: The response the body came with.
+    ///   - byteCount: The size of the body, in bytes.
+    public init(fileURL: URL, urlResponse: URLResponse, byteCount: Int64) {
+        self.fileURL = fileURL
+        self.urlResponse = urlResponse
+        self.byteCount = byteCount
+    }
+
+    /// The response as an `HTTPURLResponse`, or `nil` when it was not HTTP.
+    public var httpResponse: HTTPURLResponse? {
+        urlResponse as? HTTPURLResponse
+    }
+
+    /// The HTTP status code, or `nil` when the response was not HTTP.
+    public var statusCode: Int? {
+        httpResponse?.statusCode
+    }
+}

@@ -1,0 +1,133 @@
+import APIKit
+import APIKitTestSupport
+import Foundation
+import Testing
+
+/// `GET /download?size=N` on the FastAPI server: N bytes, byte I = I % 251, with Content-Length.
+struct FastAPIDownloadRequest: Request, RequestConfiguration {
+    @Query("size") var size: Int? = nil
+    var base = FastAPIServer.url ?? URL(string: "http://127.0.0.1:9")!
+    var path: String { "download" }
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+    var options: RequestOptions { RequestOptions(timeout: 30) }
+}
+
+/// A fresh, empty directory for one test's downloads.
+private func makeDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("apikit-download-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+private func names(in directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}
+
+/// Whether the file at `url` holds `size` bytes of the server's pattern (byte I = I % 251),
+/// read 1 MiB at a time.
+private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    var offset = 0
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        for (index, byte) in chunk.enumerated() where byte != UInt8((offset + index) % 251) {
+            return false
+        }
+        offset += chunk.count
+    }
+    return offset == size
+}
+
+@Suite(
+    "Downloads to disk against a real server (FastAPI on uvicorn)",
+    .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason))
+struct RealServerDownloadTests {
+    @Test("/download: the pattern arrives whole, through URLSessionTransport and URLSession.shared")
+    func content() async throws {
+        for transport in [URLSessionTransport(), URLSession.shared] as [any Transport] {
+            let directory = try makeDirectory()
+            let destination = directory.appendingPathComponent("pattern.bin")
+            let size = 300_000
+            let download = try await Session(transport: transport)
+                .download(for: FastAPIDownloadRequest(size: size), to: destination)
+            #expect(download.byteCount == Int64(size))
+            #expect(try holdsPattern(destination, size: size), "\(type(of: transport))")
+            #expect(try names(in: directory) == ["pattern.bin"])
+        }
+    }
+
+    @Test("a 64 MB download: written as it arrives, progress up to the Content-Length, content checked")
+    func large() async throws {
+        let directory = try makeDirectory()
+        let destination = directory.appendingPathComponent("large.bin")
+        let size = 64 << 20
+        let steps = Protected((count: 0, last: TransferProgress()))
+        let download = try await Session(transport: URLSessionTransport())
+            .download(for: FastAPIDownloadRequest(size: size), to: destination) { step in
+                steps.withLock { $0 = ($0.count + 1, step) }
+            }
+        #expect(download.byteCount == Int64(size))
+        #expect(steps.value.count > 2)
+        #expect(steps.value.last.bytesReceived == Int64(size))
+        #expect(steps.value.last.expectedBytesToReceive == Int64(size))
+        #expect(try holdsPattern(destination, size: size))
+        #expect(try names(in: directory) == ["large.bin"])
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    @Test("/status/404: unacceptableStatusCode with the decoded error body, and no file")
+    func rejected() async throws {
+        let directory = try makeDirectory()
+        let session = Session(transport: URLSessionTransport(), errorBodyDecoder: .json(FastAPIStatus.self))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(
+                for: FastAPIStreamRequest(path: "status/404"), to: directory.appendingPathComponent("x"))
+        }
+        #expect(error?.statusCode == 404)
+        #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 404, error: "Not Found"))
+        #expect(try names(in: directory).isEmpty)
+    }
+}
+
+@Suite(
+    "Downloads that fail leave nothing behind (fault server)",
+    .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
+struct FaultServerDownloadTests {
+    @Test("/short-body (1000 bytes promised, 10 sent) and /reset-mid-body fail and leave no file")
+    func cutOff() async throws {
+        for path in ["short-body", "reset-mid-body"] {
+            let directory = try makeDirectory()
+            try Data("old".utf8).write(to: directory.appendingPathComponent("body.bin"))
+            let error = await #expect(throws: RequestError.self, "\(path)") {
+                try await Session(transport: URLSessionTransport())
+                    .download(for: FaultRequest(path: path), to: directory.appendingPathComponent("body.bin"))
+            }
+            #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
+            #expect(try names(in: directory) == ["body.bin"], "\(path)")
+            #expect(try Data(contentsOf: directory.appendingPathComponent("body.bin")) == Data("old".utf8))
+        }
+    }
+
+    @Test("/never, cancelled: throws cancelled promptly, leaves no file")
+    func cancelNever() async throws {
+        let directory = try makeDirectory()
+        let destination = directory.appendingPathComponent("never.bin")
+        let request = FaultRequest(path: "never", idleTimeout: 60)
+        let task = Task {
+            try await Session(transport: URLSessionTransport()).download(for: request, to: destination)
+        }
+        try await Task.sleep(nanoseconds: 200_000_000)
+        let started = Date()
+        task.cancel()
+        let result = await task.result
+        guard case .failure(RequestError.cancelled) = result else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        #expect(Date().timeIntervalSince(started) < 10)
+        #expect(try names(in: directory).isEmpty)
+    }
+}

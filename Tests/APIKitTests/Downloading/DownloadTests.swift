@@ -1,0 +1,263 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A fresh, empty directory for one test's downloads.
+func makeDownloadDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("apikit-download-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+/// The names of the files in `directory`, hidden ones (temporary downloads) included, sorted.
+func fileNames(in directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}
+
+@Suite("Session.download: a body written to disk as it arrives, handed over only when complete")
+struct DownloadTests {
+    let directory: URL
+    let destination: URL
+
+    init() throws {
+        directory = try makeDownloadDirectory()
+        destination = directory.appendingPathComponent("body.bin")
+    }
+
+    func session(_ stub: StubResponse, errorBodyDecoder: ErrorBodyDecoder? = nil) -> Session {
+        Session(transport: StubTransport(stub), errorBodyDecoder: errorBodyDecoder)
+    }
+
+    @Test("chunks are written in order; the file is the only one left in the directory")
+    func chunksInOrder() async throws {
+        let session = session(.stream(headers: ["Content-Length": "6"], chunks: ["a", "bc", "def"], interval: 0.01))
+        let download = try await session.download(for: StreamedRequest(), to: destination)
+        #expect(download.fileURL == destination)
+        #expect(download.byteCount == 6)
+        #expect(download.statusCode == 200)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("an empty body makes an empty file")
+    func emptyBody() async throws {
+        let download = try await session(.success(status: 200)).download(for: StreamedRequest(), to: destination)
+        #expect(download.byteCount == 0)
+        #expect(try Data(contentsOf: destination).isEmpty)
+    }
+
+    @Test("progress reports each chunk written, with the Content-Length as the total")
+    func progressValues() async throws {
+        let steps = Protected<[TransferProgress]>([])
+        let session = session(.stream(headers: ["Content-Length": "6"], chunks: ["a", "bc", "def"], interval: 0.01))
+        _ = try await session.download(for: StreamedRequest(), to: destination) { steps.append($0) }
+        #expect(steps.value.map(\.bytesReceived) == [0, 1, 3, 6])
+        #expect(steps.value.allSatisfy { $0.expectedBytesToReceive == 6 })
+        #expect(steps.value.last?.fractionReceived == 1)
+    }
+
+    @Test("a 404 leaves no file and carries the error body, decoded")
+    func rejectedStatus() async throws {
+        let session = session(
+            .stream(status: 404, chunks: [#"{"error":"#, #""gone"}"#]),
+            errorBodyDecoder: .json(StreamFailure.self))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination)
+        }
+        #expect(error?.statusCode == 404)
+        #expect(error?.body == Data(#"{"error":"gone"}"#.utf8))
+        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "gone"))
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a body shorter than its Content-Length fails with incompleteBody and leaves nothing")
+    func cutOffBody() async throws {
+        let session = session(.stream(headers: ["Content-Length": "1000"], chunks: ["0123456789"]))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination)
+        }
+        guard case .transportFailed(let underlying as DownloadError, _) = error,
+            case .incompleteBody(received: 10, expected: 1000) = underlying
+        else {
+            Issue.record("expected incompleteBody, got \(String(describing: error))")
+            return
+        }
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a transport failing mid-body leaves no file")
+    func transportFailsMidBody() async throws {
+        let transport = ManualTransport(initial: [
+            .response(ManualTransport.ok), .data(Data("first".utf8)), .failed(URLError(.networkConnectionLost)),
+        ])
+        let error = await #expect(throws: RequestError.self) {
+            try await Session(transport: transport).download(for: StreamedRequest(), to: destination)
+        }
+        #expect(error?.stage == .transport)
+        #expect((error?.underlyingError as? URLError)?.code == .networkConnectionLost)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("cancelling the task mid-body stops the transfer and removes the temporary file")
+    func cancelMidBody() async throws {
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
+        let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
+        let session = Session(transport: transport)
+        let task = Task { [destination] in
+            try await session.download(for: StreamedRequest(), to: destination) { step in
+                if step.bytesReceived > 0 { writtenContinuation.yield() }
+            }
+        }
+        for await _ in written { break }
+        #expect(try fileNames(in: directory).count == 1)  // the temporary file, hidden
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as RequestError) = result, case .cancelled = error else {
+            Issue.record("expected cancelled, got \(result)")
+            return
+        }
+        #expect(transport.cancels == 1)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("an existing destination is untouched on failure and replaced on success")
+    func existingDestination() async throws {
+        try Data("old".utf8).write(to: destination)
+        let failing = session(.stream(status: 500, chunks: ["nope"]))
+        await #expect(throws: RequestError.self) {
+            try await failing.download(for: StreamedRequest(), to: destination)
+        }
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "old")
+        let cutOff = session(.stream(headers: ["Content-Length": "99"], chunks: ["new"]))
+        await #expect(throws: RequestError.self) {
+            try await cutOff.download(for: StreamedRequest(), to: destination)
+        }
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "old")
+        _ = try await session(.stream(chunks: ["new", "er"])).download(for: StreamedRequest(), to: destination)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "newer")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("a destination that cannot be replaced (a directory) fails and leaves only that directory")
+    func destinationIsDirectory() async throws {
+        try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
+        let error = await #expect(throws: RequestError.self) {
+            try await session(.stream(chunks: ["x"])).download(for: StreamedRequest(), to: destination)
+        }
+        guard case .transportFailed(DownloadError.cannotMoveToDestination, _) = error else {
+            Issue.record("expected cannotMoveToDestination, got \(String(describing: error))")
+            return
+        }
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("a missing directory fails with fileWriteFailed")
+    func missingDirectory() async throws {
+        let nowhere = directory.appendingPathComponent("missing/body.bin")
+        let error = await #expect(throws: RequestError.self) {
+            try await session(.stream(chunks: ["x"])).download(for: StreamedRequest(), to: nowhere)
+        }
+        guard case .transportFailed(DownloadError.fileWriteFailed, _) = error else {
+            Issue.record("expected fileWriteFailed, got \(String(describing: error))")
+            return
+        }
+    }
+
+    @Test("a 503 is retried through the RetryPolicy; the second attempt's body is the file")
+    func retried() async throws {
+        let calls = Protected(0)
+        let transport = StubTransport { _ in
+            calls.withLock { $0 += 1 }
+            return calls.value == 1
+                ? .stream(status: 503, chunks: ["busy"]) : .stream(chunks: ["second"])
+        }
+        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2, wait: { _ in }))
+        let download = try await session.download(for: StreamedRequest(), to: destination)
+        #expect(calls.value == 2)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "second")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+        _ = download
+    }
+
+    @Test("interceptors adapt the request and inspect the response before the file is handed over")
+    func interceptors() async throws {
+        let interceptor = StreamInterceptor()
+        let seen = Protected<String?>(nil)
+        let transport = StubTransport { request in
+            seen.withLock { $0 = request.value(forHTTPHeaderField: "X-Adapted") }
+            return .stream(chunks: ["abc"])
+        }
+        _ = try await Session(transport: transport, interceptors: [interceptor])
+            .download(for: StreamedRequest(), to: destination)
+        #expect(seen.value == "yes")
+        #expect(interceptor.inspected.value == ["200 0"])
+    }
+
+    @Test("the completion form: called once with the file; cancel mid-body: called once with cancelled, no file")
+    func completionForm() async throws {
+        let session = session(.stream(chunks: ["a", "b"], interval: 0.01))
+        let result = await withCheckedContinuation { continuation in
+            session.download(StreamedRequest(), to: destination) { continuation.resume(returning: $0) }
+        }
+        #expect(try result.get().byteCount == 2)
+
+        let other = directory.appendingPathComponent("other.bin")
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
+        let calls = Protected(0)
+        let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
+        let handle = Session(transport: transport).download(
+            StreamedRequest(), to: other, progress: { if $0.bytesReceived > 0 { writtenContinuation.yield() } }
+        ) { result in
+            calls.withLock { $0 += 1 }
+            endedContinuation.yield(result)
+        }
+        for await _ in written { break }
+        handle.cancel()
+        handle.cancel()
+        var outcome: Result<DownloadResponse, RequestError>?
+        for await result in ended {
+            outcome = result
+            break
+        }
+        guard case .failure(.cancelled) = outcome else {
+            Issue.record("expected cancelled, got \(String(describing: outcome))")
+            return
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(calls.value == 1)
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("cancel racing the last chunk: the completion runs once; a file only with success, no temporary file left")
+    func cancelRacesLastChunk() async throws {
+        let session = session(.stream(chunks: ["a", "b", "c"]))
+        for round in 0..<100 {
+            let destination = directory.appendingPathComponent("race-\(round).bin")
+            let calls = Protected(0)
+            let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+            let handle = session.download(StreamedRequest(), to: destination) { result in
+                calls.withLock { $0 += 1 }
+                endedContinuation.yield(result)
+            }
+            if round % 2 == 1 { await Task.yield() }
+            handle.cancel()
+            var outcome: Result<DownloadResponse, RequestError>?
+            for await result in ended {
+                outcome = result
+                break
+            }
+            switch outcome {
+            case .success: #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
+            case .failure(.cancelled): #expect(!FileManager.default.fileExists(atPath: destination.path))
+            default: Issue.record("unexpected \(String(describing: outcome))")
+            }
+            #expect(calls.value == 1)
+        }
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(try fileNames(in: directory).allSatisfy { !$0.hasPrefix(".") })
+    }
+}
