@@ -16,6 +16,7 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     // @unchecked: every stored property is only touched with `lock` held.
     private let lock = NSLock()
     private var values: [Value] = []
+    private var firstRecorded: ContinuousClock.Instant?
     private var waiters: [(id: UUID, continuation: CheckedContinuation<Value?, Never>)] = []
 
     /// A probe that has recorded nothing.
@@ -25,8 +26,10 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter value: What the completion handler was called with.
     public func record(_ value: Value) {
+        let now = ContinuousClock.now
         lock.lock()
         values.append(value)
+        if firstRecorded == nil { firstRecorded = now }
         let waiting = waiters
         waiters.removeAll()
         lock.unlock()
@@ -40,6 +43,15 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return values
+    }
+
+    /// When the completion was first called: a test that bounds how long a call took measures
+    /// to this instant, not to when the test itself ran again, which a loaded machine can
+    /// delay by seconds (other tests hold the cooperative threads).
+    public var firstRecordedAt: ContinuousClock.Instant? {
+        lock.lock()
+        defer { lock.unlock() }
+        return firstRecorded
     }
 
     /// How many times the completion has been called so far.

@@ -26,3 +26,19 @@ struct CompletionProbeTests {
         #expect(await probe.first(timeout: 0.1) == 7)
     }
 }
+
+@Suite("CompletionProbe timing")
+struct CompletionProbeTimingTests {
+    @Test("firstRecordedAt is the instant of the first call, not of a later one")
+    func firstRecordedAt() async throws {
+        let probe = CompletionProbe<Int>()
+        #expect(probe.firstRecordedAt == nil)
+        let before = ContinuousClock.now
+        probe.record(1)
+        let after = ContinuousClock.now
+        try await Task.sleep(for: .milliseconds(20))
+        probe.record(2)
+        let first = try #require(probe.firstRecordedAt)
+        #expect(first >= before && first <= after)
+    }
+}
