@@ -24,7 +24,8 @@ extension RequestPipeline {
     /// Prepares the request, authorizes and adapts it, and starts the transfer into `buffer`.
     /// A reconnection of server-sent events passes its `lastEventID`, sent as the
     /// `Last-Event-ID` header (an ordinary header, set before the interceptors see the request).
-    func startStream(into buffer: StreamBuffer, lastEventID: String? = nil) async throws(RequestError) -> RequestContext {
+    func startStream(into buffer: StreamBuffer, lastEventID: String? = nil) async throws(RequestError) -> RequestContext
+    {
         var urlRequest = try prepare()
         if let lastEventID {
             urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")

@@ -93,7 +93,10 @@ extension StreamingTests {
         @Test("a drop after two events reconnects with Last-Event-ID; the cut-off event is not delivered twice")
         func reconnectsWithLastEventID() async throws {
             let transport = ScriptedStreamTransport([
-                [.response(ScriptedStreamTransport.head()), Self.data("id: 1\ndata: a\n\nid: 2\ndata: b\n\nid: 3\ndata: c"), Self.lost],
+                [
+                    .response(ScriptedStreamTransport.head()),
+                    Self.data("id: 1\ndata: a\n\nid: 2\ndata: b\n\nid: 3\ndata: c"), Self.lost,
+                ],
                 [.response(ScriptedStreamTransport.head()), Self.data("id: 3\ndata: c\n\n"), .finished],
                 [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished],
             ])
@@ -136,7 +139,9 @@ extension StreamingTests {
 
         @Test("a 204 ends the sequence normally, without reconnecting")
         func noContentEnds() async throws {
-            let transport = ScriptedStreamTransport([[.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished]])
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished]
+            ])
             var count = 0
             for try await _ in events(transport) { count += 1 }
             #expect(count == 0)
@@ -176,7 +181,10 @@ extension StreamingTests {
         @Test("a content type with parameters, or none at all, is read as events")
         func lenientContentType() async throws {
             let transport = ScriptedStreamTransport([
-                [.response(ScriptedStreamTransport.head(contentType: "Text/Event-Stream; charset=utf-8")), Self.data("data: a\n\n"), .finished],
+                [
+                    .response(ScriptedStreamTransport.head(contentType: "Text/Event-Stream; charset=utf-8")),
+                    Self.data("data: a\n\n"), .finished,
+                ],
                 [.response(ScriptedStreamTransport.head(contentType: nil)), Self.data("data: b\n\n"), .finished],
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
