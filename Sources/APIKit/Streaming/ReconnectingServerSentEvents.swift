@@ -17,7 +17,7 @@ import Foundation
 ///   ``RequestError/unacceptableStatusCode(_:body:response:context:)`` and does not reconnect;
 ///   neither does an accepted response whose `Content-Type` is present and is not
 ///   `text/event-stream`: it throws ``RequestError/responseInterceptorFailed(_:body:response:context:)``
-///   with ``ResponseStreamError/notAnEventStream(contentType:)``. A response without a
+///   with ``UnacceptableContentType``. A response without a
 ///   `Content-Type` is read as events.
 /// - Only transport failures and ends of the body reconnect. Any other error (an interceptor's,
 ///   an oversized event's, ``ResponseStreamError/bufferLimitExceeded(limit:)``) ends the
@@ -151,7 +151,8 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
                 return false
             }
             if let contentType = http?.value(forHTTPHeaderField: "Content-Type"), !Self.isEventStream(contentType) {
-                throw attempt.responseRejected(ResponseStreamError.notAnEventStream(contentType: contentType))
+                throw attempt.responseRejected(
+                    UnacceptableContentType(contentType: contentType, expected: "text/event-stream"))
             }
             connection = attempt
             return true

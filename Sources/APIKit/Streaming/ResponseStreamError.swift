@@ -14,10 +14,6 @@ public enum ResponseStreamError: Error, Sendable, Hashable {
     /// The consumer fell behind: the chunks waiting for it would have taken more than `limit`
     /// bytes, so the transfer was cancelled (see ``ResponseStream``).
     case bufferLimitExceeded(limit: Int)
-    /// The response to ``ReconnectingServerSentEvents`` was accepted but its `Content-Type` is
-    /// not `text/event-stream`, so the stream was failed without reconnecting, as EventSource
-    /// does.
-    case notAnEventStream(contentType: String)
 }
 
 extension ResponseStreamError: LocalizedError, CustomStringConvertible {
@@ -32,8 +28,6 @@ extension ResponseStreamError: LocalizedError, CustomStringConvertible {
         switch self {
         case .bufferLimitExceeded(let limit):
             "the stream's consumer fell behind by more than \(limit) bytes (its buffer limit); the transfer was cancelled"
-        case .notAnEventStream(let contentType):
-            "the response's Content-Type is \(contentType), not text/event-stream; the events stream was not reconnected"
         }
     }
 }

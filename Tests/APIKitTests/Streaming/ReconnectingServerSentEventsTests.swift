@@ -173,8 +173,10 @@ extension StreamingTests {
                 for try await _ in events(transport) {}
             }
             #expect(error?.stage == .responseValidation)
+            #expect(error?.errorDescription?.contains("application/json") == true)
             #expect(
-                error?.underlyingError as? ResponseStreamError == .notAnEventStream(contentType: "application/json"))
+                error?.underlyingError as? UnacceptableContentType
+                    == UnacceptableContentType(contentType: "application/json", expected: "text/event-stream"))
             #expect(transport.requests.count == 1)
         }
 

@@ -17,6 +17,7 @@ extension StreamingTests {
             requireSendable(DecodedResponseStream<ServerSentEvent>.self)
             requireSendable(ReconnectingServerSentEvents.self)
             requireSendable(ServerSentEventReconnection.self)
+            requireSendable(UnacceptableContentType.self)
             requireSendable(ResponseStreamError.self)
             requireSendable(TransportStreamEvent.self)
         }
