@@ -9,6 +9,8 @@ struct FastAPIStreamRequest: Request, RequestConfiguration {
     var path: String
     @Query("count") var count: Int? = nil
     @Query("interval_ms") var intervalMilliseconds: Int? = nil
+    @Query("drop_after") var dropAfter: Int? = nil
+    @Query("retry_ms") var retryMilliseconds: Int? = nil
     var base = FastAPIServer.url ?? URL(string: "http://127.0.0.1:9")!
     var method: HTTPMethod { .get }
     var configuration: Self { self }
@@ -48,6 +50,26 @@ struct StreamingTests {
                 ServerSentEvent(event: "tick", data: "event 3\nline two of 3", id: "3"),
                 ServerSentEvent(event: "message", data: "event 4\nline two of 4", id: "4"),
             ])
+    }
+
+    @Test("/sse with drops: the reconnecting sequence yields every event once, in order, resuming after Last-Event-ID")
+    func serverSentEventsReconnect() async throws {
+        let sent = LastEventIDRecorder()
+        let session = Session(transport: transport, interceptors: [sent])
+        let request = FastAPIStreamRequest(path: "sse", count: 6, dropAfter: 2, retryMilliseconds: 50)
+        // the server's retry (50 ms) replaces the 10 s initial delay: a test that waited it would time out
+        let events = session.stream(for: request).serverSentEvents(
+            reconnecting: .init(maximumAttempts: 3, initialDelay: 10))
+        var received: [ServerSentEvent] = []
+        for try await event in events { received.append(event) }
+        #expect(
+            received
+                == (1...6).map { i in
+                    ServerSentEvent(
+                        event: i % 2 == 1 ? "tick" : "message", data: "event \(i)\nline two of \(i)", id: "\(i)")
+                })
+        // three connections of two events, then the 204 that says the last id was the last event
+        #expect(sent.lastEventIDs.value == [nil, "2", "4", "6"])
     }
 
     @Test("/jsonl: every line decoded, in order, through URLSessionTransport and URLSession.shared")
@@ -187,5 +209,15 @@ struct StreamCancellationTests {
             await pause(0.1)
         }
         Issue.record("\(left.count) of \(ports.count) sockets still open after the stream ended")
+    }
+}
+
+/// Records the `Last-Event-ID` header of each request it adapts.
+final class LastEventIDRecorder: Interceptor {
+    let lastEventIDs = Protected<[String?]>([])
+
+    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+        lastEventIDs.append(urlRequest.value(forHTTPHeaderField: "Last-Event-ID"))
+        return urlRequest
     }
 }

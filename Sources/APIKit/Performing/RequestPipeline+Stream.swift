@@ -11,7 +11,9 @@ extension RequestPipeline {
     func streamSource(maximumBufferSize: Int) -> ResponseStreamSource {
         ResponseStreamSource(
             maximumBufferSize: maximumBufferSize,
-            start: { buffer throws(RequestError) in try await self.startStream(into: buffer) },
+            start: { buffer, lastEventID throws(RequestError) in
+                try await self.startStream(into: buffer, lastEventID: lastEventID)
+            },
             check: { response, buffer, context throws(RequestError) in
                 try await self.checkStreamHead(response, buffer: buffer, context: context)
             },
@@ -20,8 +22,14 @@ extension RequestPipeline {
     }
 
     /// Prepares the request, authorizes and adapts it, and starts the transfer into `buffer`.
-    func startStream(into buffer: StreamBuffer) async throws(RequestError) -> RequestContext {
+    /// A reconnection of server-sent events passes its `lastEventID`, sent as the
+    /// `Last-Event-ID` header (an ordinary header, set before the interceptors see the request).
+    func startStream(into buffer: StreamBuffer, lastEventID: String? = nil) async throws(RequestError) -> RequestContext
+    {
         var urlRequest = try prepare()
+        if let lastEventID {
+            urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+        }
         if let credentials = session.authentication?.store {
             do {
                 (urlRequest, _) = try await credentials.authorize(urlRequest)

@@ -48,12 +48,15 @@ public struct ResponseStream: AsyncSequence, Sendable {
     public static let defaultMaximumBufferSize = 8 << 20
 
     let source: ResponseStreamSource
+    /// The `Last-Event-ID` header to send, for a reconnection of
+    /// ``ReconnectingServerSentEvents``; `nil` sends none.
+    var lastEventID: String? = nil
 
     /// Starts an iteration; the request is sent on the first call to `next()`.
     ///
     /// - Returns: The iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(connection: StreamConnection(source: source))
+        Iterator(connection: StreamConnection(source: source, lastEventID: lastEventID))
     }
 
     /// Reads one transfer of a ``ResponseStream``; dropping it cancels the transfer.
@@ -102,8 +105,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
             try await nextChunk(isolation: actor)
         }
 
-        private mutating func nextChunk(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Data? {
-            let context: RequestContext
+        /// Sends the request and waits for the accepted response head, unless that was done;
+        /// `nil` once the iteration has ended.
+        mutating func open(isolation actor: isolated (any Actor)?) async throws(RequestError) -> URLResponse? {
             switch phase {
             case .done:
                 return nil
@@ -111,10 +115,14 @@ public struct ResponseStream: AsyncSequence, Sendable {
                 phase = .done
                 let (response, opened) = try await connection.open()
                 phase = .streaming(response, opened)
-                context = opened
-            case .streaming(_, let streaming):
-                context = streaming
+                return response
+            case .streaming(let response, _):
+                return response
             }
+        }
+
+        private mutating func nextChunk(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Data? {
+            guard try await open(isolation: actor) != nil, case .streaming(_, let context) = phase else { return nil }
             do {
                 let chunk = try await connection.nextChunk(context: context)
                 if chunk == nil { phase = .done }
@@ -135,6 +143,17 @@ public struct ResponseStream: AsyncSequence, Sendable {
             phase = .done
             return .parsingFailed(error, body: Data(), response: response, context: context)
         }
+
+        /// Ends the iteration on a response head that the caller rejects after the request's
+        /// own checks passed: the transfer is cancelled and the error is the one to throw.
+        mutating func responseRejected(_ error: any Error) -> RequestError {
+            connection.cancel()
+            guard case .streaming(let response, let context) = phase else {
+                return .cancelled(context: connection.source.context(nil))
+            }
+            phase = .done
+            return .responseInterceptorFailed(error, body: Data(), response: response, context: context)
+        }
     }
 }
 
@@ -142,8 +161,9 @@ public struct ResponseStream: AsyncSequence, Sendable {
 /// ``Session/stream(for:options:maximumBufferSize:)``.
 struct ResponseStreamSource: Sendable {
     let maximumBufferSize: Int
-    /// Prepares the request, starts the transfer into the buffer, and returns the context.
-    let start: @Sendable (StreamBuffer) async throws(RequestError) -> RequestContext
+    /// Prepares the request (with a `Last-Event-ID` header when one is given), starts the
+    /// transfer into the buffer, and returns the context.
+    let start: @Sendable (StreamBuffer, _ lastEventID: String?) async throws(RequestError) -> RequestContext
     /// Checks the response head, reading the error body from the buffer when it is rejected.
     let check: @Sendable (URLResponse, StreamBuffer, RequestContext) async throws(RequestError) -> Void
     /// The request's context with a URL.
@@ -154,10 +174,12 @@ struct ResponseStreamSource: Sendable {
 /// when the iterator that owns it goes away.
 final class StreamConnection: Sendable {
     let source: ResponseStreamSource
+    private let lastEventID: String?
     private let buffer: StreamBuffer
 
-    init(source: ResponseStreamSource) {
+    init(source: ResponseStreamSource, lastEventID: String? = nil) {
         self.source = source
+        self.lastEventID = lastEventID
         self.buffer = StreamBuffer(limit: max(1, source.maximumBufferSize))
     }
 
@@ -168,7 +190,7 @@ final class StreamConnection: Sendable {
     /// Sends the request and waits for the response head, which it checks.
     func open() async throws(RequestError) -> (URLResponse, RequestContext) {
         guard !Task.isCancelled else { throw .cancelled(context: source.context(nil)) }
-        let context = try await source.start(buffer)
+        let context = try await source.start(buffer, lastEventID)
         while true {
             switch await buffer.next() {
             case .response(let response):

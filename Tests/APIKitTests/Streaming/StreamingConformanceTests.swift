@@ -15,6 +15,9 @@ extension StreamingTests {
             requireSendable(StreamDecodingError.self)
             requireSendable(ResponseStream.self)
             requireSendable(DecodedResponseStream<ServerSentEvent>.self)
+            requireSendable(ReconnectingServerSentEvents.self)
+            requireSendable(ServerSentEventReconnection.self)
+            requireSendable(UnacceptableContentType.self)
             requireSendable(ResponseStreamError.self)
             requireSendable(TransportStreamEvent.self)
         }

@@ -1,0 +1,277 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A transport that answers each streamed request with the next of its scripted connections,
+/// and records the requests and when they were sent. A connection without `.finished` or
+/// `.failed` stays open until cancelled; requests past the script cannot connect.
+final class ScriptedStreamTransport: Transport {
+    private let connections: [[TransportStreamEvent]]
+    private let queue = DispatchQueue(label: "ScriptedStreamTransport")
+    private let state = Protected<(requests: [URLRequest], sentAt: [ContinuousClock.Instant], delivered: Int)>(
+        ([], [], 0))
+
+    init(_ connections: [[TransportStreamEvent]]) {
+        self.connections = connections
+    }
+
+    /// The requests sent so far, in order.
+    var requests: [URLRequest] { state.value.requests }
+    /// When each request was sent.
+    var sentAt: [ContinuousClock.Instant] { state.value.sentAt }
+    /// How many connections have delivered all their scripted events.
+    var delivered: Int { state.value.delivered }
+
+    /// A response head with `status` and, unless `nil`, a `Content-Type`.
+    static func head(_ status: Int = 200, contentType: String? = "text/event-stream") -> URLResponse {
+        let headers = contentType.map { ["Content-Type": $0] } ?? [:]
+        return HTTPURLResponse(url: stubBase, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+    }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        queue.async { completion(.failure(URLError(.unsupportedURL))) }
+        return ScriptedTask(onCancel: {})
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        let number = state.withLock { state in
+            state.requests.append(request)
+            state.sentAt.append(.now)
+            return state.requests.count - 1
+        }
+        let events = number < connections.count ? connections[number] : [.failed(URLError(.cannotConnectToHost))]
+        let open = Protected(true)
+        queue.async { [state] in
+            for event in events where open.value {
+                onEvent(event)
+                if case .finished = event { open.withLock { $0 = false } }
+                if case .failed = event { open.withLock { $0 = false } }
+            }
+            state.withLock { $0.delivered += 1 }
+        }
+        return ScriptedTask { [queue] in
+            queue.async {
+                guard open.value else { return }
+                open.withLock { $0 = false }
+                onEvent(.failed(URLError(.cancelled)))
+            }
+        }
+    }
+}
+
+private struct ScriptedTask: TransportTask {
+    let onCancel: @Sendable () -> Void
+
+    func cancel() { onCancel() }
+}
+
+extension StreamingTests {
+    @Suite("ReconnectingServerSentEvents: EventSource reconnection over a ResponseStream")
+    struct ReconnectingServerSentEventsTests {
+        static let quick = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0.01)
+        static let lost = TransportStreamEvent.failed(URLError(.networkConnectionLost))
+
+        static func data(_ text: String) -> TransportStreamEvent {
+            .data(Data(text.utf8))
+        }
+
+        func events(
+            _ transport: ScriptedStreamTransport,
+            _ reconnection: ServerSentEventReconnection = quick
+        ) -> ReconnectingServerSentEvents {
+            Session(transport: transport).stream(for: StreamedRequest()).serverSentEvents(reconnecting: reconnection)
+        }
+
+        @Test("a drop after two events reconnects with Last-Event-ID; the cut-off event is not delivered twice")
+        func reconnectsWithLastEventID() async throws {
+            let transport = ScriptedStreamTransport([
+                [
+                    .response(ScriptedStreamTransport.head()),
+                    Self.data("id: 1\ndata: a\n\nid: 2\ndata: b\n\nid: 3\ndata: c"), Self.lost,
+                ],
+                [.response(ScriptedStreamTransport.head()), Self.data("id: 3\ndata: c\n\n"), .finished],
+                [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished],
+            ])
+            var received: [ServerSentEvent] = []
+            for try await event in events(transport) { received.append(event) }
+            #expect(
+                received == [
+                    ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "b", id: "2"),
+                    ServerSentEvent(data: "c", id: "3"),
+                ])
+            #expect(transport.requests.map { $0.headerValue("Last-Event-ID") } == [nil, "2", "3"])
+        }
+
+        @Test("the wait before reconnecting is the server's retry, over the initial delay")
+        func honoursRetry() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head()), Self.data("retry: 300\ndata: a\n\n"), .finished],
+                [.response(ScriptedStreamTransport.head(204)), .finished],
+            ])
+            var received: [String] = []
+            let reconnection = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0)
+            for try await event in events(transport, reconnection) { received.append(event.data) }
+            #expect(received == ["a"])
+            let sentAt = transport.sentAt
+            #expect(sentAt.count == 2)
+            #expect(sentAt[1] - sentAt[0] >= .milliseconds(300))
+        }
+
+        @Test("without a retry from the server, the initial delay is waited")
+        func initialDelay() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished],
+                [.response(ScriptedStreamTransport.head(204)), .finished],
+            ])
+            for try await _ in events(transport, .init(initialDelay: 0.2)) {}
+            let sentAt = transport.sentAt
+            #expect(sentAt.count == 2)
+            #expect(sentAt[1] - sentAt[0] >= .milliseconds(200))
+        }
+
+        @Test("a 204 ends the sequence normally, without reconnecting")
+        func noContentEnds() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished]
+            ])
+            var count = 0
+            for try await _ in events(transport) { count += 1 }
+            #expect(count == 0)
+            #expect(transport.requests.count == 1)
+        }
+
+        @Test("a 500 throws the status error and does not reconnect")
+        func serverErrorEnds() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head(500, contentType: "text/plain")), Self.data("down"), .finished]
+            ])
+            let error = await #expect(throws: RequestError.self) {
+                for try await _ in events(transport) {}
+            }
+            guard case .unacceptableStatusCode(500, let body, _, _)? = error else {
+                Issue.record("expected a 500, got \(String(describing: error))")
+                return
+            }
+            #expect(body == Data("down".utf8))
+            #expect(transport.requests.count == 1)
+        }
+
+        @Test("an accepted response that is not text/event-stream fails without reconnecting")
+        func wrongContentTypeEnds() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head(contentType: "application/json")), Self.data("{}"), .finished]
+            ])
+            let error = await #expect(throws: RequestError.self) {
+                for try await _ in events(transport) {}
+            }
+            #expect(error?.stage == .responseValidation)
+            #expect(error?.errorDescription?.contains("application/json") == true)
+            #expect(
+                error?.underlyingError as? UnacceptableContentType
+                    == UnacceptableContentType(contentType: "application/json", expected: "text/event-stream"))
+            #expect(transport.requests.count == 1)
+        }
+
+        @Test("a content type with parameters, or none at all, is read as events")
+        func lenientContentType() async throws {
+            let transport = ScriptedStreamTransport([
+                [
+                    .response(ScriptedStreamTransport.head(contentType: "Text/Event-Stream; charset=utf-8")),
+                    Self.data("data: a\n\n"), .finished,
+                ],
+                [.response(ScriptedStreamTransport.head(contentType: nil)), Self.data("data: b\n\n"), .finished],
+                [.response(ScriptedStreamTransport.head(204)), .finished],
+            ])
+            var received: [String] = []
+            for try await event in events(transport) { received.append(event.data) }
+            #expect(received == ["a", "b"])
+        }
+
+        @Test("cancelling the consumer while it waits to reconnect stops at once, with no new request")
+        func cancelledDuringWait() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished]
+            ])
+            let sequence = events(transport, .init(initialDelay: 60))
+            let first = Protected<String?>(nil)
+            let task = Task { () async throws -> ServerSentEvent? in
+                var iterator = sequence.makeAsyncIterator()
+                let data = try await iterator.next()?.data
+                first.withLock { $0 = data }
+                return try await iterator.next()
+            }
+            while first.value == nil || transport.delivered < 1 {
+                try await Task.sleep(nanoseconds: 5_000_000)
+            }
+            try await Task.sleep(nanoseconds: 50_000_000)  // into the 60 s wait
+            let start = ContinuousClock.now
+            task.cancel()
+            let result = await task.result
+            #expect(ContinuousClock.now - start < .seconds(5))
+            guard case .failure(let error) = result else {
+                Issue.record("expected cancelled, got \(result)")
+                return
+            }
+            #expect((error as? RequestError)?.stage == .cancelled)
+            #expect(transport.requests.count == 1)
+        }
+
+        @Test("after maximumAttempts connections in a row without an event, the last error is thrown")
+        func maximumAttempts() async throws {
+            let transport = ScriptedStreamTransport([])  // every request fails to connect
+            let error = await #expect(throws: RequestError.self) {
+                for try await _ in events(transport, .init(maximumAttempts: 3, initialDelay: 0.001)) {}
+            }
+            #expect(error?.stage == .transport)
+            #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+            #expect(transport.requests.count == 3)
+        }
+
+        @Test("a connection that delivers an event resets the count of failed attempts")
+        func eventResetsAttempts() async throws {
+            let transport = ScriptedStreamTransport([
+                [Self.lost],
+                [.response(ScriptedStreamTransport.head()), Self.data("id: 1\ndata: a\n\n"), Self.lost],
+                [Self.lost],
+            ])
+            var received: [String] = []
+            let error = await #expect(throws: RequestError.self) {
+                for try await event in events(transport, .init(maximumAttempts: 2, initialDelay: 0.001)) {
+                    received.append(event.data)
+                }
+            }
+            #expect(received == ["a"])
+            #expect(error?.stage == .transport)
+            // 1 fails, 2 delivers (count reset), 3 and 4 fail: the second failure in a row ends it
+            #expect(transport.requests.count == 4)
+            #expect(transport.requests.last?.headerValue("Last-Event-ID") == "1")
+        }
+
+        @Test("an interceptor sees the Last-Event-ID of a reconnection")
+        func interceptorSeesLastEventID() async throws {
+            let seen = Protected<[String?]>([])
+            struct Recorder: Interceptor {
+                let seen: Protected<[String?]>
+                func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+                    seen.append(urlRequest.value(forHTTPHeaderField: "Last-Event-ID"))
+                    return urlRequest
+                }
+            }
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head()), Self.data("id: 7\ndata: a\n\n"), Self.lost],
+                [.response(ScriptedStreamTransport.head(204)), .finished],
+            ])
+            let session = Session(transport: transport, interceptors: [Recorder(seen: seen)])
+            for try await _ in session.stream(for: StreamedRequest()).serverSentEvents(reconnecting: Self.quick) {}
+            #expect(seen.value == [nil, "7"])
+        }
+    }
+}
