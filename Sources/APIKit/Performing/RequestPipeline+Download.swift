@@ -21,7 +21,8 @@ extension RequestPipeline {
     ) async -> Result<DownloadResponse, RequestError> {
         do {
             return .success(
-                try await download(to: destination, gate: gate, resumable: resumable || resuming != nil, from: resuming))
+                try await download(to: destination, gate: gate, resumable: resumable || resuming != nil, from: resuming)
+            )
         } catch {
             return .failure((request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error)
         }

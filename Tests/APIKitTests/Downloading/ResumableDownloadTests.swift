@@ -180,7 +180,8 @@ struct ResumableDownloadTests {
             seen.record(request)
             return request.value(forHTTPHeaderField: "Range") == nil
                 ? .stream(headers: ["Content-Length": "6", "ETag": #""e""#], chunks: ["abc"])
-                : .stream(status: 206, headers: ["Content-Range": "bytes 3-5/6", "Content-Length": "3"], chunks: ["def"])
+                : .stream(
+                    status: 206, headers: ["Content-Range": "bytes 3-5/6", "Content-Length": "3"], chunks: ["def"])
         }
         let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2, wait: { _ in }))
         let download = try await session.download(for: StreamedRequest(), to: destination, resumable: true)
