@@ -21,10 +21,10 @@
 ///
 /// ```swift
 /// do {
-///     try await session.download(for: ReportRequest(id: 7), to: destination, resumable: true)
+///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumable: true)
 /// } catch let error where error.downloadResumeData != nil {
 ///     let resume = error.downloadResumeData!
-///     try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
+///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
 /// }
 /// ```
 public struct DownloadResumeData: Sendable, Hashable, Codable {

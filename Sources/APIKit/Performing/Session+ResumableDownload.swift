@@ -13,10 +13,10 @@ extension Session {
     ///
     /// ```swift
     /// do {
-    ///     try await session.download(for: ReportRequest(id: 7), to: destination, resumable: true)
+    ///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumable: true)
     /// } catch {
     ///     if let resume = error.downloadResumeData {
-    ///         try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
+    ///         _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
     ///     }
     /// }
     /// ```

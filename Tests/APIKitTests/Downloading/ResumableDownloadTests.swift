@@ -202,6 +202,28 @@ struct ResumableDownloadTests {
         #expect(try fileNames(in: directory).isEmpty)
     }
 
+    @Test("the README's resuming example, compiled: the cut download resumes to the whole body")
+    func readmeExample() async throws {
+        let calls = Protected(0)
+        let api = Session(
+            transport: StubTransport { request in
+                calls.withLock { $0 += 1 }
+                return request.value(forHTTPHeaderField: "Range") == "bytes=3-"
+                    ? .stream(status: 206, headers: ["Content-Range": "bytes 3-5/6"], chunks: ["def"])
+                    : .stream(headers: ["Content-Length": "6", "ETag": #""r""#], chunks: ["abc"])
+            })
+        let request = StreamedRequest()
+        do {
+            _ = try await api.download(for: request, to: destination, resumable: true)
+        } catch {
+            guard let resume = error.downloadResumeData else { throw error }
+            // later, or after the network is back: only the missing bytes are fetched
+            _ = try await api.download(for: request, to: destination, resumingFrom: resume)
+        }
+        #expect(calls.value == 2)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
+    }
+
     @Test("Content-Range parsing: the first byte, or nil")
     func contentRangeStart() {
         #expect(DownloadFile.start(ofContentRange: "bytes 5-9/10") == 5)
