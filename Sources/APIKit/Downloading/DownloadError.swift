@@ -24,17 +24,6 @@ public enum DownloadError: Error, CustomStringConvertible {
     /// The complete body could not be moved to the destination (named in the case): for
     /// example, a directory is there.
     case cannotMoveToDestination(URL, underlying: any Error)
-    /// A resumed download's server answered `416 Range Not Satisfiable` to the `Range` asking
-    /// for the bytes after `bytesReceived`: the partial file is removed; download again from
-    /// the start.
-    case rangeNotSatisfiable(bytesReceived: Int64)
-    /// A resumed download's `206 Partial Content` did not start where the partial file ends
-    /// (`expectedStart`); `contentRange` is the `Content-Range` it sent, if any. The partial
-    /// file is removed.
-    case contentRangeMismatch(expectedStart: Int64, contentRange: String?)
-    /// The partial file of ``DownloadResumeData`` (named in the case) is gone or holds fewer
-    /// bytes than `bytesReceived`: nothing is sent, and what is left of the file is removed.
-    case partialFileUnusable(URL, bytesReceived: Int64)
 
     /// What went wrong, with the file's name but not its directory.
     public var description: String {
@@ -45,12 +34,6 @@ public enum DownloadError: Error, CustomStringConvertible {
             "could not write the temporary file \(url.lastPathComponent): \(error)"
         case .cannotMoveToDestination(let url, let error):
             "could not move the downloaded file to \(url.lastPathComponent): \(error)"
-        case .rangeNotSatisfiable(let received):
-            "the server cannot send the bytes after the \(received) already received (416): download again"
-        case .contentRangeMismatch(let start, let range):
-            "the resumed body does not start at byte \(start) (Content-Range: \(range ?? "none"))"
-        case .partialFileUnusable(let url, let received):
-            "the partial file \(url.lastPathComponent) is missing or shorter than \(received) bytes: download again"
         }
     }
 }

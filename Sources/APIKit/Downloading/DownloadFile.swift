@@ -106,8 +106,8 @@ final class DownloadFile: Sendable {
     /// Checks that the partial file being resumed holds at least the bytes it should; removes
     /// it when it does not.
     ///
-    /// - Throws: ``DownloadError/partialFileUnusable(_:bytesReceived:)``.
-    func checkPartialFile() throws(DownloadError) {
+    /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)``.
+    func checkPartialFile() throws(DownloadResumeError) {
         guard let resuming else { return }
         let size = (try? FileManager.default.attributesOfItem(atPath: temporaryURL.path)[.size] as? NSNumber)?
             .int64Value
@@ -144,7 +144,7 @@ final class DownloadFile: Sendable {
     func receive(_ event: TransportStreamEvent) {
         // the request's own code runs outside the lock
         var rejection: (any Error)?
-        var unresumable: DownloadError?
+        var unresumable: DownloadResumeError?
         if case .response(let response) = event {
             unresumable = resumeFailure(response)
             rejection = unresumable == nil ? check(response) : nil
@@ -334,7 +334,7 @@ final class DownloadFile: Sendable {
 
     /// Why the response to a resumed request cannot continue the partial file: a `416`, or a
     /// `206` whose `Content-Range` does not start where the file ends. `nil` otherwise.
-    private func resumeFailure(_ response: URLResponse) -> DownloadError? {
+    private func resumeFailure(_ response: URLResponse) -> DownloadResumeError? {
         guard let resuming, let http = response as? HTTPURLResponse else { return nil }
         switch http.statusCode {
         case 416:

@@ -152,7 +152,7 @@ extension RequestPipeline {
     /// Starts one attempt's transfer into a new temporary file next to `destination`, logged
     /// as a stream is, with the caller's progress closure when there is one.
     ///
-    /// - Throws: ``DownloadError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
+    /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
     ///   whose partial file is gone or too short; nothing is sent then.
     private func startDownload(
         _ urlRequest: URLRequest, to destination: URL, gate: RequestHandle, resumable: Bool,

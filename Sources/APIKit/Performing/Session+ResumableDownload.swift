@@ -53,11 +53,11 @@ extension Session {
     ///   match) rewrites the partial file from byte 0, so the result is the new body whole;
     /// - a `416`, or a `206` that does not start at `N`, throws
     ///   ``RequestError/transportFailed(_:context:)`` with
-    ///   ``DownloadError/rangeNotSatisfiable(bytesReceived:)`` or
-    ///   ``DownloadError/contentRangeMismatch(expectedStart:contentRange:)`` and removes the
+    ///   ``DownloadResumeError/rangeNotSatisfiable(bytesReceived:)`` or
+    ///   ``DownloadResumeError/contentRangeMismatch(expectedStart:contentRange:)`` and removes the
     ///   partial file;
     /// - a partial file that is gone or shorter than `N` throws
-    ///   ``DownloadError/partialFileUnusable(_:bytesReceived:)`` before anything is sent.
+    ///   ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)`` before anything is sent.
     ///
     /// The resumed download is itself resumable: when it fails again, the error carries new
     /// resume data for the same partial file. Progress counts the bytes of the whole file.

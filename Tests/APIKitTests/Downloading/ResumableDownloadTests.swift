@@ -95,7 +95,7 @@ struct ResumableDownloadTests {
         let error = await #expect(throws: RequestError.self) {
             try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
         }
-        guard case .transportFailed(DownloadError.contentRangeMismatch(5, "bytes 0-9/10"), _) = error else {
+        guard case .transportFailed(DownloadResumeError.contentRangeMismatch(5, "bytes 0-9/10"), _) = error else {
             Issue.record("expected contentRangeMismatch, got \(String(describing: error))")
             return
         }
@@ -111,7 +111,7 @@ struct ResumableDownloadTests {
         let error = await #expect(throws: RequestError.self) {
             try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
         }
-        guard case .transportFailed(DownloadError.rangeNotSatisfiable(bytesReceived: 5), _) = error else {
+        guard case .transportFailed(DownloadResumeError.rangeNotSatisfiable(bytesReceived: 5), _) = error else {
             Issue.record("expected rangeNotSatisfiable, got \(String(describing: error))")
             return
         }
@@ -132,7 +132,7 @@ struct ResumableDownloadTests {
             try await Session(transport: transport)
                 .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
         }
-        guard case .transportFailed(let underlying as DownloadError, _) = error,
+        guard case .transportFailed(let underlying as DownloadResumeError, _) = error,
             case .partialFileUnusable(let url, bytesReceived: 5) = underlying
         else {
             Issue.record("expected partialFileUnusable, got \(String(describing: error))")
