@@ -32,40 +32,23 @@ extension RequestPipeline {
         to destination: URL, gate: RequestHandle, resumable: Bool, from resuming: DownloadResumeData?
     ) async throws(RequestError) -> DownloadResponse {
         var resuming = resuming
-        let policy = try attemptPolicy() ?? .none
-        let credentials = session.authentication?.store
+        let policy: RetryPolicy
+        do {
+            policy = try attemptPolicy() ?? .none
+        } catch {
+            throw error.with(downloadResumeData: resuming)
+        }
         var attempt = 0
         var replayed = false
         while true {
             attempt += 1
-            guard !gate.isFinished else {
-                throw RequestError.cancelled(context: context(attempt, nil)).with(downloadResumeData: resuming)
-            }
-            var urlRequest: URLRequest
+            let urlRequest: URLRequest
+            let ticket: CredentialTicket
             do {
-                urlRequest = try prepare()
+                (urlRequest, ticket) = try await attemptRequest(attempt, resuming: resuming, gate: gate)
             } catch {
-                throw error.withContext(error.context.with(attempts: attempt)).with(downloadResumeData: resuming)
-            }
-            if let resuming, resuming.bytesReceived > 0 {
-                urlRequest.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
-                urlRequest.setValue(resuming.validator, forHTTPHeaderField: "If-Range")
-            }
-            var ticket = CredentialTicket()
-            if let credentials {
-                do {
-                    (urlRequest, ticket) = try await credentials.authorize(urlRequest)
-                } catch {
-                    throw .requestInterceptorFailed(error, context: context(attempt, urlRequest.url))
-                }
-                do {
-                    try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
-                } catch {
-                    throw error.withContext(error.context.with(attempts: attempt))
-                }
-            }
-            if !session.interceptors.isEmpty {
-                urlRequest = try await adapted(urlRequest, attempt: attempt, handle: gate)
+                // a partial file being resumed stays resumable whatever stops the attempt early
+                throw error.with(downloadResumeData: resuming)
             }
             let context = context(attempt, urlRequest.url)
             guard !gate.isFinished else {
@@ -100,7 +83,9 @@ extension RequestPipeline {
                 (response, body) = (accepted, Data())
             }
 
-            if let credentials, !replayed, let http = response as? HTTPURLResponse, credentials.isUnauthorized(http) {
+            if let credentials = session.authentication?.store, !replayed, let http = response as? HTTPURLResponse,
+                credentials.isUnauthorized(http)
+            {
                 resuming = file.abandon()
                 replayed = true
                 do {
@@ -147,6 +132,41 @@ extension RequestPipeline {
                 preconditionFailure("handled above")
             }
         }
+    }
+
+    /// The request of attempt number `attempt`: prepared, with `Range` and `If-Range` when it
+    /// resumes a partial file, authorized and adapted by the interceptors.
+    private func attemptRequest(
+        _ attempt: Int, resuming: DownloadResumeData?, gate: RequestHandle
+    ) async throws(RequestError) -> (URLRequest, CredentialTicket) {
+        guard !gate.isFinished else { throw .cancelled(context: context(attempt, nil)) }
+        var urlRequest: URLRequest
+        do {
+            urlRequest = try prepare()
+        } catch {
+            throw error.withContext(error.context.with(attempts: attempt))
+        }
+        if let resuming, resuming.bytesReceived > 0 {
+            urlRequest.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
+            urlRequest.setValue(resuming.validator, forHTTPHeaderField: "If-Range")
+        }
+        var ticket = CredentialTicket()
+        if let credentials = session.authentication?.store {
+            do {
+                (urlRequest, ticket) = try await credentials.authorize(urlRequest)
+            } catch {
+                throw .requestInterceptorFailed(error, context: context(attempt, urlRequest.url))
+            }
+            do {
+                try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
+            } catch {
+                throw error.withContext(error.context.with(attempts: attempt))
+            }
+        }
+        if !session.interceptors.isEmpty {
+            urlRequest = try await adapted(urlRequest, attempt: attempt, handle: gate)
+        }
+        return (urlRequest, ticket)
     }
 
     /// Starts one attempt's transfer into a new temporary file next to `destination`, logged

@@ -173,6 +173,23 @@ struct ResumableDownloadTests {
         #expect(try fileNames(in: directory).isEmpty)
     }
 
+    @Test("a resumed download stopped before sending (an interceptor's adapt throws) still carries its resume data")
+    func failureBeforeSendingKeepsResumeData() async throws {
+        struct Refusing: Interceptor {
+            func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+                throw URLError(.userAuthenticationRequired)
+            }
+        }
+        let resume = try await interrupted()
+        let session = Session(transport: StubTransport(.stream(chunks: ["x"])), interceptors: [Refusing()])
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        }
+        #expect(error?.stage == .requestInterceptor)
+        #expect(error?.downloadResumeData == resume)
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
+    }
+
     @Test("a RetryPolicy retry of a resumable download resumes from the partial file")
     func retryResumes() async throws {
         let seen = Seen()
