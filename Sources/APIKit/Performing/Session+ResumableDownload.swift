@@ -86,6 +86,83 @@ extension Session {
         try await download(request, to: destination, resumable: true, resuming: resumeData, options, progress)
     }
 
+    /// Sends `request` as ``download(for:to:resumable:options:progress:)`` does and calls
+    /// `completion` with the outcome, as ``download(_:to:options:progress:completion:)`` does.
+    ///
+    /// ```swift
+    /// session.download(ReportRequest(id: 7), to: destination, resumable: true) { result in
+    ///     if case .failure(let error) = result, let resume = error.downloadResumeData { save(resume) }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - destination: A file URL; its directory must exist.
+    ///   - resumable: `true` to keep the partial file of a failed download.
+    ///   - options: Options for this call only.
+    ///   - progress: Receives the bytes written so far and the expected total after each chunk.
+    ///   - completion: Receives the ``DownloadResponse`` or a ``RequestError``, with
+    ///     ``RequestError/downloadResumeData`` when a partial file was kept.
+    /// - Returns: A handle that cancels the download; a cancelled resumable download keeps
+    ///   its partial file.
+    @discardableResult
+    public func download<R: Request>(
+        _ request: R,
+        to destination: URL,
+        resumable: Bool,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
+    ) -> RequestHandle {
+        download(request, to: destination, resumable: resumable, resuming: nil, options, progress, completion)
+    }
+
+    /// Continues a download that failed as ``download(for:to:resumingFrom:options:progress:)``
+    /// does, and calls `completion` with the outcome.
+    ///
+    /// ```swift
+    /// session.download(ReportRequest(id: 7), to: destination, resumingFrom: resume) { result in
+    ///     print(result.map(\.byteCount))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request to send: the one whose download failed.
+    ///   - destination: A file URL; its directory must exist.
+    ///   - resumeData: ``RequestError/downloadResumeData`` of the failed download.
+    ///   - options: Options for this call only.
+    ///   - progress: Receives the bytes of the whole file so far and its expected size.
+    ///   - completion: Receives the ``DownloadResponse`` or a ``RequestError``.
+    /// - Returns: A handle that cancels the download.
+    @discardableResult
+    public func download<R: Request>(
+        _ request: R,
+        to destination: URL,
+        resumingFrom resumeData: DownloadResumeData,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
+    ) -> RequestHandle {
+        download(request, to: destination, resumable: true, resuming: resumeData, options, progress, completion)
+    }
+
+    private func download<R: Request>(
+        _ request: R, to destination: URL, resumable: Bool, resuming: DownloadResumeData?,
+        _ options: RequestOptions?, _ progress: ProgressHandler?,
+        _ completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
+    ) -> RequestHandle {
+        let pipeline = RequestPipeline(request: request, session: self, options: options, progress: progress) { _ in }
+        let cancellation = CancellationBridge()
+        let gate = RequestHandle(onCancel: { cancellation.cancel() })
+        let task = Task {
+            let result = await pipeline.downloadResult(
+                to: destination, gate: gate, resumable: resumable, resuming: resuming)
+            pipeline.delivery.async { completion(result) }
+        }
+        cancellation.register { task.cancel() }
+        return gate
+    }
+
     private func download<R: Request>(
         _ request: R, to destination: URL, resumable: Bool, resuming: DownloadResumeData?,
         _ options: RequestOptions?, _ progress: ProgressHandler?

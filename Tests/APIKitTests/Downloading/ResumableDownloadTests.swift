@@ -241,6 +241,31 @@ struct ResumableDownloadTests {
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
     }
 
+    @Test("the completion forms: a cut download reports resume data; resumingFrom completes the file")
+    func completionForms() async throws {
+        let api = Session(
+            transport: StubTransport { request in
+                request.value(forHTTPHeaderField: "Range") == "bytes=2-"
+                    ? .stream(status: 206, headers: ["Content-Range": "bytes 2-3/4"], chunks: ["cd"])
+                    : .stream(headers: ["Content-Length": "4", "ETag": #""c""#], chunks: ["ab"])
+            })
+        let failed = await withCheckedContinuation { continuation in
+            api.download(StreamedRequest(), to: destination, resumable: true) { continuation.resume(returning: $0) }
+        }
+        guard case .failure(let error) = failed, let resume = error.downloadResumeData else {
+            Issue.record("expected a failure with resume data, got \(failed)")
+            return
+        }
+        let resumed = await withCheckedContinuation { continuation in
+            api.download(StreamedRequest(), to: destination, resumingFrom: resume) {
+                continuation.resume(returning: $0)
+            }
+        }
+        #expect(try resumed.get().byteCount == 4)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcd")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
     @Test("Content-Range parsing: the first byte, or nil")
     func contentRangeStart() {
         #expect(DownloadFile.start(ofContentRange: "bytes 5-9/10") == 5)
