@@ -12,6 +12,9 @@
 /// the transport delivers it. The temporary file is removed whenever the attempt ends without
 /// an accepted, complete body — transport error, a body shorter than its `Content-Length`, a
 /// disk error, ``cancel()`` — and by ``discard()``; only ``moveFile(to:)`` hands it over.
+/// A resumable attempt keeps the file instead, once it exists, and describes it in
+/// ``resumeData``; one that resumes a partial file writes after its bytes on a `206` and over
+/// them on any other accepted status.
 ///
 /// Exactly once: the attempt ends with the first of the transport's end, a disk error and a
 /// cancellation; anything the transport reports after that is dropped, and the waiting
