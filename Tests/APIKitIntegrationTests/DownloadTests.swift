@@ -84,19 +84,23 @@ struct RealServerDownloadTests {
         let destination = directory.appendingPathComponent("resumed.bin")
         let size = 32 << 20
         let session = Session(transport: URLSessionTransport())
-        let (progressed, progressedContinuation) = AsyncStream<Void>.makeStream()
-        let task = Task {
-            try await session.download(for: FastAPIDownloadRequest(size: size), to: destination, resumable: true) {
-                if $0.bytesReceived >= 1 << 20 { progressedContinuation.yield() }
-            }
+        // Cancelled from the progress closure, which runs as each chunk is written: the
+        // cancellation lands mid-body even when a loaded machine is slow to wake a waiting task.
+        let handle = Protected<RequestHandle?>(nil)
+        let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let started = session.download(
+            FastAPIDownloadRequest(size: size), to: destination, resumable: true,
+            progress: { if $0.bytesReceived >= 1 << 20 { handle.value?.cancel() } }
+        ) { endedContinuation.yield($0) }
+        handle.withLock { $0 = started }
+        var result: Result<DownloadResponse, RequestError>?
+        for await outcome in ended {
+            result = outcome
+            break
         }
-        for await _ in progressed { break }
-        task.cancel()
-        let result = await task.result
-        guard case .failure(let error as RequestError) = result, case .cancelled = error,
-            let resume = error.downloadResumeData
+        guard case .failure(let error) = result, case .cancelled = error, let resume = error.downloadResumeData
         else {
-            Issue.record("expected cancelled with resume data, got \(result)")
+            Issue.record("expected cancelled with resume data, got \(String(describing: result))")
             return
         }
         #expect(resume.bytesReceived >= 1 << 20)
