@@ -78,6 +78,66 @@ struct RealServerDownloadTests {
         try FileManager.default.removeItem(at: directory)
     }
 
+    @Test("a resumable 32 MB download cancelled after 1 MiB, then resumed: the whole file, byte for byte")
+    func cancelThenResume() async throws {
+        let directory = try makeDirectory()
+        let destination = directory.appendingPathComponent("resumed.bin")
+        let size = 32 << 20
+        let session = Session(transport: URLSessionTransport())
+        // Cancelled from the progress closure, which runs as each chunk is written: the
+        // cancellation lands mid-body even when a loaded machine is slow to wake a waiting task.
+        let handle = Protected<RequestHandle?>(nil)
+        let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let started = session.download(
+            FastAPIDownloadRequest(size: size), to: destination, resumable: true,
+            progress: { if $0.bytesReceived >= 1 << 20 { handle.value?.cancel() } }
+        ) { endedContinuation.yield($0) }
+        handle.withLock { $0 = started }
+        var result: Result<DownloadResponse, RequestError>?
+        for await outcome in ended {
+            result = outcome
+            break
+        }
+        guard case .failure(let error) = result, case .cancelled = error, let resume = error.downloadResumeData
+        else {
+            Issue.record("expected cancelled with resume data, got \(String(describing: result))")
+            return
+        }
+        #expect(resume.bytesReceived >= 1 << 20)
+        #expect(resume.bytesReceived < Int64(size))
+        #expect(resume.validator == "\"size-\(size)\"")
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+
+        let steps = Protected((first: TransferProgress?.none, last: TransferProgress()))
+        let download = try await session.download(
+            for: FastAPIDownloadRequest(size: size), to: destination, resumingFrom: resume
+        ) { step in
+            steps.withLock { $0 = ($0.first ?? step, step) }
+        }
+        #expect(download.statusCode == 206)
+        #expect(download.byteCount == Int64(size))
+        #expect(steps.value.first?.bytesReceived == resume.bytesReceived)
+        #expect(steps.value.last.expectedBytesToReceive == Int64(size))
+        #expect(try holdsPattern(destination, size: size))
+        #expect(try names(in: directory) == ["resumed.bin"])
+        try FileManager.default.removeItem(at: directory)
+    }
+
+    @Test("resume data with a stale validator: If-Range does not match, the server sends the whole body (200)")
+    func staleValidatorRestarts() async throws {
+        let directory = try makeDirectory()
+        let destination = directory.appendingPathComponent("restarted.bin")
+        let partial = directory.appendingPathComponent(".restarted.bin.partial.download")
+        try Data(repeating: 0xFF, count: 5000).write(to: partial)
+        let resume = DownloadResumeData(partialFileURL: partial, bytesReceived: 5000, validator: "\"stale\"")
+        let size = 100_000
+        let download = try await Session(transport: URLSessionTransport())
+            .download(for: FastAPIDownloadRequest(size: size), to: destination, resumingFrom: resume)
+        #expect(download.statusCode == 200)
+        #expect(try holdsPattern(destination, size: size))
+        #expect(try names(in: directory) == ["restarted.bin"])
+    }
+
     @Test("/status/404: unacceptableStatusCode with the decoded error body, and no file")
     func rejected() async throws {
         let directory = try makeDirectory()

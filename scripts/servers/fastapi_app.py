@@ -25,7 +25,8 @@ Downloads and streams:
         text/event-stream: one event every interval (id I, data {"index": I, "sent_ms": server
         time in ms}), so a test can see elements arrive before the body ends
     GET /download?size=N    N bytes, byte I = I % 251, with Content-Length, streamed in 64 KiB
-                            chunks; "Range: bytes=START-" (or START-END) answers 206 with the rest
+                            chunks; "Range: bytes=START-" (or START-END) answers 206 with the rest;
+                            ETag "size-N"; an If-Range that is not that ETag gets the whole body (200)
     GET /status/{code}      that status, with {"status": code, "error": reason} (no body for 1xx/204/304)
 """
 
@@ -143,12 +144,16 @@ async def slow(count: int = 5, interval_ms: int = 100):
 @app.get("/download")
 async def download(request: Request, size: int = 1024):
     start, end = 0, size - 1
-    status, headers = 200, {"Accept-Ranges": "bytes"}
+    etag = f'"size-{size}"'  # the body depends on nothing else: a stable, strong validator
+    status, headers = 200, {"Accept-Ranges": "bytes", "ETag": etag}
     spec = request.headers.get("range", "")
+    if_range = request.headers.get("if-range")
+    if if_range is not None and if_range != etag:
+        spec = ""  # RFC 9110 13.1.5: the validator does not match, send the whole body
     if spec.startswith("bytes="):
         first, _, last = spec[len("bytes="):].partition("-")
         if not first.isdigit() or int(first) >= size or (last and (not last.isdigit() or int(last) < int(first))):
-            return Response(status_code=416, headers={"Content-Range": f"bytes */{size}"})
+            return Response(status_code=416, headers={"Content-Range": f"bytes */{size}", "ETag": etag})
         start, end = int(first), min(int(last), size - 1) if last else size - 1
         status = 206
         headers["Content-Range"] = f"bytes {start}-{end}/{size}"

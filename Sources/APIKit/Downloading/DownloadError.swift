@@ -2,7 +2,8 @@
 /// ``RequestError/transportFailed(_:context:)``.
 ///
 /// Whatever the failure, nothing is left at the destination — a file already there is
-/// untouched — and the temporary file of the download is removed.
+/// untouched — and the temporary file of the download is removed, unless the download is
+/// resumable (see ``DownloadResumeData``).
 ///
 /// ```swift
 /// do {

@@ -12,6 +12,9 @@
 /// the transport delivers it. The temporary file is removed whenever the attempt ends without
 /// an accepted, complete body — transport error, a body shorter than its `Content-Length`, a
 /// disk error, ``cancel()`` — and by ``discard()``; only ``moveFile(to:)`` hands it over.
+/// A resumable attempt keeps the file instead, once it exists, and describes it in
+/// ``resumeData``; one that resumes a partial file writes after its bytes on a `206` and over
+/// them on any other accepted status.
 ///
 /// Exactly once: the attempt ends with the first of the transport's end, a disk error and a
 /// cancellation; anything the transport reports after that is dropped, and the waiting
@@ -40,7 +43,17 @@ final class DownloadFile: Sendable {
         var rejection: (any Error)?
         var errorBody = Data()
         var file: FileHandle?
+        /// The bytes of this attempt's body written so far.
         var bytes: Int64 = 0
+        /// The bytes in the file before this attempt's body: those of the resumed download,
+        /// 0 when none or when the server sent the whole body again.
+        var offset: Int64 = 0
+        /// Whether the temporary file exists (a resumed one does from the start).
+        var fileExists = false
+        /// The validator of the response the file's bytes came from.
+        var validator: String?
+        /// What a resumable attempt that did not succeed left behind.
+        var resumeData: DownloadResumeData?
         var outcome: Outcome?
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
@@ -54,21 +67,63 @@ final class DownloadFile: Sendable {
     let temporaryURL: URL
     private let check: @Sendable (URLResponse) -> (any Error)?
     private let progress: ProgressHandler?
-    private let state = Locked(State())
+    /// Whether a failed attempt keeps its file and makes ``resumeData``.
+    private let resumable: Bool
+    /// The download this attempt resumes, if any.
+    private let resuming: DownloadResumeData?
+    /// The URL the attempt is sent to, for its ``DownloadResumeData``.
+    private let url: URL?
+    private let state: Locked<State>
 
     /// - Parameters:
     ///   - destination: Where the file goes on success; the temporary file is made in its
     ///     directory, so that the final move is a rename on one file system.
     ///   - check: The request's `intercept(urlResponse:)`: the error that rejects a response.
     ///   - progress: Receives the bytes written so far, after each chunk.
+    ///   - resumable: Whether an attempt that does not succeed keeps its file (see
+    ///     ``resumeData``) rather than removing it.
+    ///   - resuming: The download to continue: its partial file is the temporary file, and a
+    ///   `206` appends to it, any other accepted status rewrites it from the start.
+    ///   - url: The URL the attempt is sent to.
     init(
         destination: URL,
         check: @escaping @Sendable (URLResponse) -> (any Error)?,
-        progress: ProgressHandler?
+        progress: ProgressHandler?,
+        resumable: Bool = false,
+        resuming: DownloadResumeData? = nil,
+        url: URL? = nil
     ) {
-        self.temporaryURL = Self.temporaryURL(for: destination)
+        self.temporaryURL = resuming?.partialFileURL ?? Self.temporaryURL(for: destination)
         self.check = check
         self.progress = progress
+        self.resumable = resumable || resuming != nil
+        self.resuming = resuming
+        self.url = url
+        var state = State()
+        state.offset = resuming?.bytesReceived ?? 0
+        state.fileExists = resuming != nil
+        state.validator = resuming?.validator
+        self.state = Locked(state)
+    }
+
+    /// Checks that the partial file being resumed holds at least the bytes it should; removes
+    /// it when it does not.
+    ///
+    /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)``.
+    func checkPartialFile() throws(DownloadResumeError) {
+        guard let resuming else { return }
+        let size = (try? FileManager.default.attributesOfItem(atPath: temporaryURL.path)[.size] as? NSNumber)?
+            .int64Value
+        guard let size, size >= resuming.bytesReceived, resuming.bytesReceived >= 0 else {
+            removeTemporaryFile()
+            throw .partialFileUnusable(temporaryURL, bytesReceived: resuming.bytesReceived)
+        }
+    }
+
+    /// What this attempt left to resume from, once it ended without an accepted body; `nil`
+    /// when it is not resumable or left no file.
+    var resumeData: DownloadResumeData? {
+        state.withLock { $0.resumeData }
     }
 
     /// `.NAME.UUID.download` in the directory of `destination`: hidden, and unique per attempt.
@@ -92,7 +147,11 @@ final class DownloadFile: Sendable {
     func receive(_ event: TransportStreamEvent) {
         // the request's own code runs outside the lock
         var rejection: (any Error)?
-        if case .response(let response) = event { rejection = check(response) }
+        var unresumable: DownloadResumeError?
+        if case .response(let response) = event {
+            unresumable = resumeFailure(response)
+            rejection = unresumable == nil ? check(response) : nil
+        }
         var report: TransferProgress?
         var cancelling: (any TransportTask)?
         let resume = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Outcome)? in
@@ -101,18 +160,27 @@ final class DownloadFile: Sendable {
             case .response(let response):
                 guard state.response == nil else { return nil }
                 state.response = response
+                if let unresumable {
+                    cancelling = state.task
+                    return end(&state, .failed(unresumable), keep: false)
+                }
                 if let rejection {
                     state.rejection = rejection
                     return nil
                 }
+                let appending = resuming != nil && (response as? HTTPURLResponse)?.statusCode == 206
+                if !appending { state.offset = 0 }
                 do {
-                    state.file = try createFile()
+                    state.file = try openFile(keeping: state.offset, exists: state.fileExists)
                 } catch {
                     cancelling = state.task
                     return end(&state, .failed(error))
                 }
+                state.fileExists = true
+                state.validator = DownloadResumeData.validator(of: response) ?? (appending ? state.validator : nil)
                 report = TransferProgress(
-                    expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
+                    bytesReceived: state.offset,
+                    expectedBytesToReceive: expected(state, response))
                 return nil
             case .data(let chunk):
                 guard let response = state.response else { return nil }  // no head yet: a broken transport
@@ -132,8 +200,8 @@ final class DownloadFile: Sendable {
                 }
                 state.bytes += Int64(chunk.count)
                 report = TransferProgress(
-                    bytesReceived: state.bytes,
-                    expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
+                    bytesReceived: state.offset + state.bytes,
+                    expectedBytesToReceive: expected(state, response))
                 return nil
             case .finished:
                 guard let response = state.response else {
@@ -188,6 +256,14 @@ final class DownloadFile: Sendable {
         removeTemporaryFile()
     }
 
+    /// Ends with the attempt given up: returns its ``resumeData`` when it left a partial file
+    /// to resume from, else removes the temporary file (an accepted body, or not resumable).
+    func abandon() -> DownloadResumeData? {
+        if let resumeData { return resumeData }
+        removeTemporaryFile()
+        return nil
+    }
+
     /// Moves the complete body to `destination`, replacing a file there in one step
     /// (`rename(2)`); removes the temporary file when that fails.
     ///
@@ -202,8 +278,11 @@ final class DownloadFile: Sendable {
 
     // MARK: - Under the lock
 
-    /// Records `outcome`; closes the file, and removes it unless the body was accepted whole.
-    private func end(_ state: inout State, _ outcome: Outcome) -> (CheckedContinuation<Outcome, Never>, Outcome)? {
+    /// Records `outcome`; closes the file, and removes it unless the body was accepted whole or,
+    /// for a resumable attempt, `keep` holds and there is a file: then it makes ``resumeData``.
+    private func end(
+        _ state: inout State, _ outcome: Outcome, keep: Bool = true
+    ) -> (CheckedContinuation<Outcome, Never>, Outcome)? {
         state.outcome = outcome
         state.task = nil
         if let file = state.file {
@@ -211,7 +290,13 @@ final class DownloadFile: Sendable {
             state.file = nil
         }
         if !outcome.isAccepted {
-            removeTemporaryFile()
+            if resumable, keep, state.fileExists {
+                state.resumeData = DownloadResumeData(
+                    partialFileURL: temporaryURL, bytesReceived: state.offset + state.bytes,
+                    validator: state.validator, url: url ?? resuming?.url)
+            } else {
+                removeTemporaryFile()
+            }
         }
         guard let waiter = state.waiter else { return nil }
         state.waiter = nil
@@ -239,9 +324,56 @@ final class DownloadFile: Sendable {
             (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
             .map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
         if expected >= 0, !encoded, state.bytes != expected {
-            return .failed(DownloadError.incompleteBody(received: state.bytes, expected: expected))
+            return .failed(
+                DownloadError.incompleteBody(received: state.offset + state.bytes, expected: state.offset + expected))
         }
-        return .accepted(response, bytes: state.bytes)
+        return .accepted(response, bytes: state.offset + state.bytes)
+    }
+
+    /// The whole body's expected size: what the file held before plus the `Content-Length`.
+    private func expected(_ state: State, _ response: URLResponse) -> Int64? {
+        TransferProgress.known(response.expectedContentLength).map { state.offset + $0 }
+    }
+
+    /// Why the response to a resumed request cannot continue the partial file: a `416`, or a
+    /// `206` whose `Content-Range` does not start where the file ends. `nil` otherwise.
+    private func resumeFailure(_ response: URLResponse) -> DownloadResumeError? {
+        guard let resuming, let http = response as? HTTPURLResponse else { return nil }
+        switch http.statusCode {
+        case 416:
+            return .rangeNotSatisfiable(bytesReceived: resuming.bytesReceived)
+        case 206:
+            let range = http.value(forHTTPHeaderField: "Content-Range")
+            guard let range, Self.start(ofContentRange: range) == resuming.bytesReceived else {
+                return .contentRangeMismatch(expectedStart: resuming.bytesReceived, contentRange: range)
+            }
+            return nil
+        default:
+            return nil
+        }
+    }
+
+    /// The first byte of a `Content-Range: bytes START-END/TOTAL`, or `nil`.
+    static func start(ofContentRange value: String) -> Int64? {
+        let trimmed = value.trimmingCharacters(in: .whitespaces)
+        guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
+        let spec = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
+        guard let dash = spec.firstIndex(of: "-") else { return nil }
+        return Int64(spec[..<dash])
+    }
+
+    /// Opens the temporary file for writing after its first `offset` bytes: cut to that size
+    /// when it exists (a resumed download), created empty otherwise.
+    private func openFile(keeping offset: Int64, exists: Bool) throws(DownloadError) -> FileHandle {
+        guard exists else { return try createFile() }
+        do {
+            let handle = try FileHandle(forWritingTo: temporaryURL)
+            try handle.truncate(atOffset: UInt64(offset))
+            try handle.seek(toOffset: UInt64(offset))
+            return handle
+        } catch {
+            throw .fileWriteFailed(temporaryURL, underlying: error)
+        }
     }
 
     private func createFile() throws(DownloadError) -> FileHandle {

@@ -19,10 +19,13 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// The payload an ``ErrorBodyDecoder`` read from a rejected response's body. Not part of
     /// equality: it is what the server said, not which request this is.
     let errorBody: (any Sendable)?
+    /// What a resumable download that failed left behind, to resume it (see
+    /// ``RequestError/downloadResumeData``). Not part of equality, like ``errorBody``.
+    let downloadResumeData: DownloadResumeData?
 
     init(
         requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1,
-        errorBody: (any Sendable)? = nil
+        errorBody: (any Sendable)? = nil, downloadResumeData: DownloadResumeData? = nil
     ) {
         self.requestType = requestType
         self.method = method
@@ -30,27 +33,35 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
         self.declaredLocation = declaredLocation
         self.attempts = attempts
         self.errorBody = errorBody
+        self.downloadResumeData = downloadResumeData
     }
 
     /// The context with the final URL filled in.
     func with(url: URL?) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody)
+            errorBody: errorBody, downloadResumeData: downloadResumeData)
     }
 
     /// The context with the number of attempts made.
     func with(attempts: Int) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody)
+            errorBody: errorBody, downloadResumeData: downloadResumeData)
     }
 
     /// The context carrying a decoded error body.
     func with(errorBody: any Sendable) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody)
+            errorBody: errorBody, downloadResumeData: downloadResumeData)
+    }
+
+    /// The context carrying what a failed resumable download left behind.
+    func with(downloadResumeData: DownloadResumeData?) -> RequestContext {
+        RequestContext(
+            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
+            errorBody: errorBody, downloadResumeData: downloadResumeData)
     }
 
     /// Equal when type, method, URL, declared location and attempts are.

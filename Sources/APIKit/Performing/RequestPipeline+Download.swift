@@ -13,79 +13,86 @@ extension RequestPipeline {
     /// - Parameter gate: Decides, exactly once, between handing the file over and the
     ///   cancellation: `cancel()` on it stops the download; the file is moved only after
     ///   ``RequestHandle/claimCompletion()`` succeeded.
-    func downloadResult(to destination: URL, gate: RequestHandle) async -> Result<DownloadResponse, RequestError> {
+    ///   - resumable: Whether a failed attempt keeps its partial file and the error carries
+    ///     its ``DownloadResumeData``; a retry then resumes from it.
+    ///   - resuming: The interrupted download to continue.
+    func downloadResult(
+        to destination: URL, gate: RequestHandle, resumable: Bool = false, resuming: DownloadResumeData? = nil
+    ) async -> Result<DownloadResponse, RequestError> {
         do {
-            return .success(try await download(to: destination, gate: gate))
+            return .success(
+                try await download(to: destination, gate: gate, resumable: resumable || resuming != nil, from: resuming)
+            )
         } catch {
             return .failure((request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error)
         }
     }
 
-    private func download(to destination: URL, gate: RequestHandle) async throws(RequestError) -> DownloadResponse {
-        let policy = try attemptPolicy() ?? .none
-        let credentials = session.authentication?.store
+    private func download(
+        to destination: URL, gate: RequestHandle, resumable: Bool, from resuming: DownloadResumeData?
+    ) async throws(RequestError) -> DownloadResponse {
+        var resuming = resuming
+        let policy: RetryPolicy
+        do {
+            policy = try attemptPolicy() ?? .none
+        } catch {
+            throw error.with(downloadResumeData: resuming)
+        }
         var attempt = 0
         var replayed = false
         while true {
             attempt += 1
-            guard !gate.isFinished else { throw .cancelled(context: context(attempt, nil)) }
-            var urlRequest: URLRequest
+            let urlRequest: URLRequest
+            let ticket: CredentialTicket
             do {
-                urlRequest = try prepare()
+                (urlRequest, ticket) = try await attemptRequest(attempt, resuming: resuming, gate: gate)
             } catch {
-                throw error.withContext(error.context.with(attempts: attempt))
-            }
-            var ticket = CredentialTicket()
-            if let credentials {
-                do {
-                    (urlRequest, ticket) = try await credentials.authorize(urlRequest)
-                } catch {
-                    throw .requestInterceptorFailed(error, context: context(attempt, urlRequest.url))
-                }
-                do {
-                    try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
-                } catch {
-                    throw error.withContext(error.context.with(attempts: attempt))
-                }
-            }
-            if !session.interceptors.isEmpty {
-                urlRequest = try await adapted(urlRequest, attempt: attempt, handle: gate)
+                // a partial file being resumed stays resumable whatever stops the attempt early
+                throw error.with(downloadResumeData: resuming)
             }
             let context = context(attempt, urlRequest.url)
-            guard !gate.isFinished else { throw .cancelled(context: context) }
-
-            let file = startDownload(urlRequest, to: destination, gate: gate)
-            let outcome = await file.outcome()
             guard !gate.isFinished else {
-                file.discard()
-                throw .cancelled(context: context)
+                throw RequestError.cancelled(context: context).with(downloadResumeData: resuming)
+            }
+
+            let file = try startDownload(
+                urlRequest, to: destination, gate: gate, resumable: resumable, resuming: resuming, context: context)
+            let outcome = await file.outcome()
+            resuming = nil
+            guard !gate.isFinished else {
+                throw RequestError.cancelled(context: context).with(downloadResumeData: file.abandon())
             }
             let response: URLResponse
             let body: Data
             switch outcome {
             case .cancelled:
-                throw .cancelled(context: context)
+                throw RequestError.cancelled(context: context).with(downloadResumeData: file.abandon())
             case .failed(let error):
-                // a body cut short is lost like a dropped connection, and retried like one
+                // a body cut short is lost like a dropped connection, and retried like one —
+                // from where it stopped, when resumable
                 let seen = error is DownloadError ? URLError(.networkConnectionLost) : error
                 if let delay = policy.retryDelay(after: .failure(seen), method: request.method, attempt: attempt) {
+                    resuming = file.resumeData
                     try? await policy.wait(delay)
                     continue
                 }
-                throw .transportFailed(error, context: context)
+                throw RequestError.transportFailed(error, context: context).with(downloadResumeData: file.abandon())
             case .rejected(let rejected, _, let errorBody):
                 (response, body) = (rejected, errorBody)
             case .accepted(let accepted, _):
                 (response, body) = (accepted, Data())
             }
 
-            if let credentials, !replayed, let http = response as? HTTPURLResponse, credentials.isUnauthorized(http) {
-                file.discard()
+            if let credentials = session.authentication?.store, !replayed, let http = response as? HTTPURLResponse,
+                credentials.isUnauthorized(http)
+            {
+                resuming = file.abandon()
                 replayed = true
                 do {
                     try await credentials.refresh(after: ticket)
                 } catch {
-                    throw .requestInterceptorFailed(error, context: context)
+                    throw RequestError.requestInterceptorFailed(error, context: context)
+                        .with(downloadResumeData: resuming)
                 }
                 continue
             }
@@ -93,7 +100,7 @@ extension RequestPipeline {
             if let delay = policy.retryDelay(
                 after: .success(transportResponse), method: request.method, attempt: attempt)
             {
-                file.discard()
+                resuming = file.abandon()
                 try? await policy.wait(delay)
                 continue
             }
@@ -101,13 +108,14 @@ extension RequestPipeline {
                 do {
                     try await interceptor.inspect(response, data: body, for: context)
                 } catch {
-                    file.discard()
                     throw R.responseValidationError(error, body: body, response: response, context: context)
+                        .with(downloadResumeData: file.abandon())
                 }
             }
             switch outcome {
             case .rejected(_, let rejection, _):
                 throw R.responseValidationError(rejection, body: body, response: response, context: context)
+                    .with(downloadResumeData: file.abandon())
             case .accepted(_, let bytes):
                 // From here on the download is handed over: a cancellation comes too late.
                 guard gate.claimCompletion() else {
@@ -126,9 +134,50 @@ extension RequestPipeline {
         }
     }
 
+    /// The request of attempt number `attempt`: prepared, with `Range` and `If-Range` when it
+    /// resumes a partial file, authorized and adapted by the interceptors.
+    private func attemptRequest(
+        _ attempt: Int, resuming: DownloadResumeData?, gate: RequestHandle
+    ) async throws(RequestError) -> (URLRequest, CredentialTicket) {
+        guard !gate.isFinished else { throw .cancelled(context: context(attempt, nil)) }
+        var urlRequest: URLRequest
+        do {
+            urlRequest = try prepare()
+        } catch {
+            throw error.withContext(error.context.with(attempts: attempt))
+        }
+        if let resuming, resuming.bytesReceived > 0 {
+            urlRequest.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
+            urlRequest.setValue(resuming.validator, forHTTPHeaderField: "If-Range")
+        }
+        var ticket = CredentialTicket()
+        if let credentials = session.authentication?.store {
+            do {
+                (urlRequest, ticket) = try await credentials.authorize(urlRequest)
+            } catch {
+                throw .requestInterceptorFailed(error, context: context(attempt, urlRequest.url))
+            }
+            do {
+                try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
+            } catch {
+                throw error.withContext(error.context.with(attempts: attempt))
+            }
+        }
+        if !session.interceptors.isEmpty {
+            urlRequest = try await adapted(urlRequest, attempt: attempt, handle: gate)
+        }
+        return (urlRequest, ticket)
+    }
+
     /// Starts one attempt's transfer into a new temporary file next to `destination`, logged
     /// as a stream is, with the caller's progress closure when there is one.
-    private func startDownload(_ urlRequest: URLRequest, to destination: URL, gate: RequestHandle) -> DownloadFile {
+    ///
+    /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
+    ///   whose partial file is gone or too short; nothing is sent then.
+    private func startDownload(
+        _ urlRequest: URLRequest, to destination: URL, gate: RequestHandle, resumable: Bool,
+        resuming: DownloadResumeData?, context: RequestContext
+    ) throws(RequestError) -> DownloadFile {
         let request = request
         var reporting: ProgressHandler?
         if let progress {
@@ -145,8 +194,16 @@ extension RequestPipeline {
                     return error
                 }
             },
-            progress: reporting
+            progress: reporting,
+            resumable: resumable,
+            resuming: resuming,
+            url: urlRequest.url
         )
+        do {
+            try file.checkPartialFile()
+        } catch {
+            throw .transportFailed(error, context: context)
+        }
         var onEvent: @Sendable (TransportStreamEvent) -> Void = file.receive
         if let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) {
             let log = StreamLog(logged)

@@ -33,7 +33,8 @@ extension Session {
     /// ``RequestError/cancelled(context:)`` — unless the file was already being moved into
     /// place, in which case the download is returned. The ``RequestOptions/resourceTimeout``
     /// does not apply (a large download may take long); the idle ``RequestOptions/timeout``
-    /// does. Resuming an interrupted download is not supported yet.
+    /// does. To resume an interrupted download, opt in with
+    /// ``download(for:to:resumable:options:progress:)``.
     ///
     /// - Parameters:
     ///   - request: The request to send.

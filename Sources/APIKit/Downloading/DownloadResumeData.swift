@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// What a resumable download that failed left behind: its partial file and what is needed to
+/// ask the server for the rest.
+///
+/// A download opted in with ``Session/download(for:to:resumable:options:progress:)`` keeps its
+/// partial temporary file when it fails — a transport error mid-body, a body cut short, a
+/// cancellation, a rejected status — and the thrown ``RequestError`` carries this value as
+/// ``RequestError/downloadResumeData``. Pass it to
+/// ``Session/download(for:to:resumingFrom:options:progress:)`` with the same request to fetch
+/// only the missing bytes (`Range: bytes=N-`, `If-Range: <validator>`).
+///
+/// The partial file is a hidden file next to the destination, never the destination itself.
+/// It stays until a resumed download completes (it becomes the destination) or fails for
+/// good; call ``removePartialFile()`` to give up on it. The value is `Codable`, so it can
+/// outlive the process.
+///
+/// ```swift
+/// do {
+///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumable: true)
+/// } catch let error where error.downloadResumeData != nil {
+///     let resume = error.downloadResumeData!
+///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
+/// }
+/// ```
+public struct DownloadResumeData: Sendable, Hashable, Codable {
+    /// The partial file: a hidden `.NAME.UUID.download` in the destination's directory.
+    public var partialFileURL: URL
+    /// How many bytes of the body the partial file holds.
+    public var bytesReceived: Int64
+    /// The response's strong `ETag`, or else its `Last-Modified`; sent as `If-Range` so that
+    /// a changed resource is sent whole. `nil` when the server sent neither: the resumed
+    /// request then carries only `Range`.
+    public var validator: String?
+    /// The URL the interrupted download was sent to, for the caller's bookkeeping; a resumed
+    /// download sends its own request's URL.
+    public var url: URL?
+
+    /// Creates resume data, for example one read back from disk or made up in a test.
+    ///
+    /// ```swift
+    /// let resume = DownloadResumeData(partialFileURL: partial, bytesReceived: 1024, validator: "\"v1\"")
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - partialFileURL: The partial file.
+    ///   - bytesReceived: How many bytes it holds.
+    ///   - validator: The `ETag` or `Last-Modified` of the response the bytes came from.
+    ///   - url: The URL they came from.
+    public init(partialFileURL: URL, bytesReceived: Int64, validator: String? = nil, url: URL? = nil) {
+        self.partialFileURL = partialFileURL
+        self.bytesReceived = bytesReceived
+        self.validator = validator
+        self.url = url
+    }
+
+    /// Removes the partial file, to give up on resuming; does nothing when it is gone.
+    ///
+    /// ```swift
+    /// error.downloadResumeData?.removePartialFile()
+    /// ```
+    public func removePartialFile() {
+        _ = unlink(partialFileURL.path)
+    }
+
+    /// The validator of `response` to send as `If-Range`: a strong `ETag` (a weak one may not
+    /// be used there), else `Last-Modified`.
+    static func validator(of response: URLResponse) -> String? {
+        guard let http = response as? HTTPURLResponse else { return nil }
+        if let etag = http.value(forHTTPHeaderField: "ETag"), !etag.isEmpty, !etag.hasPrefix("W/") {
+            return etag
+        }
+        if let modified = http.value(forHTTPHeaderField: "Last-Modified"), !modified.isEmpty {
+            return modified
+        }
+        return nil
+    }
+}
+
+extension RequestError {
+    /// What a failed resumable download left behind, to resume it with
+    /// ``Session/download(for:to:resumingFrom:options:progress:)``; `nil` for every other
+    /// error, for a download that was not resumable, and when nothing can be resumed (the
+    /// failure came before any response, or the partial file was unusable and removed).
+    ///
+    /// ```swift
+    /// if let resume = error.downloadResumeData { print(resume.bytesReceived, "bytes kept") }
+    /// ```
+    public var downloadResumeData: DownloadResumeData? {
+        context.downloadResumeData
+    }
+
+    /// The same error carrying `resumeData`.
+    func with(downloadResumeData resumeData: DownloadResumeData?) -> RequestError {
+        guard let resumeData else { return self }
+        return withContext(context.with(downloadResumeData: resumeData))
+    }
+}

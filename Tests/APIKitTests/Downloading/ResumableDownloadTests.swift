@@ -1,0 +1,284 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+@Suite("Resumable downloads: a failed download keeps its partial file; resumingFrom fetches the rest")
+struct ResumableDownloadTests {
+    let directory: URL
+    let destination: URL
+
+    init() throws {
+        directory = try makeDownloadDirectory()
+        destination = directory.appendingPathComponent("body.bin")
+    }
+
+    /// The headers of each request a transport was sent, in order.
+    final class Seen: Sendable {
+        let ranges = Protected<[(range: String?, ifRange: String?)]>([])
+
+        func record(_ request: URLRequest) {
+            ranges.append(
+                (request.value(forHTTPHeaderField: "Range"), request.value(forHTTPHeaderField: "If-Range")))
+        }
+    }
+
+    /// A download of `0123456789` (ETag `"v1"`) cut off after `01234`: the resume data it left.
+    func interrupted() async throws -> DownloadResumeData {
+        let session = Session(
+            transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+        }
+        guard case .transportFailed(DownloadError.incompleteBody, _) = error, let resume = error?.downloadResumeData
+        else {
+            Issue.record("expected incompleteBody with resume data, got \(String(describing: error))")
+            throw CancellationError()
+        }
+        return resume
+    }
+
+    @Test("cut after 5 bytes, kept as a hidden partial; resumed with Range and If-Range; the 206 completes the file")
+    func cutThenResume() async throws {
+        let resume = try await interrupted()
+        #expect(resume.bytesReceived == 5)
+        #expect(resume.validator == #""v1""#)
+        #expect(resume.url == stubBase.appendingPathComponent("events"))
+        #expect(resume.partialFileURL != destination)
+        #expect(resume.partialFileURL.lastPathComponent.hasPrefix(".body.bin."))
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+
+        let seen = Seen()
+        let steps = Protected<[TransferProgress]>([])
+        let transport = StubTransport { request in
+            seen.record(request)
+            return .stream(
+                status: 206, headers: ["Content-Range": "bytes 5-9/10", "Content-Length": "5", "ETag": #""v1""#],
+                chunks: ["567", "89"])
+        }
+        let download = try await Session(transport: transport)
+            .download(for: StreamedRequest(), to: destination, resumingFrom: resume) { steps.append($0) }
+        #expect(seen.ranges.value.map(\.range) == ["bytes=5-"])
+        #expect(seen.ranges.value.map(\.ifRange) == [#""v1""#])
+        #expect(download.byteCount == 10)
+        #expect(download.statusCode == 206)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "0123456789")
+        #expect(steps.value.map(\.bytesReceived) == [5, 8, 10])
+        #expect(steps.value.allSatisfy { $0.expectedBytesToReceive == 10 })
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("a 200 instead of a 206 (range ignored, or the validator changed) restarts the same file from byte 0")
+    func fullBodyRestarts() async throws {
+        let resume = try await interrupted()
+        let transport = StubTransport { request in
+            // a server whose resource changed: the If-Range does not match, the whole new body comes
+            request.value(forHTTPHeaderField: "If-Range") == #""v2""#
+                ? .stream(status: 206, headers: ["Content-Range": "bytes 5-5/6"], chunks: ["!"])
+                : .stream(headers: ["Content-Length": "3", "ETag": #""v2""#], chunks: ["new"])
+        }
+        let download = try await Session(transport: transport)
+            .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        #expect(download.byteCount == 3)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "new")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("a 206 that does not start where the partial file ends fails with contentRangeMismatch and removes it")
+    func contentRangeMismatch() async throws {
+        let resume = try await interrupted()
+        let session = Session(
+            transport: StubTransport(
+                .stream(status: 206, headers: ["Content-Range": "bytes 0-9/10"], chunks: ["0123456789"])))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        }
+        guard case .transportFailed(DownloadResumeError.contentRangeMismatch(5, "bytes 0-9/10"), _) = error else {
+            Issue.record("expected contentRangeMismatch, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.downloadResumeData == nil)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a 416 fails with rangeNotSatisfiable, not as a rejected status, and removes the partial file")
+    func rangeNotSatisfiable() async throws {
+        let resume = try await interrupted()
+        let session = Session(
+            transport: StubTransport(.stream(status: 416, headers: ["Content-Range": "bytes */5"], chunks: [String]())))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        }
+        guard case .transportFailed(DownloadResumeError.rangeNotSatisfiable(bytesReceived: 5), _) = error else {
+            Issue.record("expected rangeNotSatisfiable, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.downloadResumeData == nil)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("resume data whose partial file was deleted fails with partialFileUnusable before sending anything")
+    func partialFileDeleted() async throws {
+        let resume = try await interrupted()
+        resume.removePartialFile()
+        let calls = Protected(0)
+        let transport = StubTransport { _ in
+            calls.withLock { $0 += 1 }
+            return .stream(chunks: ["x"])
+        }
+        let error = await #expect(throws: RequestError.self) {
+            try await Session(transport: transport)
+                .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        }
+        guard case .transportFailed(let underlying as DownloadResumeError, _) = error,
+            case .partialFileUnusable(let url, bytesReceived: 5) = underlying
+        else {
+            Issue.record("expected partialFileUnusable, got \(String(describing: error))")
+            return
+        }
+        #expect(url == resume.partialFileURL)
+        #expect("\(underlying)".contains("missing or shorter"))
+        #expect(calls.value == 0)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("cancelled mid-body: throws cancelled with resume data, and the partial file stays")
+    func cancelKeepsPartial() async throws {
+        let ok = HTTPURLResponse(
+            url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Length": "10", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"])!
+        let transport = ManualTransport(initial: [.response(ok), .data(Data("first".utf8))])
+        let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
+        let task = Task { [destination] in
+            try await Session(transport: transport)
+                .download(for: StreamedRequest(), to: destination, resumable: true) { step in
+                    if step.bytesReceived > 0 { writtenContinuation.yield() }
+                }
+        }
+        for await _ in written { break }
+        task.cancel()
+        let result = await task.result
+        guard case .failure(let error as RequestError) = result, case .cancelled = error,
+            let resume = error.downloadResumeData
+        else {
+            Issue.record("expected cancelled with resume data, got \(result)")
+            return
+        }
+        #expect(resume.bytesReceived == 5)
+        #expect(resume.validator == "Tue, 24 Nov 2026 10:00:00 GMT")
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("first".utf8))
+        resume.removePartialFile()
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a resumed download stopped before sending (an interceptor's adapt throws) still carries its resume data")
+    func failureBeforeSendingKeepsResumeData() async throws {
+        struct Refusing: Interceptor {
+            func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+                throw URLError(.userAuthenticationRequired)
+            }
+        }
+        let resume = try await interrupted()
+        let session = Session(transport: StubTransport(.stream(chunks: ["x"])), interceptors: [Refusing()])
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        }
+        #expect(error?.stage == .requestInterceptor)
+        #expect(error?.downloadResumeData == resume)
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
+    }
+
+    @Test("a RetryPolicy retry of a resumable download resumes from the partial file")
+    func retryResumes() async throws {
+        let seen = Seen()
+        let transport = StubTransport { request in
+            seen.record(request)
+            return request.value(forHTTPHeaderField: "Range") == nil
+                ? .stream(headers: ["Content-Length": "6", "ETag": #""e""#], chunks: ["abc"])
+                : .stream(
+                    status: 206, headers: ["Content-Range": "bytes 3-5/6", "Content-Length": "3"], chunks: ["def"])
+        }
+        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2, wait: { _ in }))
+        let download = try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+        #expect(seen.ranges.value.map(\.range) == [nil, "bytes=3-"])
+        #expect(download.byteCount == 6)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("without the opt-in, a cut-off body carries no resume data and leaves nothing")
+    func notResumable() async throws {
+        let session = Session(
+            transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination)
+        }
+        #expect(error?.downloadResumeData == nil)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("the README's resuming example, compiled: the cut download resumes to the whole body")
+    func readmeExample() async throws {
+        let calls = Protected(0)
+        let api = Session(
+            transport: StubTransport { request in
+                calls.withLock { $0 += 1 }
+                return request.value(forHTTPHeaderField: "Range") == "bytes=3-"
+                    ? .stream(status: 206, headers: ["Content-Range": "bytes 3-5/6"], chunks: ["def"])
+                    : .stream(headers: ["Content-Length": "6", "ETag": #""r""#], chunks: ["abc"])
+            })
+        let request = StreamedRequest()
+        do {
+            _ = try await api.download(for: request, to: destination, resumable: true)
+        } catch {
+            guard let resume = error.downloadResumeData else { throw error }
+            // later, or after the network is back: only the missing bytes are fetched
+            _ = try await api.download(for: request, to: destination, resumingFrom: resume)
+        }
+        #expect(calls.value == 2)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
+    }
+
+    @Test("the completion forms: a cut download reports resume data; resumingFrom completes the file")
+    func completionForms() async throws {
+        let api = Session(
+            transport: StubTransport { request in
+                request.value(forHTTPHeaderField: "Range") == "bytes=2-"
+                    ? .stream(status: 206, headers: ["Content-Range": "bytes 2-3/4"], chunks: ["cd"])
+                    : .stream(headers: ["Content-Length": "4", "ETag": #""c""#], chunks: ["ab"])
+            })
+        let failed = await withCheckedContinuation { continuation in
+            api.download(StreamedRequest(), to: destination, resumable: true) { continuation.resume(returning: $0) }
+        }
+        guard case .failure(let error) = failed, let resume = error.downloadResumeData else {
+            Issue.record("expected a failure with resume data, got \(failed)")
+            return
+        }
+        let resumed = await withCheckedContinuation { continuation in
+            api.download(StreamedRequest(), to: destination, resumingFrom: resume) {
+                continuation.resume(returning: $0)
+            }
+        }
+        #expect(try resumed.get().byteCount == 4)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcd")
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("Content-Range parsing: the first byte, or nil")
+    func contentRangeStart() {
+        #expect(DownloadFile.start(ofContentRange: "bytes 5-9/10") == 5)
+        #expect(DownloadFile.start(ofContentRange: "bytes 0-0/*") == 0)
+        #expect(DownloadFile.start(ofContentRange: "bytes */10") == nil)
+        #expect(DownloadFile.start(ofContentRange: "items 5-9/10") == nil)
+    }
+
+    @Test("a weak ETag is not a validator; Last-Modified is used instead")
+    func weakETag() {
+        let response = HTTPURLResponse(
+            url: stubBase, statusCode: 200, httpVersion: nil,
+            headerFields: ["ETag": #"W/"x""#, "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT"])!
+        #expect(DownloadResumeData.validator(of: response) == "Mon, 23 Nov 2026 10:00:00 GMT")
+    }
+}
