@@ -76,8 +76,9 @@ struct StubTransportStreamTests {
 
     @Test("cancelling a stubbed stream ends it once with URLError(.cancelled), nothing after")
     func cancel() async {
-        // cancelled once the response is in, 5 s before the first chunk is due
-        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 5))
+        // cancelled once the response is in, 60 s before the first chunk is due: a loaded
+        // machine has delayed this test's cancel() by over 5 s
+        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 60))
         let log = StreamEventLog()
         let task = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
         _ = await log.started.first(timeout: 30)
