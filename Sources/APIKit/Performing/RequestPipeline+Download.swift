@@ -204,15 +204,7 @@ extension RequestPipeline {
         } catch {
             throw .transportFailed(error, context: context)
         }
-        var onEvent: @Sendable (TransportStreamEvent) -> Void = file.receive
-        if let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) {
-            let log = StreamLog(logged)
-            onEvent = { event in
-                log.observe(event)
-                file.receive(event)
-            }
-        }
-        file.attach(session.transport.stream(urlRequest, onEvent: onEvent))
+        file.attach(startLoggedStream(urlRequest, onEvent: file.receive))
         return file
     }
 

@@ -43,16 +43,24 @@ extension RequestPipeline {
         }
         let context = request.initialContext.with(url: urlRequest.url)
         guard !Task.isCancelled else { throw .cancelled(context: context) }
-        var onEvent: @Sendable (TransportStreamEvent) -> Void = buffer.receive
-        if let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) {
-            let log = StreamLog(logged)
-            onEvent = { event in
-                log.observe(event)
-                buffer.receive(event)
-            }
-        }
-        buffer.attach(session.transport.stream(urlRequest, onEvent: onEvent))
+        buffer.attach(startLoggedStream(urlRequest, onEvent: buffer.receive))
         return context
+    }
+
+    /// Hands `urlRequest` to the transport's stream, logged through the session's logger when
+    /// it has one: the one start of streamed transfers and downloads.
+    func startLoggedStream(
+        _ urlRequest: URLRequest,
+        onEvent receive: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        guard let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) else {
+            return session.transport.stream(urlRequest, onEvent: receive)
+        }
+        let log = StreamLog(logged)
+        return session.transport.stream(urlRequest) { event in
+            log.observe(event)
+            receive(event)
+        }
     }
 
     /// Runs the request's `intercept(urlResponse:)` (by default the status check) and the
