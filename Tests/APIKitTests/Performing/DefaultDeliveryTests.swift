@@ -32,7 +32,8 @@ struct DefaultDeliveryTests {
             }
         }
         if cancel { handle.cancel() }
-        let first = await probe.first(timeout: 5)
+        let first = await probe.first(timeout: 20)
+        if first == nil { Issue.record("no completion within 20 s") }
         await settle(cancel ? 1.3 : 0.3)
         return (first, probe.count)
     }
@@ -42,21 +43,26 @@ struct DefaultDeliveryTests {
         let success = StubEndpoint(.status(200, body: "ok"))
         let (ok, okCount) = await observe(ProbeRequest(base: success.base))
         #expect(try ok?.result.get() == "ok")
-        #expect(ok?.onDelegateQueue == true && okCount == 1)
+        #expect(ok?.onDelegateQueue == true && okCount == 1, "\(String(describing: ok)), \(okCount) calls")
 
         let missing = StubEndpoint(.status(404))
         let (status, statusCount) = await observe(ProbeRequest(base: missing.base))
         #expect(status?.result.errorValue?.statusCode == 404)
-        #expect(status?.onDelegateQueue == true && statusCount == 1)
+        #expect(
+            status?.onDelegateQueue == true && statusCount == 1, "\(String(describing: status)), \(statusCount) calls")
 
         let (build, buildCount) = await observe(ProbeRequest(base: success.base, method: "NOT A TOKEN"))
         #expect(build?.result.errorValue?.stage == .build)
-        #expect(build?.onDelegateQueue == true && build?.onCallingQueue == false && buildCount == 1)
+        #expect(
+            build?.onDelegateQueue == true && build?.onCallingQueue == false && buildCount == 1,
+            "\(String(describing: build)), \(buildCount) calls")
 
         let slow = StubEndpoint(.status(200, body: "late", delay: 1))
         let (cancelled, cancelledCount) = await observe(ProbeRequest(base: slow.base), cancel: true)
         #expect(cancelled?.result.errorValue?.stage == .cancelled)
-        #expect(cancelled?.onDelegateQueue == true && cancelledCount == 1)
+        #expect(
+            cancelled?.onDelegateQueue == true && cancelledCount == 1,
+            "\(String(describing: cancelled)), \(cancelledCount) calls")
     }
 
     @Test("cancel racing the response on the delegate queue still completes exactly once")
@@ -70,7 +76,7 @@ struct DefaultDeliveryTests {
                 probe.record($0)
             }
             canceller.async { handle.cancel() }
-            _ = await probe.first(timeout: 5)
+            if await probe.first(timeout: 20) == nil { Issue.record("no completion within 20 s") }
             counts.append(probe.count)
         }
         await settle(0.3)

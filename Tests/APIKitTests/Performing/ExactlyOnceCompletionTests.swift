@@ -159,7 +159,7 @@ struct ExactlyOnceCompletionTests {
         var successes = 0
         var cancellations = 0
         for (index, probe) in probes.enumerated() {
-            guard let result = await probe.first(timeout: 10) else {
+            guard let result = await probe.first(timeout: 20) else {
                 Issue.record("run \(index) never completed")
                 continue
             }

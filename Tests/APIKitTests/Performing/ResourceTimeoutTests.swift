@@ -196,7 +196,7 @@ struct TransferDeadlineTests {
         let task = ManualTask()
         let fired = CompletionProbe<Int>()
         deadline.arm(cancelling: task) { fired.record(1) }
-        #expect(await fired.first(timeout: 10) == 1)
+        #expect(await fired.first(timeout: 20) == 1)
         #expect(task.cancelled.withLock { $0 } == 1)
         #expect(!deadline.claim())
         try await Task.sleep(nanoseconds: 100_000_000)
