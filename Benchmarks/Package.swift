@@ -14,6 +14,11 @@ let package = Package(
     platforms: [.macOS(.v13), .iOS(.v16)],
     dependencies: [
         .package(name: "APIKit", path: ".."),
+        // The AsyncHTTPClient transport (its own package) and the client itself, for the raw
+        // AsyncHTTPClient baseline of the transport benchmarks.
+        .package(name: "APIKitAsyncHTTPClient", path: "../Transports/AsyncHTTPClient"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.100.0"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -21,6 +26,10 @@ let package = Package(
             name: "APIKitBenchmarks",
             dependencies: [
                 .product(name: "APIKit", package: "APIKit"),
+                .product(name: "APIKitAsyncHTTPClient", package: "APIKitAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/APIKitBenchmarks",

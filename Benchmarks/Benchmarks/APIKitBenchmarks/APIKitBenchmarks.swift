@@ -19,6 +19,7 @@ let benchmarks: @Sendable () -> Void = {
     registerParseBenchmarks()
     registerStreamBenchmarks()
     registerEndToEndBenchmarks()
+    registerTransportBenchmarks()
     registerUploadBenchmarks()
     registerDownloadBenchmarks()
 }

@@ -224,7 +224,7 @@ private func interleavedBenchmark(_ name: String, inFlight: Int, base: String) {
 }
 
 /// CPU time this process has used, on all its threads (URLSession's included).
-private func processCPUNanoseconds() -> UInt64 {
+func processCPUNanoseconds() -> UInt64 {
     var time = timespec()
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
     return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)

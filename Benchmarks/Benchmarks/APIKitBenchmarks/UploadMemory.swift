@@ -10,6 +10,10 @@
 //                                            on Linux written to a spool file, then uploaded
 //                                            from it with its Content-Length
 //   "Upload 200 MB: APIKit @FileBody"        the file as the whole body, uploadTask(fromFile:)
+//   "Upload 200 MB: APIKit multipart, AsyncHTTPClientTransport" and
+//   "Upload 200 MB: APIKit @FileBody, AsyncHTTPClientTransport"  the same two requests through
+//                                            the AsyncHTTPClient transport: the body streamed
+//                                            from disk with its Content-Length, no spool
 //   "Upload 200 MB: raw uploadTask(fromFile:)" the same file, plain URLSession: the yardstick
 //   "Upload 200 MB: whole file in memory"    a raw data task with the file as httpBody, to
 //                                            show what not streaming costs (and that the
@@ -19,6 +23,7 @@
 // in teardown.
 
 import APIKit
+import APIKitAsyncHTTPClient
 import Benchmark
 import Dispatch
 
@@ -47,8 +52,10 @@ struct FileBodyUploadRequest: Request, RequestConfiguration {
     var configuration: Self { self }
 }
 
-/// The transport of the APIKit upload benchmarks, as an app would make it once.
+/// The transports of the APIKit upload benchmarks, as an app would make them once.
 private let uploadSession = Session(transport: URLSessionTransport())
+private let asyncHTTPClientUploadSession = Session(
+    transport: AsyncHTTPClientTransport(client: benchmarkHTTPClient))
 
 /// Where the upload file lives while a benchmark runs.
 private let uploadFile = FileManager.default.temporaryDirectory
@@ -72,7 +79,7 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
     await withCheckedContinuation { (continuation: CheckedContinuation<String?, Never>) in
         let url = URL(string: base)!
         switch client {
-        case .apikitMultipart, .apikitFileBody:
+        case .apikitMultipart, .apikitFileBody, .asyncHTTPClientMultipart, .asyncHTTPClientFileBody:
             let answered: @Sendable (Result<Data, RequestError>) -> Void = { result in
                 switch result {
                 case .success(let body):
@@ -81,10 +88,13 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
                 case .failure(let error): continuation.resume(returning: "\(error)")
                 }
             }
-            if client == .apikitMultipart {
-                uploadSession.perform(MultipartUploadRequest(file: .file(uploadFile), base: url), completion: answered)
+            let session =
+                client == .asyncHTTPClientMultipart || client == .asyncHTTPClientFileBody
+                ? asyncHTTPClientUploadSession : uploadSession
+            if client == .apikitMultipart || client == .asyncHTTPClientMultipart {
+                session.perform(MultipartUploadRequest(file: .file(uploadFile), base: url), completion: answered)
             } else {
-                uploadSession.perform(FileBodyUploadRequest(file: uploadFile, base: url), completion: answered)
+                session.perform(FileBodyUploadRequest(file: uploadFile, base: url), completion: answered)
             }
         case .rawFromFile:
             var request = URLRequest(url: url.appendingPathComponent("upload"))
@@ -118,6 +128,8 @@ private enum UploadClient {
     case idle
     case apikitMultipart
     case apikitFileBody
+    case asyncHTTPClientMultipart
+    case asyncHTTPClientFileBody
     case rawFromFile
     case inMemory
 }
@@ -148,6 +160,10 @@ func registerUploadBenchmarks() {
     uploadBenchmark("Upload 200 MB: idle process", client: .idle, base: base)
     uploadBenchmark("Upload 200 MB: APIKit multipart (spool)", client: .apikitMultipart, base: base)
     uploadBenchmark("Upload 200 MB: APIKit @FileBody", client: .apikitFileBody, base: base)
+    uploadBenchmark(
+        "Upload 200 MB: APIKit multipart, AsyncHTTPClientTransport", client: .asyncHTTPClientMultipart, base: base)
+    uploadBenchmark(
+        "Upload 200 MB: APIKit @FileBody, AsyncHTTPClientTransport", client: .asyncHTTPClientFileBody, base: base)
     uploadBenchmark("Upload 200 MB: raw uploadTask(fromFile:)", client: .rawFromFile, base: base)
     uploadBenchmark("Upload 200 MB: whole file in memory", client: .inMemory, base: base)
 }
