@@ -85,6 +85,15 @@ if [[ "${APIKIT_SKIP_DOCS:-0}" != 1 ]]; then
 fi
 
 httpbin_install
+if [[ "${APIKIT_SKIP_LINT:-0}" != 1 ]]; then
+    # The GitHub Actions workflow is not run by this CI: check at least that it parses and has its jobs.
+    "$ROOT/.venv/bin/python" - "$ROOT/.github/workflows/ci.yml" <<'PY'
+import sys, yaml
+jobs = yaml.safe_load(open(sys.argv[1]))["jobs"]
+missing = {"linux", "macos", "ios"} - set(jobs)
+sys.exit(f"test.sh: {sys.argv[1]} lacks the jobs {sorted(missing)}" if missing else 0)
+PY
+fi
 httpbin_start
 export APIKIT_HTTPBIN_URL
 export APIKIT_REQUIRE_HTTPBIN=1
