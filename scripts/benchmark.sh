@@ -45,55 +45,8 @@ mkdir -p "$STATE"
 # nginx: find / install
 # ---------------------------------------------------------------------------
 
-find_nginx() {
-    local candidate
-    for candidate in "$(command -v nginx 2>/dev/null || true)" /usr/sbin/nginx /usr/local/sbin/nginx /usr/local/nginx/sbin/nginx; do
-        if [[ -n "$candidate" && -x "$candidate" ]]; then
-            printf '%s\n' "$candidate"
-            return 0
-        fi
-    done
-    return 1
-}
-
-CREATED_POLICY_RC=""
-remove_policy_rc() {
-    if [[ -n "$CREATED_POLICY_RC" ]]; then
-        rm -f /usr/sbin/policy-rc.d
-        CREATED_POLICY_RC=""
-    fi
-}
-
-install_nginx() {
-    if [[ "$(id -u)" -ne 0 ]]; then
-        say "nginx is not installed and this is not root, so it cannot be installed: skipping the end-to-end benchmarks (install nginx-light, or set APIKIT_BENCH_URL)"
-        return 1
-    fi
-    if ! command -v apt-get >/dev/null 2>&1; then
-        say "nginx is not installed and there is no apt-get: skipping the end-to-end benchmarks (install nginx, or set APIKIT_BENCH_URL)"
-        return 1
-    fi
-    # Keep the package from starting the system nginx service (on port 80):
-    # policy-rc.d exit 101 tells invoke-rc.d/deb-systemd-invoke not to start it.
-    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-        printf '#!/bin/sh\n# temporary, from APIKit scripts/benchmark.sh\nexit 101\n' >/usr/sbin/policy-rc.d
-        chmod 755 /usr/sbin/policy-rc.d
-        CREATED_POLICY_RC=1
-    fi
-    local log="$STATE/apt.log" rc=0
-    say "installing nginx-light with apt-get (log: .build-bench/apt.log)"
-    export DEBIAN_FRONTEND=noninteractive
-    if ! apt-get install -y -q --no-install-recommends nginx-light </dev/null >"$log" 2>&1; then
-        say "apt-get install failed; running apt-get update and trying again"
-        { apt-get update -q && apt-get install -y -q --no-install-recommends nginx-light; } </dev/null >>"$log" 2>&1 || rc=$?
-    fi
-    remove_policy_rc
-    if [[ $rc -ne 0 ]] || ! find_nginx >/dev/null; then
-        tail -n 20 "$log" >&2 || true
-        say "could not install nginx-light: skipping the end-to-end benchmarks"
-        return 1
-    fi
-}
+# shellcheck source=servers/nginx.sh
+source "$ROOT/scripts/servers/nginx.sh"
 
 # ---------------------------------------------------------------------------
 # nginx: start / stop
@@ -269,14 +222,12 @@ start_nginx() {
 on_exit() {
     local rc=$?
     stop_nginx
-    remove_policy_rc
     exit "$rc"
 }
 # shellcheck disable=SC2317
 on_signal() {
     local sig="$1"
     stop_nginx
-    remove_policy_rc
     trap - "$sig" EXIT
     kill -s "$sig" "$$"
 }
@@ -302,9 +253,9 @@ if [[ -n "${APIKIT_BENCH_URL:-}" ]]; then
 elif [[ "${APIKIT_BENCH_NO_E2E:-}" == "1" ]]; then
     say "APIKIT_BENCH_NO_E2E=1: skipping the end-to-end benchmarks"
 else
-    nginx_bin="$(find_nginx || true)"
-    if [[ -z "$nginx_bin" ]] && install_nginx; then
-        nginx_bin="$(find_nginx || true)"
+    nginx_bin="$(nginx_find || true)"
+    if [[ -z "$nginx_bin" ]] && nginx_install "$STATE/apt.log" "skipping the end-to-end benchmarks (or set APIKIT_BENCH_URL)"; then
+        nginx_bin="$(nginx_find || true)"
     fi
     if [[ -n "$nginx_bin" ]]; then
         if start_nginx "$nginx_bin"; then
