@@ -15,6 +15,11 @@
 #   FastAPI on uvicorn (scripts/servers/fastapi_app.py)           APIKIT_FASTAPI_URL
 #   a server that reads bodies by Content-Length only
 #     (scripts/servers/length_server.py)                          APIKIT_LENGTH_URL
+#   unless APIKIT_SKIP_AHC=1, nginx with HTTP/2 over TLS in front of httpbin, with
+#     certificates from a test CA made for the run (scripts/servers/tls_nginx.sh,
+#     make_certs.py; nginx-light is installed with apt-get when missing and this is root)
+#                                                                 APIKIT_TLS_URL,
+#                                 APIKIT_TLS_WRONG_NAME_URL, APIKIT_TLS_CA
 #
 # then runs `swift test` with APIKIT_REQUIRE_HTTPBIN=1 exported too (so integration tests fail
 # instead of skipping when a server is missing), stops the servers (also on failure or Ctrl-C;
@@ -66,6 +71,8 @@ cd "$ROOT"
 source "$ROOT/scripts/httpbin.sh"
 # shellcheck source=scripts/servers/serve.sh
 source "$ROOT/scripts/servers/serve.sh"
+# shellcheck source=scripts/servers/nginx.sh
+source "$ROOT/scripts/servers/nginx.sh"
 
 ONLY_AHC="${APIKIT_ONLY_AHC:-0}"
 if [[ "$ONLY_AHC" == 1 ]]; then
@@ -108,8 +115,22 @@ serve_start fastapi APIKIT_FASTAPI_URL status/200 \
     "$VENV/uvicorn" --app-dir scripts/servers fastapi_app:app --host 127.0.0.1 --port '{port}'
 APIKIT_PRESIGN_COMMAND="$(printf '%q %q' "$VENV/python" "$ROOT/scripts/servers/s3_presign.py")"
 export APIKIT_PRESIGN_COMMAND
-for url in APIKIT_HTTPBIN_URL APIKIT_FAULT_URL APIKIT_LENGTH_URL APIKIT_S3_URL APIKIT_FASTAPI_URL; do
-    echo "test.sh: $url=${!url}" >&2
+if [[ "${APIKIT_SKIP_AHC:-0}" != 1 ]]; then
+    # HTTP/2 over TLS for the AsyncHTTPClient transport: nginx in front of httpbin, with
+    # certificates from a test CA made for this run (trusted by nothing but the tests).
+    TLS_STATE="$SERVE_STATE_DIR/tls"
+    "$VENV/python" scripts/servers/make_certs.py "$TLS_STATE"
+    NGINX="$(nginx_find || { nginx_install "$TLS_STATE/apt.log" "the TLS tests need it" >&2 && nginx_find; })"
+    TLS_PORT="$(_serve_free_port)"
+    TLS_WRONG_NAME_PORT="$(_serve_free_port)"
+    serve_start tls-nginx APIKIT_TLS_HEALTH_URL "" bash scripts/servers/tls_nginx.sh \
+        "$NGINX" "$TLS_STATE" '{port}' "$TLS_PORT" "$TLS_WRONG_NAME_PORT" "$APIKIT_HTTPBIN_URL"
+    export APIKIT_TLS_URL="https://127.0.0.1:$TLS_PORT"
+    export APIKIT_TLS_WRONG_NAME_URL="https://127.0.0.1:$TLS_WRONG_NAME_PORT"
+    export APIKIT_TLS_CA="$TLS_STATE/ca.pem"
+fi
+for url in APIKIT_HTTPBIN_URL APIKIT_FAULT_URL APIKIT_LENGTH_URL APIKIT_S3_URL APIKIT_FASTAPI_URL APIKIT_TLS_URL; do
+    echo "test.sh: $url=${!url:-}" >&2
 done
 
 rc=0

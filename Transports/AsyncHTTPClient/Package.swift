@@ -43,6 +43,7 @@ let package = Package(
                 "APIKitAsyncHTTPClient",
                 .product(name: "APIKit", package: "APIKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             swiftSettings: strictSettings
         ),

@@ -55,7 +55,8 @@ public import NIOCore
 ///   | host name not resolved | `.cannotFindHost` |
 ///   | `connectTimeout`, `readTimeout`, `writeTimeout`, `deadlineExceeded`, `tlsHandshakeTimeout`, the idle timeout | `.timedOut` |
 ///   | `remoteConnectionClosed`, connection reset, `ChannelError.eof` | `.networkConnectionLost` |
-///   | `NIOSSLError`, `BoringSSLError` (handshake, certificate) | `.secureConnectionFailed` |
+///   | `NIOSSLError`, `BoringSSLError`, `NIOSSLExtraError`: a refused certificate (unknown authority, another host name, expired) | `.serverCertificateUntrusted` |
+///   | any other TLS failure | `.secureConnectionFailed` |
 ///   | `redirectLimitReached`, `redirectCycleDetected` | `.httpTooManyRedirects` |
 ///   | `invalidURL`, `emptyHost`, `emptyScheme`, a URL AsyncHTTPClient cannot take | `.badURL` |
 ///   | `unsupportedScheme` | `.unsupportedURL` |
@@ -63,6 +64,26 @@ public import NIOCore
 ///
 ///   Any other error (a `RequestBodyError` when a file to upload became shorter, for
 ///   example) is passed on unchanged.
+///
+/// **HTTP/2 and TLS.** HTTPS requests negotiate HTTP/2 with ALPN and fall back to HTTP/1.1
+/// (`HTTPClient.Configuration.httpVersion`). To trust a private certificate authority, give
+/// the client a TLS configuration:
+///
+/// ```swift
+/// var tls = TLSConfiguration.makeClientConfiguration()
+/// tls.trustRoots = .file("/etc/my-service/ca.pem")
+/// var configuration = HTTPClient.Configuration()
+/// configuration.tlsConfiguration = tls
+/// let transport = AsyncHTTPClientTransport(configuration: configuration)
+/// ```
+///
+/// A certificate the client refuses (an unknown authority, another host name, expired) fails
+/// the request with `URLError(.serverCertificateUntrusted)`. AsyncHTTPClient retries a
+/// connection it could not make — a refused certificate too — until its connect timeout
+/// (`configuration.timeout.connect`, 10 s by default) and only then reports the error; set
+/// `configuration.connectionPool.retryConnectionEstablishment = false` to fail at once. (The
+/// URLSession transport on Linux cannot be given a certificate authority of its own: libcurl
+/// reads the system's, and corelibs reports a refused certificate as `URLError(.unknown)`.)
 ///
 /// **Lifecycle.** ``init(client:)`` uses a client you own (by default `HTTPClient.shared`,
 /// which is never shut down): the transport never shuts it down. ``init(configuration:eventLoopGroup:)``

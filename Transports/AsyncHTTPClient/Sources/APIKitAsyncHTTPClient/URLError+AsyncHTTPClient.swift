@@ -58,8 +58,13 @@ extension URLError {
             case .eof, .ioOnClosedChannel, .outputClosed, .alreadyClosed: return .networkConnectionLost
             default: return nil
             }
-        case is NIOSSLError, is BoringSSLError, is NIOSSLExtraError:
+        case let error as NIOSSLExtraError:
+            return error == .failedToValidateHostname ? .serverCertificateUntrusted : .secureConnectionFailed
+        case let error as NIOSSLError:
+            if case .handshakeFailed(let reason) = error { return handshakeCode(for: reason) }
             return .secureConnectionFailed
+        case let error as BoringSSLError:
+            return handshakeCode(for: error)
         case is HTTPParserError:
             return .badServerResponse
         case is SocketAddressError:
@@ -67,6 +72,14 @@ extension URLError {
         default:
             return nil
         }
+    }
+
+    /// A refused certificate (an unknown authority, another host name, expired) is
+    /// `serverCertificateUntrusted`, as URLSession reports it on Apple platforms; any other
+    /// TLS failure `secureConnectionFailed`.
+    private static func handshakeCode(for error: BoringSSLError) -> Code {
+        String(describing: error).contains("CERTIFICATE_VERIFY_FAILED")
+            ? .serverCertificateUntrusted : .secureConnectionFailed
     }
 
     private static func code(for error: HTTPClientError) -> Code? {
