@@ -16,21 +16,3 @@ public protocol PathProtocol {
     /// The placeholders to fill, by name.
     var pathParameters: [PathParameter] { get }
 }
-
-/// One declared path parameter: the name of its placeholder and its value.
-public struct PathParameter {
-    /// The placeholder's name: `"id"` fills `{id}`.
-    public var name: String
-    /// The value, written as text by the rules of ``Query`` and encoded as one path segment.
-    public var value: any Encodable
-
-    /// Creates a path parameter.
-    ///
-    /// - Parameters:
-    ///   - name: The placeholder's name, without braces.
-    ///   - value: The value; it must be a single, non-`nil` value.
-    public init(name: String, value: any Encodable) {
-        self.name = name
-        self.value = value
-    }
-}

@@ -219,7 +219,7 @@ struct ResumableDownloadTests {
         #expect(try fileNames(in: directory).isEmpty)
     }
 
-    @Test("the README's resuming example, compiled: the cut download resumes to the whole body")
+    @Test("the article's resuming example (Streaming and downloads): the cut download resumes to the whole body")
     func readmeExample() async throws {
         let calls = Protected(0)
         let api = Session(

@@ -3,8 +3,9 @@ import Testing
 
 @testable import APIKit
 
-// The README's "Requests of one API share a protocol" and "Stubbing" examples, compiled
-// and run against a stub.
+// The "Requests of one API share a protocol" example of the DocC article "Sessions and
+// interceptors", compiled and run against a stub written as "Testing code that uses APIKit"
+// shows. Change them together with the articles.
 
 enum Secrets {
     static let giphyKey = "test-key"
@@ -36,7 +37,7 @@ struct SearchGIFs: GiphyRequest {
     var path: String { "gifs/search" }
 }
 
-@Suite("README: a protocol shared by the requests of one API, tested with a stub")
+@Suite("Article: a protocol shared by the requests of one API, tested with a stub")
 struct SharedAPIPatternTests {
     @Test("the protocol's base and intercept(urlRequest:) apply to every request of the API")
     func sharedBaseAndKey() async throws {

@@ -3,10 +3,11 @@ import Testing
 
 @testable import APIKit
 
-/// The README's "Retrying", "Refreshing tokens" and "Error bodies" snippets, compiled and run
-/// against stubs that answer like httpbin (the integration tests run them against httpbin).
-@Suite("README: retrying, refreshing tokens, error bodies")
-struct ResilienceReadmeTests {
+/// The examples of the DocC articles "Retries and credentials" (Retrying, Refreshing tokens) and
+/// "Handling errors" (Error bodies), compiled and run against stubs that answer like httpbin (the
+/// integration tests run them against httpbin). Change them together with the articles.
+@Suite("Articles: retrying, refreshing tokens, error bodies")
+struct ResilienceArticleTests {
     struct Flaky: Request, RequestConfiguration {
         var base = URL(string: "https://httpbin.org")!
         var path = "status/503"
@@ -19,7 +20,7 @@ struct ResilienceReadmeTests {
     func retrying() async throws {
         var policy = RetryPolicy.default
         policy.backoff = RetryPolicy.Backoff(baseDelay: 0.2, multiplier: 2, maxDelay: 2)
-        policy.wait = { _ in }  // not in the README: the test does not wait
+        policy.wait = { _ in }  // not in the article: the test does not wait
         let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
         do {
             _ = try await api.response(for: Flaky())

@@ -3,9 +3,10 @@ import Testing
 
 @testable import APIKit
 
-/// The README's Logging and Progress examples, compiled, and the log lines it shows.
-@Suite("README: Logging and Progress snippets")
-struct ReadmeSnippetTests {
+/// The examples of the DocC article "Logging and progress", compiled, and the log lines it shows.
+/// Change them together with the article.
+@Suite("Article: Logging and progress snippets")
+struct LoggingArticleTests {
     struct Login: Request, RequestConfiguration {
         @Header("Authorization") var authorization = "Bearer s3cret"
         @Query("client") var client = "ios"
@@ -29,7 +30,7 @@ struct ReadmeSnippetTests {
         var configuration: Self { self }
     }
 
-    @Test("the Logging example logs the lines the README shows (the stub answers like httpbin)")
+    @Test("the Logging example logs the lines the article shows (the stub answers like httpbin)")
     func loggingLines() async throws {
         let recorder = LogRecorder()
         let session = Session(

@@ -1,0 +1,31 @@
+/// One declared body field: a key, an `Encodable` value and how the body is encoded.
+public struct BodyParameter {
+    /// The key: a JSON object member name or a form field name.
+    public var key: String
+    /// The value; an `Optional` that is `nil` omits the field.
+    public var value: any Encodable
+    /// How the body that holds this field is encoded.
+    public var encoding: BodyEncoding
+    /// How the value is written (`Date`, `Bool`, `nil`, and for form bodies arrays and
+    /// nesting); members it does not state come from the request's
+    /// ``Request/encodingStrategy``, then the defaults. Whole bodies ignore it.
+    public var strategy: EncodingStrategy
+
+    /// Creates a body field.
+    ///
+    /// ```swift
+    /// BodyParameter(key: "at", value: Date(), encoding: .json, strategy: .dates(.secondsSince1970))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - key: A JSON object member name or a form field name.
+    ///   - value: The value; `nil` omits the field (by default).
+    ///   - encoding: How the body is encoded.
+    ///   - strategy: How the value is written; by default as the request says.
+    public init(key: String, value: any Encodable, encoding: BodyEncoding, strategy: EncodingStrategy = .inherit) {
+        self.key = key
+        self.value = value
+        self.encoding = encoding
+        self.strategy = strategy
+    }
+}

@@ -1,0 +1,17 @@
+/// One HTTP header field: a name and a value.
+public struct HeaderField: Hashable, Sendable {
+    /// The field name, such as `"Authorization"`. Compared case-insensitively.
+    public var name: String
+    /// The field value.
+    public var value: String
+
+    /// Creates a header field.
+    ///
+    /// - Parameters:
+    ///   - name: The field name; it must be an HTTP token.
+    ///   - value: The field value; it must not contain CR, LF or NUL.
+    public init(name: String, value: String) {
+        self.name = name
+        self.value = value
+    }
+}
