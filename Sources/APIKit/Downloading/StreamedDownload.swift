@@ -8,11 +8,13 @@
 /// Exactly once: `completion` is called with the first of the stream's end and a write error
 /// (which cancels the transfer); events after that are dropped, and the file is closed.
 final class StreamedDownload: Sendable {
+    private typealias Completion = @Sendable (Result<TransportDownload, any Error>) -> Void
+
     private struct State {
         var response: URLResponse?
         var file: FileHandle?
         var bytes: Int64 = 0
-        var completion: (@Sendable (Result<TransportDownload, any Error>) -> Void)?
+        var completion: Completion?
         var task: (any TransportTask)?
         /// Set once a write failed: the transfer is cancelled as soon as it is attached.
         var cancelling = false
@@ -59,7 +61,7 @@ final class StreamedDownload: Sendable {
     private func receive(_ event: TransportStreamEvent) {
         var report: TransferProgress?
         var cancelling: (any TransportTask)?
-        let end = state.withLock { state -> (@Sendable (Result<TransportDownload, any Error>) -> Void, Result<TransportDownload, any Error>)? in
+        let end = state.withLock { state -> (Completion, Result<TransportDownload, any Error>)? in
             guard state.completion != nil else { return nil }
             switch event {
             case .response(let response):
@@ -113,7 +115,7 @@ final class StreamedDownload: Sendable {
     /// and returns the completion to call with `result` outside the lock.
     private func finish(
         _ state: inout State, _ result: Result<TransportDownload, any Error>
-    ) -> (@Sendable (Result<TransportDownload, any Error>) -> Void, Result<TransportDownload, any Error>)? {
+    ) -> (Completion, Result<TransportDownload, any Error>)? {
         try? state.file?.close()
         state.file = nil
         state.task = nil

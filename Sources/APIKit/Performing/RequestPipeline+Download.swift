@@ -244,7 +244,8 @@ extension RequestPipeline {
         return session.transport.download(urlRequest, to: fileURL, progress: progress) { result in
             switch result {
             case .success(let download):
-                let size = (try? FileManager.default.attributesOfItem(atPath: download.fileURL.path)[.size] as? NSNumber)?
+                let size =
+                    (try? FileManager.default.attributesOfItem(atPath: download.fileURL.path)[.size] as? NSNumber)?
                     .intValue
                 logged.end(streamed: download.urlResponse, bodySize: size ?? 0)
             case .failure(let error):

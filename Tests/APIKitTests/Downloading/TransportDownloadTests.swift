@@ -17,7 +17,9 @@ private struct SendOnlyTransport: Transport {
         let response = HTTPURLResponse(
             url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
             headerFields: ["Content-Length": String(body.count)])!
-        DispatchQueue.global().async { [body] in completion(.success(TransportResponse(data: body, urlResponse: response))) }
+        DispatchQueue.global().async { [body] in
+            completion(.success(TransportResponse(data: body, urlResponse: response)))
+        }
         return NoTask()
     }
 }
@@ -237,7 +239,8 @@ struct TransportDownloadTests {
         let interceptor = StreamInterceptor()
         let big = String(repeating: "e", count: (1 << 20) + 10)
         let transport = FileWritingTransport { request, file in
-            written(request.url!.path.hasSuffix("big") ? big : #"{"error":"gone"}"#, to: file, for: request, status: 404)
+            written(
+                request.url!.path.hasSuffix("big") ? big : #"{"error":"gone"}"#, to: file, for: request, status: 404)
         }
         let session = Session(
             transport: transport, interceptors: [interceptor], errorBodyDecoder: .json(StreamFailure.self))
