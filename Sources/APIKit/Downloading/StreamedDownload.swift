@@ -6,7 +6,9 @@
 /// chunk only after the callback returns; nothing of the body is kept in memory.
 ///
 /// Exactly once: `completion` is called with the first of the stream's end and a write error
-/// (which cancels the transfer); events after that are dropped, and the file is closed.
+/// (which cancels the transfer); events after that are dropped, and the file is closed. The
+/// task it returns stops the writes before it cancels the stream: once its `cancel()` returns,
+/// nothing more is written to the file, and the stream's end still completes.
 final class StreamedDownload: Sendable {
     private typealias Completion = @Sendable (Result<TransportDownload, any Error>) -> Void
 
@@ -18,6 +20,8 @@ final class StreamedDownload: Sendable {
         var task: (any TransportTask)?
         /// Set once a write failed: the transfer is cancelled as soon as it is attached.
         var cancelling = false
+        /// Set by a cancellation: nothing more is written.
+        var stopped = false
     }
 
     private let fileURL: URL
@@ -44,7 +48,16 @@ final class StreamedDownload: Sendable {
         let download = StreamedDownload(fileURL: fileURL, progress: progress, completion: completion)
         let task = transport.stream(request, onEvent: download.receive)
         download.attach(task)
-        return task
+        return StreamedDownloadTask(download: download, task: task)
+    }
+
+    /// Stops writing: closes the file, and drops the chunks still to come.
+    fileprivate func stop() {
+        state.withLock { state in
+            state.stopped = true
+            try? state.file?.close()
+            state.file = nil
+        }
     }
 
     /// Records the transfer, to cancel it on a write error; cancels it at once when one
@@ -67,6 +80,7 @@ final class StreamedDownload: Sendable {
             case .response(let response):
                 guard state.response == nil else { return nil }
                 state.response = response
+                guard !state.stopped else { return nil }
                 do {
                     state.file = try Self.createFile(at: fileURL)
                 } catch {
@@ -90,6 +104,7 @@ final class StreamedDownload: Sendable {
                     expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
                 return nil
             case .finished:
+                guard !state.stopped else { return finish(&state, .failure(URLError(.cancelled))) }
                 guard let response = state.response else {
                     return finish(&state, .failure(URLError(.badServerResponse)))
                 }
@@ -134,5 +149,16 @@ final class StreamedDownload: Sendable {
         } catch {
             throw .fileWriteFailed(url, underlying: error)
         }
+    }
+}
+
+/// The transfer of a ``StreamedDownload``: its cancellation stops the writes first.
+private struct StreamedDownloadTask: TransportTask {
+    let download: StreamedDownload
+    let task: any TransportTask
+
+    func cancel() {
+        download.stop()
+        task.cancel()
     }
 }

@@ -15,16 +15,17 @@
 /// accepted body, and by ``discard()``; only ``moveFile(to:)`` hands it over. Never resumable:
 /// a resumable download keeps its partial file with ``DownloadFile``.
 ///
-/// Exactly once: ``cancel()`` cancels the transfer, and the attempt ends with
-/// ``DownloadOutcome/cancelled`` when the transport's completion arrives — so that a transport
-/// that finished writing just then cannot leave the file behind after the cancellation was
-/// reported.
+/// Exactly once: the attempt ends with the first of the transport's completion and
+/// ``cancel()``, which cancels the transfer — after which the transport writes nothing more to
+/// the file, as ``Transport/download(_:to:progress:completion:)`` asks — removes the file and
+/// ends the attempt at once, without waiting for the transport's completion (a loaded machine
+/// can take seconds to deliver it); the completion is then dropped, and the file removed again
+/// should it exist.
 final class TransportDownloadFile: DownloadAttempt {
     private struct State {
         var outcome: Outcome?
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
-        var cancelled = false
     }
 
     /// Where the transport writes the body until it is handed over.
@@ -44,13 +45,21 @@ final class TransportDownloadFile: DownloadAttempt {
     /// Never any: the attempt keeps no partial file.
     var resumeData: DownloadResumeData? { nil }
 
-    /// Records the transfer, to cancel it; cancels it at once when the attempt was cancelled.
+    /// Records the transfer, to cancel it; cancels it at once, and removes what it may have
+    /// written, when the attempt was cancelled already.
     func attach(_ task: any TransportTask) {
         let cancelled = state.withLock { state -> Bool in
-            state.task = task
-            return state.cancelled
+            guard let outcome = state.outcome else {
+                state.task = task
+                return false
+            }
+            if case .cancelled = outcome { return true }
+            return false
         }
-        if cancelled { task.cancel() }
+        if cancelled {
+            task.cancel()
+            removeTemporaryFile()
+        }
     }
 
     /// Takes the transport's completion: decides the outcome, removing the file unless the body
@@ -65,14 +74,18 @@ final class TransportDownloadFile: DownloadAttempt {
             decided = evaluate(download.urlResponse)
         }
         let resume = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Outcome)? in
-            guard state.outcome == nil else { return nil }
-            let outcome = state.cancelled ? .cancelled : decided
-            state.outcome = outcome
+            guard state.outcome == nil else {
+                // cancelled before: the transport wrote nothing after that, but remove anything
+                // a broken one did
+                if state.outcome?.isAccepted == false { removeTemporaryFile() }
+                return nil
+            }
+            state.outcome = decided
             state.task = nil
-            if !outcome.isAccepted { removeTemporaryFile() }
+            if !decided.isAccepted { removeTemporaryFile() }
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
-            return (waiter, outcome)
+            return (waiter, decided)
         }
         if let (waiter, outcome) = resume { waiter.resume(returning: outcome) }
     }
@@ -93,15 +106,20 @@ final class TransportDownloadFile: DownloadAttempt {
         }
     }
 
-    /// Cancels the transfer, unless the attempt has ended; it ends with
-    /// ``DownloadOutcome/cancelled`` when the transport completes.
+    /// Ends the attempt with ``DownloadOutcome/cancelled`` unless it has ended already: cancels
+    /// the transfer, then removes the temporary file, then resumes ``outcome()``.
     func cancel() {
-        let task = state.withLock { state -> (any TransportTask)? in
-            guard state.outcome == nil, !state.cancelled else { return nil }
-            state.cancelled = true
-            return state.task
+        let (ended, task, waiter) = state.withLock {
+            state -> (Bool, (any TransportTask)?, CheckedContinuation<Outcome, Never>?) in
+            guard state.outcome == nil else { return (false, nil, nil) }
+            state.outcome = .cancelled
+            defer { (state.task, state.waiter) = (nil, nil) }
+            return (true, state.task, state.waiter)
         }
-        task?.cancel()
+        guard ended else { return }
+        task?.cancel()  // once it returns, the transport writes nothing more to the file
+        removeTemporaryFile()
+        waiter?.resume(returning: .cancelled)
     }
 
     func discard() {

@@ -137,9 +137,10 @@ public protocol Transport: Sendable {
     ///   ``TransferProgress/expectedBytesToReceive`` the `Content-Length` when known;
     /// - the transport writes nowhere but `fileURL` and leaves no file of its own behind; after
     ///   a failure it may leave a partial file at `fileURL`, which APIKit removes;
-    /// - ``TransportTask/cancel()`` stops the transfer; the transport then still calls
-    ///   `completion` once, usually with `URLError(.cancelled)`. APIKit waits for that call
-    ///   before it reports the cancellation, so that nothing is written to the file after it.
+    /// - ``TransportTask/cancel()`` stops the transfer, and once it returns the transport
+    ///   writes nothing more to `fileURL` (APIKit then removes the file and reports the
+    ///   cancellation without waiting); the transport still calls `completion` once, usually
+    ///   with `URLError(.cancelled)`.
     ///
     /// ```swift
     /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("body.download")

@@ -30,21 +30,24 @@ private struct NoTask: TransportTask {
 
 /// A transport with its own `download`: each call answers from `answer`, which gets the request
 /// and the file to write, and returns what to complete with. It counts the calls of `download`
-/// and of `stream`, and a cancellation completes with `URLError(.cancelled)` after `onCancel`.
+/// and of `stream`. A cancellation runs `onCancel` before it returns, then completes with
+/// `URLError(.cancelled)` 50 ms later — or never, with `completesAfterCancel` false.
 private final class FileWritingTransport: Transport {
     typealias Answer = @Sendable (URLRequest, URL) -> Result<TransportDownload, any Error>
 
     private let answer: Answer
     private let holdUntilCancelled: Bool
+    private let completesAfterCancel: Bool
     private let onCancel: @Sendable (URL) -> Void
     let calls = Protected((downloads: 0, streams: 0))
 
     init(
-        holdUntilCancelled: Bool = false, onCancel: @escaping @Sendable (URL) -> Void = { _ in },
-        answer: @escaping Answer
+        holdUntilCancelled: Bool = false, completesAfterCancel: Bool = true,
+        onCancel: @escaping @Sendable (URL) -> Void = { _ in }, answer: @escaping Answer
     ) {
         self.answer = answer
         self.holdUntilCancelled = holdUntilCancelled
+        self.completesAfterCancel = completesAfterCancel
         self.onCancel = onCancel
     }
 
@@ -71,7 +74,8 @@ private final class FileWritingTransport: Transport {
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
         calls.withLock { $0.downloads += 1 }
-        let task = HeldTask(fileURL: fileURL, onCancel: onCancel, completion: completion)
+        let task = HeldTask(
+            fileURL: fileURL, completesAfterCancel: completesAfterCancel, onCancel: onCancel, completion: completion)
         if !holdUntilCancelled {
             DispatchQueue.global().async { [answer] in task.complete(answer(request, fileURL)) }
         }
@@ -81,14 +85,16 @@ private final class FileWritingTransport: Transport {
 
 private final class HeldTask: TransportTask {
     let fileURL: URL
+    let completesAfterCancel: Bool
     let onCancel: @Sendable (URL) -> Void
     private let completion: Protected<(@Sendable (Result<TransportDownload, any Error>) -> Void)?>
 
     init(
-        fileURL: URL, onCancel: @escaping @Sendable (URL) -> Void,
+        fileURL: URL, completesAfterCancel: Bool, onCancel: @escaping @Sendable (URL) -> Void,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) {
         self.fileURL = fileURL
+        self.completesAfterCancel = completesAfterCancel
         self.onCancel = onCancel
         self.completion = Protected(completion)
     }
@@ -102,11 +108,44 @@ private final class HeldTask: TransportTask {
     }
 
     func cancel() {
+        onCancel(fileURL)
+        guard completesAfterCancel else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
-            onCancel(fileURL)
             complete(.failure(URLError(.cancelled)))
         }
     }
+}
+
+/// A transport whose stream the test drives by hand, chunk by chunk; its task's cancellation
+/// is only counted, so that the test can keep pushing chunks after it.
+private final class PushTransport: Transport {
+    let onEvent = Protected<(@Sendable (TransportStreamEvent) -> Void)?>(nil)
+    let cancels = Protected(0)
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        StubTransport(.success(status: 200, body: "sent")).send(request, completion: completion)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        self.onEvent.withLock { $0 = onEvent }
+        return CountedTask(cancels: cancels)
+    }
+
+    func push(_ event: TransportStreamEvent) {
+        onEvent.value?(event)
+    }
+}
+
+private struct CountedTask: TransportTask {
+    let cancels: Protected<Int>
+
+    func cancel() { cancels.withLock { $0 += 1 } }
 }
 
 /// Writes `body` to `file` and answers with `status` and `headers`.
@@ -186,6 +225,30 @@ struct TransportDownloadTests {
         }
         #expect(url == file)
         #expect(transport.cancels == 1)
+    }
+
+    @Test("the default download's task: once cancel returns nothing more is written; the stream's end completes once")
+    func defaultCancelStopsWrites() async throws {
+        let transport = PushTransport()
+        let file = directory.appendingPathComponent("direct.download")
+        let results = Protected<[Result<TransportDownload, any Error>]>([])
+        let task = transport.download(URLRequest(url: stubBase), to: file, progress: { _ in }) { result in
+            results.withLock { $0.append(result) }
+        }
+        transport.push(.response(ManualTransport.ok))
+        transport.push(.data(Data("first".utf8)))
+        task.cancel()
+        #expect(transport.cancels.value == 1)
+        transport.push(.data(Data("late".utf8)))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "first")
+        transport.push(.finished)
+        transport.push(.failed(URLError(.cancelled)))
+        #expect(results.value.count == 1)
+        guard case .failure(let error as URLError) = results.value.first else {
+            Issue.record("expected URLError(.cancelled), got \(results.value)")
+            return
+        }
+        #expect(error.code == .cancelled)
     }
 
     @Test("a transport failing before the response completes with its error, and writes nothing")
@@ -303,10 +366,12 @@ struct TransportDownloadTests {
         #expect(try fileNames(in: directory).isEmpty)
     }
 
-    @Test("cancelled: reported once the transport completes, so a file it wrote just then is removed too")
-    func cancelWaitsForTheTransport() async throws {
+    @Test(
+        "cancelled: reported without waiting for the transport's completion; what it wrote before cancel returned is removed",
+        .timeLimit(.minutes(1)))
+    func cancelDoesNotWaitForTheTransport() async throws {
         let transport = FileWritingTransport(
-            holdUntilCancelled: true,
+            holdUntilCancelled: true, completesAfterCancel: false,
             onCancel: { file in try? Data("late".utf8).write(to: file) },
             answer: { _, _ in .failure(URLError(.unknown)) })
         let calls = Protected(0)

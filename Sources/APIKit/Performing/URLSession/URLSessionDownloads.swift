@@ -22,7 +22,9 @@
 /// only calls `didCompleteWithError`, and corelibs leaves its partial file behind: its location
 /// is learnt at the first `didWriteData` (``CorelibsDownloadLocation``) and the file removed.
 /// Cancelling a download task has no crash like the upload one
-/// (``FileUploadCancellation``): libcurl never waits for a file read there.
+/// (``FileUploadCancellation``): libcurl never waits for a file read there. ``cancel(_:)`` marks
+/// the download cancelled before it cancels the task, and the body is moved only under the same
+/// lock, so that nothing reaches `fileURL` once the cancellation has returned.
 final class URLSessionDownloads: Sendable {
     private struct Download {
         let fileURL: URL
@@ -36,6 +38,8 @@ final class URLSessionDownloads: Sendable {
         var moved = false
         /// Why the body could not be moved to `fileURL`.
         var moveError: (any Error)?
+        /// Set by ``cancel(_:)``: the body is not moved to `fileURL` any more.
+        var cancelled = false
     }
 
     private let downloads = Locked<[Int: Download]>([:])
@@ -68,20 +72,49 @@ final class URLSessionDownloads: Sendable {
                 bytesReceived: totalBytesWritten, expectedBytesToReceive: TransferProgress.known(totalBytesExpected)))
     }
 
-    /// Moves the finished body from `location` to the registered file.
+    /// Marks the download of `task` cancelled, then cancels the task: once this returns, nothing
+    /// more is moved to its file.
+    func cancel(_ task: URLSessionTask) {
+        downloads.withLock { $0[task.taskIdentifier]?.cancelled = true }
+        task.cancel()
+    }
+
+    /// Moves the finished body from `location` to the registered file, unless the download was
+    /// cancelled: then it removes it.
     func didFinish(_ task: URLSessionDownloadTask, at location: URL) {
-        guard let fileURL = downloads.withLock({ $0[task.taskIdentifier]?.fileURL }) else { return }
+        guard let fileURL = downloads.withLock({ $0[task.taskIdentifier]?.fileURL }) else {
+            _ = unlink(location.path)
+            return
+        }
+        // A copy to another file system, which may take long, goes outside the lock to a
+        // hidden sibling of `fileURL` (removed below whatever happens); the rename into place
+        // is what the lock orders with a cancellation.
+        var source = location
         var moveError: (any Error)?
-        do {
-            try Self.move(location, to: fileURL)
-        } catch {
-            moveError = error
+        if Self.isOnOtherFileSystem(location, than: fileURL) {
+            let sibling = fileURL.deletingLastPathComponent()
+                .appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).copy")
+            do {
+                try FileManager.default.copyItem(at: location, to: sibling)
+                source = sibling
+            } catch {
+                moveError = DownloadError.fileWriteFailed(fileURL, underlying: error)
+                _ = unlink(sibling.path)
+            }
+            _ = unlink(location.path)
         }
         downloads.withLock { downloads in
-            downloads[task.taskIdentifier]?.moved = moveError == nil
-            downloads[task.taskIdentifier]?.moveError = moveError
-            downloads[task.taskIdentifier]?.location = moveError == nil ? nil : location
+            guard var download = downloads[task.taskIdentifier] else { return }
+            defer { downloads[task.taskIdentifier] = download }
+            download.location = nil
+            if moveError == nil, !download.cancelled, rename(source.path, fileURL.path) != 0 {
+                let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+                moveError = DownloadError.fileWriteFailed(fileURL, underlying: POSIXError(code))
+            }
+            download.moved = moveError == nil && !download.cancelled
+            download.moveError = moveError
         }
+        _ = unlink(source.path)  // gone already once renamed into place
     }
 
     /// Ends the download of `task`, if it is one: removes what corelibs left behind, and calls
@@ -103,20 +136,15 @@ final class URLSessionDownloads: Sendable {
         return true
     }
 
-    /// Moves `location` to `fileURL`: a rename, or a copy when they are on different file
-    /// systems (corelibs writes to the system's temporary directory); `location` is gone after.
-    private static func move(_ location: URL, to fileURL: URL) throws(DownloadError) {
-        if rename(location.path, fileURL.path) == 0 { return }
-        let code = POSIXErrorCode(rawValue: errno) ?? .EIO
-        guard code == .EXDEV else {
-            _ = unlink(location.path)
-            throw .fileWriteFailed(fileURL, underlying: POSIXError(code))
+    /// Whether `location` and the directory of `fileURL` are on different file systems
+    /// (corelibs writes to the system's temporary directory), so that a rename cannot move one
+    /// to the other.
+    private static func isOnOtherFileSystem(_ location: URL, than fileURL: URL) -> Bool {
+        var source = stat()
+        var target = stat()
+        guard stat(location.path, &source) == 0, stat(fileURL.deletingLastPathComponent().path, &target) == 0 else {
+            return false
         }
-        defer { _ = unlink(location.path) }
-        do {
-            try FileManager.default.copyItem(at: location, to: fileURL)
-        } catch {
-            throw .fileWriteFailed(fileURL, underlying: error)
-        }
+        return source.st_dev != target.st_dev
     }
 }

@@ -146,7 +146,7 @@ public final class URLSessionTransport: Transport {
         let task = session.downloadTask(with: request)
         router.downloads.register(task, to: fileURL, progress: progress, completion: completion)
         task.resume()
-        return task
+        return URLSessionDownloadHandle(task: task, downloads: router.downloads)
     }
 
     private func start(
@@ -161,5 +161,16 @@ public final class URLSessionTransport: Transport {
             router.register(task, expectedBytesToSend: expected, progress: progress, completion: completion)
             return task
         }
+    }
+}
+
+/// A download task of a ``URLSessionTransport``, cancelled through ``URLSessionDownloads`` so
+/// that nothing reaches the download's file once the cancellation has returned.
+private struct URLSessionDownloadHandle: TransportTask {
+    let task: URLSessionDownloadTask
+    let downloads: URLSessionDownloads
+
+    func cancel() {
+        downloads.cancel(task)
     }
 }
