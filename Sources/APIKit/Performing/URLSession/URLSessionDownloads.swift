@@ -126,6 +126,8 @@ final class URLSessionDownloads: Sendable {
         }
         if let error {
             download.completion(.failure(error))
+        } else if download.cancelled {
+            download.completion(.failure(URLError(.cancelled)))
         } else if let moveError = download.moveError {
             download.completion(.failure(moveError))
         } else if download.moved, let response = task.response {
