@@ -6,8 +6,9 @@
 //
 //   "Download 1 GB: idle process"             the same process doing nothing: the baseline
 //   "Download 1 GB: APIKit download(for:to:)" Session.download through URLSessionTransport:
-//                                             each chunk written to a temporary file as it
-//                                             arrives, moved into place at the end
+//                                             a download task writes the body to a temporary
+//                                             file next to the destination, moved into place
+//                                             at the end
 //   "Download 1 GB: raw downloadTask"         plain URLSession downloadTask, the file moved
 //                                             into place in its completion: the yardstick
 //

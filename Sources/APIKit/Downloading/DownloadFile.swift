@@ -19,25 +19,7 @@
 /// Exactly once: the attempt ends with the first of the transport's end, a disk error and a
 /// cancellation; anything the transport reports after that is dropped, and the waiting
 /// ``outcome()`` is resumed once.
-final class DownloadFile: Sendable {
-    /// How an attempt ended.
-    enum Outcome: Sendable {
-        /// The request accepted the response and the whole body is in the temporary file.
-        case accepted(URLResponse, bytes: Int64)
-        /// The request's `intercept(urlResponse:)` threw `rejection`; `body` is the start of the
-        /// response's body.
-        case rejected(URLResponse, rejection: any Error, body: Data)
-        /// The transfer failed, the body was cut off, or the file could not be written.
-        case failed(any Error)
-        /// ``cancel()`` was called.
-        case cancelled
-
-        var isAccepted: Bool {
-            if case .accepted = self { return true }
-            return false
-        }
-    }
-
+final class DownloadFile: DownloadAttempt {
     private struct State {
         var response: URLResponse?
         var rejection: (any Error)?
@@ -269,9 +251,17 @@ final class DownloadFile: Sendable {
     ///
     /// - Throws: ``DownloadError/cannotMoveToDestination(_:underlying:)``.
     func moveFile(to destination: URL) throws(DownloadError) {
+        try Self.move(temporaryURL, to: destination)
+    }
+
+    /// Moves the file at `temporaryURL` to `destination`, replacing a file there in one step
+    /// (`rename(2)`); removes it when that fails.
+    ///
+    /// - Throws: ``DownloadError/cannotMoveToDestination(_:underlying:)``.
+    static func move(_ temporaryURL: URL, to destination: URL) throws(DownloadError) {
         guard rename(temporaryURL.path, destination.path) == 0 else {
             let code = POSIXErrorCode(rawValue: errno) ?? .EIO
-            removeTemporaryFile()
+            _ = unlink(temporaryURL.path)
             throw .cannotMoveToDestination(destination, underlying: POSIXError(code))
         }
     }
@@ -318,14 +308,8 @@ final class DownloadFile: Sendable {
                 return .failed(DownloadError.fileWriteFailed(temporaryURL, underlying: error))
             }
         }
-        let expected = response.expectedContentLength
-        // A decoded body (Content-Encoding: gzip) has another length than the one announced.
-        let encoded =
-            (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
-            .map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        if expected >= 0, !encoded, state.bytes != expected {
-            return .failed(
-                DownloadError.incompleteBody(received: state.offset + state.bytes, expected: state.offset + expected))
+        if let mismatch = Outcome.lengthMismatch(received: state.bytes, offset: state.offset, response: response) {
+            return .failed(mismatch)
         }
         return .accepted(response, bytes: state.offset + state.bytes)
     }

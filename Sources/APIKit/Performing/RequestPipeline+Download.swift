@@ -1,11 +1,20 @@
 /// The pipeline's stages for a download: the attempts of ``runAttempts(first:policy:handle:)``
 /// — prepare, the credential, the interceptors' `adapt`, retries and a replay after a credential
-/// refresh — with the transport's ``Transport/stream(_:onEvent:)`` writing each attempt's body
-/// to a temporary file (``DownloadFile``), and the file moved to the destination only after
-/// the checks.
+/// refresh — each writing its body to a temporary file next to the destination, and the file
+/// moved to the destination only after the checks.
+///
+/// Two ways to write the file, chosen per request:
+/// - a download that is not resumable goes through the transport's
+///   ``Transport/download(_:to:progress:completion:)`` (``TransportDownloadFile``): the
+///   transport writes the file — ``URLSessionTransport`` with a download task, whose writes hold
+///   the network back on Linux, so memory stays flat — and APIKit checks it when it is complete;
+/// - a resumable download goes through ``Transport/stream(_:onEvent:)`` (``DownloadFile``),
+///   writing each chunk itself, so that a transfer that fails keeps the partial file to resume
+///   from (a `URLSessionDownloadTask` keeps nothing on corelibs Foundation); its response head is
+///   checked as it arrives, and a rejected body is never written.
 ///
 /// A retry or a replay happens before anything is written to the destination: each attempt
-/// starts a fresh temporary file, and a rejected response never has one.
+/// starts a fresh temporary file.
 extension RequestPipeline {
     /// Downloads to `destination`; never throws, the outcome is the result, with the session's
     /// or the request's ``ErrorBodyDecoder`` applied to an error.
@@ -170,30 +179,39 @@ extension RequestPipeline {
     }
 
     /// Starts one attempt's transfer into a new temporary file next to `destination`, logged
-    /// as a stream is, with the caller's progress closure when there is one.
+    /// as a stream is, with the caller's progress closure when there is one: through the
+    /// transport's `download` unless the download is resumable, else through its `stream`.
     ///
     /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
     ///   whose partial file is gone or too short; nothing is sent then.
     private func startDownload(
         _ urlRequest: URLRequest, to destination: URL, gate: RequestHandle, resumable: Bool,
         resuming: DownloadResumeData?, context: RequestContext
-    ) throws(RequestError) -> DownloadFile {
+    ) throws(RequestError) -> any DownloadAttempt {
         let request = request
         var reporting: ProgressHandler?
         if let progress {
             // a transfer still reports while its cancellation is delivered: not to the caller
             reporting = { step in if !gate.isFinished { progress(step) } }
         }
+        let check: @Sendable (URLResponse) -> (any Error)? = { response in
+            do {
+                try request.intercept(urlResponse: response)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        guard resumable else {
+            let file = TransportDownloadFile(destination: destination, check: check)
+            file.attach(
+                startLoggedDownload(
+                    urlRequest, to: file.temporaryURL, progress: reporting ?? { _ in }, completion: file.complete))
+            return file
+        }
         let file = DownloadFile(
             destination: destination,
-            check: { response in
-                do {
-                    try request.intercept(urlResponse: response)
-                    return nil
-                } catch {
-                    return error
-                }
-            },
+            check: check,
             progress: reporting,
             resumable: resumable,
             resuming: resuming,
@@ -211,5 +229,29 @@ extension RequestPipeline {
     /// The context of attempt number `attempt`.
     private func context(_ attempt: Int, _ url: URL?) -> RequestContext {
         request.initialContext.with(url: url).with(attempts: attempt)
+    }
+
+    /// Hands `urlRequest` to the transport's download, logged through the session's logger when
+    /// it has one, as a stream is: the request when it is sent, then the response with the size
+    /// of the file, or the error.
+    private func startLoggedDownload(
+        _ urlRequest: URLRequest, to fileURL: URL, progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) -> any TransportTask {
+        guard let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) else {
+            return session.transport.download(urlRequest, to: fileURL, progress: progress, completion: completion)
+        }
+        return session.transport.download(urlRequest, to: fileURL, progress: progress) { result in
+            switch result {
+            case .success(let download):
+                let size =
+                    (try? FileManager.default.attributesOfItem(atPath: download.fileURL.path)[.size] as? NSNumber)?
+                    .intValue
+                logged.end(streamed: download.urlResponse, bodySize: size ?? 0)
+            case .failure(let error):
+                logged.end(.failure(error))
+            }
+            completion(result)
+        }
     }
 }

@@ -3,23 +3,27 @@ extension Session {
     /// arrives, without holding the body in memory.
     ///
     /// The body goes to a temporary file in the destination's directory (a hidden
-    /// `.NAME.UUID.download`), one chunk at a time, through the transport's
-    /// ``Transport/stream(_:onEvent:)``: ``URLSessionTransport`` and ``StubTransport`` deliver
-    /// chunks as they arrive (a transport without its own `stream` delivers the body whole, in
-    /// memory). Only when the body is complete and checked is the file moved to `destination`,
-    /// in one step (`rename(2)`), **replacing a file already there**. On every failure —
-    /// rejected status, transport error, a body shorter than its `Content-Length`, a disk
-    /// error, cancellation — the temporary file is removed and a file already at
-    /// `destination` is untouched.
+    /// `.NAME.UUID.download`) through the transport's
+    /// ``Transport/download(_:to:progress:completion:)``: ``URLSessionTransport`` writes it with
+    /// a download task, which on Linux too holds the network back while the disk catches up, so
+    /// memory stays flat however large the body; the default, for other transports, writes each
+    /// chunk of ``Transport/stream(_:onEvent:)`` as it arrives (``StubTransport`` delivers chunks
+    /// as they arrive; a transport without its own `stream` delivers the body whole, in memory).
+    /// Only when the body is complete and checked is the file moved to `destination`, in one
+    /// step (`rename(2)`), **replacing a file already there**. On every failure — rejected
+    /// status, transport error, a body shorter than its `Content-Length`, a disk error,
+    /// cancellation — the temporary file is removed and a file already at `destination` is
+    /// untouched.
     ///
     /// The request goes through the same pipeline as ``response(for:options:)``: encoding,
     /// default headers and query items, options, the request's `intercept(urlRequest:)`, the
     /// session's credential and interceptors' `adapt`; the ``RetryPolicy`` and a replay after a
-    /// credential refresh on `401` (each attempt writes a fresh temporary file); then the
-    /// request's `intercept(urlResponse:)` when the head arrives, and the interceptors'
-    /// `inspect` — with the error body of a rejected response, or an empty one for an accepted
-    /// response, whose body is the file — before the file is handed over. The request's
-    /// parser is not used. The ``RequestLogger`` logs the transfer as it logs a stream.
+    /// credential refresh on `401` (each attempt writes a fresh temporary file); then, once the
+    /// body is in the file, the request's `intercept(urlResponse:)` and the interceptors'
+    /// `inspect` — with the error body of a rejected response (read from the file: its first
+    /// 1 MiB; the file is then removed), or an empty one for an accepted response, whose body
+    /// is the file — before the file is handed over. The request's parser is not used. The
+    /// ``RequestLogger`` logs the transfer as it logs a stream.
     ///
     /// ```swift
     /// let destination = URL(fileURLWithPath: "/tmp/report.pdf")

@@ -108,6 +108,60 @@ public protocol Transport: Sendable {
         _ request: URLRequest,
         onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask
+
+    /// Starts sending `request` and writes its response's body to the file at `fileURL`, reporting
+    /// the bytes written as it goes.
+    ///
+    /// ``Session/download(for:to:options:progress:)`` calls this with a hidden temporary file
+    /// next to the destination, so that the final move is a rename on one file system; the file
+    /// is APIKit's: it checks the response, reads a rejected response's error body from the
+    /// file, and moves or removes the file when the attempt ends.
+    ///
+    /// The default implementation is built on ``stream(_:onEvent:)``: it creates the file when
+    /// the response arrives and writes each chunk to it inside the event callback, before the
+    /// next is asked for — a transport whose stream awaits its next chunk only after the
+    /// callback returns (an AsyncHTTPClient transport) so gets back-pressure, and memory stays
+    /// flat however large the body. ``URLSessionTransport`` implements this with a
+    /// `URLSessionDownloadTask`, whose file is written inside libcurl's callback on Linux (its
+    /// data delegate, which ``stream(_:onEvent:)`` uses, has no back-pressure there).
+    ///
+    /// Rules a transport follows:
+    ///
+    /// - `download` starts the transfer and returns at once; it never calls `completion` before
+    ///   it returns;
+    /// - `completion` is called exactly once: with ``TransportDownload`` once the whole body —
+    ///   whatever the status, an error status's body too — is in the file at `fileURL` (created,
+    ///   or replaced, even for an empty body), or with the error that stopped the transfer;
+    /// - `progress` is called any number of times, in order, never after `completion`, with
+    ///   ``TransferProgress/bytesReceived`` the bytes in the file so far and
+    ///   ``TransferProgress/expectedBytesToReceive`` the `Content-Length` when known;
+    /// - the transport writes nowhere but `fileURL` and leaves no file of its own behind; after
+    ///   a failure it may leave a partial file at `fileURL`, which APIKit removes;
+    /// - ``TransportTask/cancel()`` stops the transfer, and once it returns the transport
+    ///   writes nothing more to `fileURL` (APIKit then removes the file and reports the
+    ///   cancellation without waiting); the transport still calls `completion` once, usually
+    ///   with `URLError(.cancelled)`.
+    ///
+    /// ```swift
+    /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("body.download")
+    /// let task = transport.download(URLRequest(url: url), to: file, progress: { print($0.bytesReceived) }) {
+    ///     result in print(result.map { ($0.urlResponse as? HTTPURLResponse)?.statusCode })
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - fileURL: Where to write the body: a file that does not exist yet, in a directory that
+    ///     does.
+    ///   - progress: Receives the bytes written so far, as above.
+    ///   - completion: Receives the response once the body is in the file, or the error.
+    /// - Returns: The transfer in flight, to cancel it.
+    func download(
+        _ request: URLRequest,
+        to fileURL: URL,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) -> any TransportTask
 }
 
 extension Transport {
@@ -149,5 +203,31 @@ extension Transport {
                 onEvent(.failed(error))
             }
         }
+    }
+}
+
+extension Transport {
+    /// Sends `request` with ``stream(_:onEvent:)`` and writes each chunk of the body to
+    /// `fileURL` inside the event callback, as ``download(_:to:progress:completion:)``
+    /// describes.
+    ///
+    /// The file is created when the response arrives, with a progress of 0 bytes; each chunk is
+    /// written through a `FileHandle` before the callback returns, then reported. A chunk that
+    /// cannot be written cancels the transfer, and `completion` receives a
+    /// ``DownloadError/fileWriteFailed(_:underlying:)``.
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - fileURL: Where to write the body.
+    ///   - progress: Receives the bytes written so far after each chunk.
+    ///   - completion: Receives the response once the body is in the file, or the error.
+    /// - Returns: The transfer in flight, to cancel it.
+    public func download(
+        _ request: URLRequest,
+        to fileURL: URL,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) -> any TransportTask {
+        StreamedDownload.start(request, on: self, to: fileURL, progress: progress, completion: completion)
     }
 }

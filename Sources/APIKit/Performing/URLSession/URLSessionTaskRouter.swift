@@ -5,8 +5,8 @@
 /// APIKit supports. Without a completion handler on the task, URLSession hands the body to
 /// ``urlSession(_:dataTask:didReceive:)`` in pieces; the router collects them, or, for a
 /// streamed transfer, forwards each piece as it comes (after the response, which it forwards
-/// first), keeping nothing.
-final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
+/// first), keeping nothing. Download tasks are routed to ``downloads``.
+final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private struct Transfer {
         let progress: ProgressHandler?
         let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -19,6 +19,8 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
     }
 
     private let transfers = Locked<[Int: Transfer]>([:])
+    /// The download tasks.
+    let downloads = URLSessionDownloads()
 
     /// Registers `task`; call before resuming it.
     ///
@@ -97,7 +99,23 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, Sendable {
         if let (progress, state) = update { progress(state) }
     }
 
+    func urlSession(
+        _ session: URLSession,
+        downloadTask: URLSessionDownloadTask,
+        didWriteData bytesWritten: Int64,
+        totalBytesWritten: Int64,
+        totalBytesExpectedToWrite: Int64
+    ) {
+        downloads.didWrite(
+            downloadTask, totalBytesWritten: totalBytesWritten, totalBytesExpected: totalBytesExpectedToWrite)
+    }
+
+    func urlSession(_ session: URLSession, downloadTask: URLSessionDownloadTask, didFinishDownloadingTo location: URL) {
+        downloads.didFinish(downloadTask, at: location)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        if downloads.didComplete(task, error: error) { return }
         guard let transfer = transfers.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
         if let onEvent = transfer.onEvent, !transfer.responseSent, error == nil, let response = task.response {
             onEvent(.response(response))

@@ -107,6 +107,48 @@ public final class URLSessionTransport: Transport {
         }
     }
 
+    /// Sends `request` as a `URLSessionDownloadTask` and moves the body to `fileURL` once it
+    /// has arrived, reporting the bytes written as they are.
+    ///
+    /// On Linux the download task writes each chunk to its file inside libcurl's callback, so a
+    /// disk slower than the network holds the network back and memory stays flat — which the
+    /// data delegate behind ``stream(_:onEvent:)`` cannot do there. corelibs writes to the
+    /// system's temporary directory: the body is moved to `fileURL` by a rename, or copied when
+    /// `fileURL` is on another file system; the partial file of a transfer that fails or is
+    /// cancelled is removed. A request whose body APIKit frames itself (a file, a multipart
+    /// body with files) goes through the default, stream-based
+    /// ``Transport/download(_:to:progress:completion:)`` instead, as a download task cannot
+    /// send such a body with its `Content-Length`.
+    ///
+    /// ```swift
+    /// let task = URLSessionTransport().download(URLRequest(url: url), to: file, progress: { _ in }) { result in
+    ///     print(result.map(\.fileURL))
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - fileURL: Where to write the body.
+    ///   - progress: Receives the bytes written so far on the delegate queue, never after
+    ///     `completion`.
+    ///   - completion: Receives the response once the body is at `fileURL`, or the error; on
+    ///     the delegate queue.
+    /// - Returns: The transfer, to cancel it.
+    public func download(
+        _ request: URLRequest,
+        to fileURL: URL,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) -> any TransportTask {
+        guard !URLSessionUpload.needsFraming(request) else {
+            return StreamedDownload.start(request, on: self, to: fileURL, progress: progress, completion: completion)
+        }
+        let task = session.downloadTask(with: request)
+        router.downloads.register(task, to: fileURL, progress: progress, completion: completion)
+        task.resume()
+        return URLSessionDownloadHandle(task: task, downloads: router.downloads)
+    }
+
     private func start(
         _ request: URLRequest,
         progress: ProgressHandler?,
@@ -119,5 +161,16 @@ public final class URLSessionTransport: Transport {
             router.register(task, expectedBytesToSend: expected, progress: progress, completion: completion)
             return task
         }
+    }
+}
+
+/// A download task of a ``URLSessionTransport``, cancelled through ``URLSessionDownloads`` so
+/// that nothing reaches the download's file once the cancellation has returned.
+private struct URLSessionDownloadHandle: TransportTask {
+    let task: URLSessionDownloadTask
+    let downloads: URLSessionDownloads
+
+    func cancel() {
+        downloads.cancel(task)
     }
 }

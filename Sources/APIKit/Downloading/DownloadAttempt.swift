@@ -1,0 +1,60 @@
+/// One attempt of a download, as the pipeline drives it: it ends with an ``Outcome``, and its
+/// temporary file is then handed over, kept to resume from, or removed.
+///
+/// ``DownloadFile`` writes a streamed body itself and can keep a partial file to resume from;
+/// ``TransportDownloadFile`` lets the transport write the file
+/// (``Transport/download(_:to:progress:completion:)``).
+protocol DownloadAttempt: Sendable {
+    typealias Outcome = DownloadOutcome
+
+    /// How the attempt ended; cancelling the calling task cancels the attempt.
+    func outcome() async -> DownloadOutcome
+
+    /// What the attempt left to resume from, once it ended without an accepted body; `nil`
+    /// when it is not resumable or left no file.
+    var resumeData: DownloadResumeData? { get }
+
+    /// Removes the temporary file of an accepted body that is not handed over after all.
+    func discard()
+
+    /// Ends with the attempt given up: returns its ``resumeData`` when it left a partial file
+    /// to resume from, else removes the temporary file.
+    func abandon() -> DownloadResumeData?
+
+    /// Moves the complete body to `destination`, replacing a file there in one step; removes
+    /// the temporary file when that fails.
+    ///
+    /// - Throws: ``DownloadError/cannotMoveToDestination(_:underlying:)``.
+    func moveFile(to destination: URL) throws(DownloadError)
+}
+
+/// How an attempt of a download ended.
+enum DownloadOutcome: Sendable {
+    /// The request accepted the response and the whole body is in the temporary file.
+    case accepted(URLResponse, bytes: Int64)
+    /// The request's `intercept(urlResponse:)` threw `rejection`; `body` is the start of the
+    /// response's body.
+    case rejected(URLResponse, rejection: any Error, body: Data)
+    /// The transfer failed, the body was cut off, or the file could not be written.
+    case failed(any Error)
+    /// The attempt was cancelled.
+    case cancelled
+
+    var isAccepted: Bool {
+        if case .accepted = self { return true }
+        return false
+    }
+
+    /// The error of a body that ended normally with `received` bytes after `offset` bytes
+    /// already in the file, when it is shorter or longer than the `Content-Length` of
+    /// `response` promised; `nil` when it is not, or when the body was decoded
+    /// (`Content-Encoding: gzip` has another length than the one announced).
+    static func lengthMismatch(received: Int64, offset: Int64, response: URLResponse) -> DownloadError? {
+        let expected = response.expectedContentLength
+        let encoded =
+            (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
+            .map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
+        guard expected >= 0, !encoded, received != expected else { return nil }
+        return .incompleteBody(received: offset + received, expected: offset + expected)
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The download tasks of a ``URLSessionTransport``: routes each one's download-delegate
+/// callbacks to the progress handler and completion it was registered with, and moves its file
+/// to the place APIKit asked for.
+///
+/// What a `URLSessionDownloadTask` does with its file, on corelibs Foundation (Linux) as
+/// measured and read in its source: the body goes to `<UUID>.tmp` in the system's temporary
+/// directory, each chunk written inside libcurl's write callback — so a slow disk holds the
+/// network back and nothing piles up in memory; `didWriteData` follows each chunk on the
+/// delegate queue. A finished transfer — any status: a `404`'s body is in the file too — calls
+/// `didFinishDownloadingTo` with the file, then `didCompleteWithError(nil)`; Apple's
+/// `URLSession` deletes the file when `didFinishDownloadingTo` returns, corelibs never does, so
+/// the file is moved there, to the caller's `fileURL`. A transfer that fails or is cancelled
+/// only calls `didCompleteWithError`, and corelibs leaves its partial file behind: its location
+/// is learnt at the first `didWriteData` (``CorelibsDownloadLocation``) and the file removed.
+/// Cancelling a download task has no crash like the upload one
+/// (``FileUploadCancellation``): libcurl never waits for a file read there. ``cancel(_:)`` marks
+/// the download cancelled before it cancels the task, and the body is moved only under the same
+/// lock, so that nothing reaches `fileURL` once the cancellation has returned.
+final class URLSessionDownloads: Sendable {
+    private struct Download {
+        let fileURL: URL
+        let progress: ProgressHandler
+        let completion: @Sendable (Result<TransportDownload, any Error>) -> Void
+        /// Whether the location of corelibs' own file was looked for.
+        var located = false
+        /// corelibs' own file, while it may still exist.
+        var location: URL?
+        /// Whether the body reached `fileURL`.
+        var moved = false
+        /// Why the body could not be moved to `fileURL`.
+        var moveError: (any Error)?
+        /// Set by ``cancel(_:)``: the body is not moved to `fileURL` any more.
+        var cancelled = false
+    }
+
+    private let downloads = Locked<[Int: Download]>([:])
+
+    /// Registers `task`, whose body goes to `fileURL`; call before resuming it.
+    func register(
+        _ task: URLSessionTask,
+        to fileURL: URL,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) {
+        let download = Download(fileURL: fileURL, progress: progress, completion: completion)
+        downloads.withLock { $0[task.taskIdentifier] = download }
+    }
+
+    /// Reports the bytes written so far; learns where corelibs writes them the first time.
+    func didWrite(_ task: URLSessionDownloadTask, totalBytesWritten: Int64, totalBytesExpected: Int64) {
+        let locate = downloads.withLock { downloads -> Bool? in
+            guard var download = downloads[task.taskIdentifier] else { return nil }
+            defer { download.located = true; downloads[task.taskIdentifier] = download }
+            return !download.located
+        }
+        guard let locate else { return }
+        if locate, let location = CorelibsDownloadLocation.location(of: task) {
+            downloads.withLock { $0[task.taskIdentifier]?.location = location }
+        }
+        let progress = downloads.withLock { $0[task.taskIdentifier]?.progress }
+        progress?(
+            TransferProgress(
+                bytesReceived: totalBytesWritten, expectedBytesToReceive: TransferProgress.known(totalBytesExpected)))
+    }
+
+    /// Marks the download of `task` cancelled, then cancels the task: once this returns, nothing
+    /// more is moved to its file.
+    func cancel(_ task: URLSessionTask) {
+        downloads.withLock { $0[task.taskIdentifier]?.cancelled = true }
+        task.cancel()
+    }
+
+    /// Moves the finished body from `location` to the registered file, unless the download was
+    /// cancelled: then it removes it.
+    func didFinish(_ task: URLSessionDownloadTask, at location: URL) {
+        guard let fileURL = downloads.withLock({ $0[task.taskIdentifier]?.fileURL }) else {
+            _ = unlink(location.path)
+            return
+        }
+        // A copy to another file system, which may take long, goes outside the lock to a
+        // hidden sibling of `fileURL` (removed below whatever happens); the rename into place
+        // is what the lock orders with a cancellation.
+        var source = location
+        var moveError: (any Error)?
+        if Self.isOnOtherFileSystem(location, than: fileURL) {
+            let sibling = fileURL.deletingLastPathComponent()
+                .appendingPathComponent(".\(fileURL.lastPathComponent).\(UUID().uuidString).copy")
+            do {
+                try FileManager.default.copyItem(at: location, to: sibling)
+                source = sibling
+            } catch {
+                moveError = DownloadError.fileWriteFailed(fileURL, underlying: error)
+                _ = unlink(sibling.path)
+            }
+            _ = unlink(location.path)
+        }
+        downloads.withLock { downloads in
+            guard var download = downloads[task.taskIdentifier] else { return }
+            defer { downloads[task.taskIdentifier] = download }
+            download.location = nil
+            if moveError == nil, !download.cancelled, rename(source.path, fileURL.path) != 0 {
+                let code = POSIXErrorCode(rawValue: errno) ?? .EIO
+                moveError = DownloadError.fileWriteFailed(fileURL, underlying: POSIXError(code))
+            }
+            download.moved = moveError == nil && !download.cancelled
+            download.moveError = moveError
+        }
+        _ = unlink(source.path)  // gone already once renamed into place
+    }
+
+    /// Ends the download of `task`, if it is one: removes what corelibs left behind, and calls
+    /// the completion. Returns whether `task` was a download.
+    func didComplete(_ task: URLSessionTask, error: (any Error)?) -> Bool {
+        guard let download = downloads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return false }
+        if let location = download.location {
+            _ = unlink(location.path)
+        }
+        if let error {
+            download.completion(.failure(error))
+        } else if download.cancelled {
+            download.completion(.failure(URLError(.cancelled)))
+        } else if let moveError = download.moveError {
+            download.completion(.failure(moveError))
+        } else if download.moved, let response = task.response {
+            download.completion(.success(TransportDownload(fileURL: download.fileURL, urlResponse: response)))
+        } else {
+            download.completion(.failure(URLError(.badServerResponse)))
+        }
+        return true
+    }
+
+    /// Whether `location` and the directory of `fileURL` are on different file systems
+    /// (corelibs writes to the system's temporary directory), so that a rename cannot move one
+    /// to the other.
+    private static func isOnOtherFileSystem(_ location: URL, than fileURL: URL) -> Bool {
+        var source = stat()
+        var target = stat()
+        guard stat(location.path, &source) == 0, stat(fileURL.deletingLastPathComponent().path, &target) == 0 else {
+            return false
+        }
+        return source.st_dev != target.st_dev
+    }
+}

@@ -1,0 +1,246 @@
+import APIKit
+import APIKitTestSupport
+import Foundation
+import Testing
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// `POST /raw` on the FastAPI server with a file as the whole body: it answers with the size it
+/// read and the framing headers it saw.
+private struct FastAPIRawFileDownload: Request, RequestConfiguration {
+    var base = FastAPIServer.url ?? URL(string: "http://127.0.0.1:9")!
+    var path: String { "raw" }
+    var method: HTTPMethod { .post }
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+    @FileBody("application/octet-stream") var file: URL? = nil
+}
+
+private struct RawReport: Decodable {
+    let size: Int
+    let headers: [String: String?]
+}
+
+/// A fresh, empty directory for one test's downloads.
+private func makeDirectory() throws -> URL {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("apikit-download-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    return directory
+}
+
+private func names(in directory: URL) throws -> [String] {
+    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+}
+
+/// The files corelibs Foundation writes download tasks to: `<UUID>.tmp` in the system's
+/// temporary directory (none on Apple platforms, where `URLSession` manages its own).
+private func corelibsFiles() -> Set<String> {
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory())) ?? []
+    return Set(names.filter { $0.hasSuffix(".tmp") && UUID(uuidString: String($0.dropLast(4))) != nil })
+}
+
+/// Which of the corelibs files that appeared since `before` are still there after up to 10 s:
+/// one of a transfer still in flight elsewhere (another test, another process) is moved away
+/// when that transfer ends; one that was leaked stays.
+private func leakedCorelibsFiles(since before: Set<String>) async throws -> Set<String> {
+    var left = corelibsFiles().subtracting(before)
+    for _ in 0..<100 where !left.isEmpty {
+        try await Task.sleep(nanoseconds: 100_000_000)
+        left.formIntersection(corelibsFiles())
+    }
+    return left
+}
+
+/// Whether the file at `url` holds `size` bytes of the server's pattern (byte I = I % 251).
+private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
+    let handle = try FileHandle(forReadingFrom: url)
+    defer { try? handle.close() }
+    var offset = 0
+    while let chunk = try handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+        for (index, byte) in chunk.enumerated() where byte != UInt8((offset + index) % 251) {
+            return false
+        }
+        offset += chunk.count
+    }
+    return offset == size
+}
+
+@Suite(
+    "URLSessionTransport.download: a download task whose file APIKit checks (FastAPI on uvicorn)",
+    .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason))
+struct URLSessionTransportDownloadTests {
+    @Test("download(_:to:) directly: the body at the given file, progress up to the Content-Length, one completion")
+    func direct() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = corelibsFiles()
+        let transport = URLSessionTransport()
+        for size in [0, 1, 300_000] {
+            let file = directory.appendingPathComponent("direct-\(size).download")
+            let steps = Protected<[TransferProgress]>([])
+            let calls = Protected(0)
+            let request = try FastAPIDownloadRequest(size: size).makeURLRequest()
+            let (ended, endedContinuation) = AsyncStream<Result<TransportDownload, any Error>>.makeStream()
+            _ = transport.download(request, to: file, progress: { steps.append($0) }) { result in
+                calls.withLock { $0 += 1 }
+                endedContinuation.yield(result)
+            }
+            var result: Result<TransportDownload, any Error>?
+            for await outcome in ended {
+                result = outcome
+                break
+            }
+            let download = try #require(try result?.get())
+            #expect(download.fileURL == file)
+            #expect((download.urlResponse as? HTTPURLResponse)?.statusCode == 200)
+            #expect(try holdsPattern(file, size: size), "\(size)")
+            let received = steps.value.map(\.bytesReceived)
+            #expect(received == received.sorted(), "\(size): progress went backwards")
+            if size > 0 {
+                #expect(received.last == Int64(size))
+                #expect(steps.value.last?.expectedBytesToReceive == Int64(size))
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+            #expect(calls.value == 1)
+        }
+        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+    }
+
+    @Test("cancelled mid-body: one completion with cancelled, nothing at the destination, no temporary file anywhere")
+    func cancelMidBody() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("cancelled.bin")
+        let before = corelibsFiles()
+        let session = Session(transport: URLSessionTransport())
+        let handle = Protected<RequestHandle?>(nil)
+        let calls = Protected(0)
+        let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let started = session.download(
+            FastAPIDownloadRequest(size: 64 << 20), to: destination,
+            progress: { if $0.bytesReceived >= 1 << 20 { handle.value?.cancel() } }
+        ) { result in
+            calls.withLock { $0 += 1 }
+            endedContinuation.yield(result)
+        }
+        handle.withLock { $0 = started }
+        var result: Result<DownloadResponse, RequestError>?
+        for await outcome in ended {
+            result = outcome
+            break
+        }
+        guard case .failure(.cancelled) = result else {
+            Issue.record("expected cancelled, got \(String(describing: result))")
+            return
+        }
+        #expect(try names(in: directory).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(calls.value == 1)
+    }
+
+    @Test("cancelled at random moments, 30 times: no crash, one completion each, no file left")
+    func cancelAtRandom() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = corelibsFiles()
+        let session = Session(transport: URLSessionTransport())
+        for round in 0..<30 {
+            let destination = directory.appendingPathComponent("round-\(round).bin")
+            let calls = Protected(0)
+            let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+            let handle = session.download(FastAPIDownloadRequest(size: 4 << 20), to: destination) { result in
+                calls.withLock { $0 += 1 }
+                endedContinuation.yield(result)
+            }
+            try await Task.sleep(nanoseconds: UInt64.random(in: 0...30_000_000))
+            handle.cancel()
+            var result: Result<DownloadResponse, RequestError>?
+            for await outcome in ended {
+                result = outcome
+                break
+            }
+            switch result {
+            case .success: #expect(try holdsPattern(destination, size: 4 << 20))
+            case .failure(.cancelled): #expect(!FileManager.default.fileExists(atPath: destination.path))
+            default: Issue.record("round \(round): \(String(describing: result))")
+            }
+            #expect(calls.value == 1)
+        }
+        #expect(try names(in: directory).allSatisfy { !$0.hasPrefix(".") })
+        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+    }
+
+    @Test("a 4xx: the error body, read from the download task's file, decoded; no file anywhere")
+    func rejected() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = corelibsFiles()
+        let session = Session(transport: URLSessionTransport(), errorBodyDecoder: .json(FastAPIStatus.self))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(
+                for: FastAPIStreamRequest(path: "status/409"), to: directory.appendingPathComponent("x"))
+        }
+        #expect(error?.statusCode == 409)
+        #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 409, error: "Conflict"))
+        #expect(try names(in: directory).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+    }
+
+    @Test("a request with a file body goes through the stream-based download, its body sent with Content-Length")
+    func fileBodyFallsBackToStream() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let upload = directory.appendingPathComponent("upload.bin")
+        try Data(repeating: 7, count: 100_000).write(to: upload)
+        let destination = directory.appendingPathComponent("report.json")
+        let download = try await Session(transport: URLSessionTransport())
+            .download(for: FastAPIRawFileDownload(file: upload), to: destination)
+        let report = try JSONDecoder().decode(RawReport.self, from: Data(contentsOf: download.fileURL))
+        #expect(report.size == 100_000)
+        #expect(report.headers["content-length"] == "100000")
+        #expect(try names(in: directory) == ["report.json", "upload.bin"])
+    }
+}
+
+@Suite(
+    "URLSessionTransport.download against faults: nothing left behind",
+    .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
+struct URLSessionTransportDownloadFaultTests {
+    @Test("/reset-mid-body and /short-body: a transport error, and no partial file anywhere")
+    func cutOff() async throws {
+        let before = corelibsFiles()
+        for path in ["reset-mid-body", "short-body"] {
+            let directory = try makeDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let error = await #expect(throws: RequestError.self, "\(path)") {
+                try await Session(transport: URLSessionTransport())
+                    .download(for: FaultRequest(path: path), to: directory.appendingPathComponent("body.bin"))
+            }
+            #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
+            #expect(try names(in: directory).isEmpty, "\(path)")
+        }
+        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+    }
+
+    @Test("a RetryPolicy retries a download cut off mid-body; every attempt's files are gone")
+    func retriedCutOff() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = corelibsFiles()
+        let attempts = Protected(0)
+        let session = Session(
+            transport: URLSessionTransport(),
+            retryPolicy: RetryPolicy(maxAttempts: 3, wait: { _ in attempts.withLock { $0 += 1 } }))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(
+                for: FaultRequest(path: "reset-mid-body"), to: directory.appendingPathComponent("body.bin"))
+        }
+        #expect(error?.stage == .transport)
+        #expect(attempts.value == 2)
+        #expect(try names(in: directory).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+    }
+}

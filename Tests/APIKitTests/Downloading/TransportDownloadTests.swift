@@ -1,0 +1,416 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A transport that implements only `send`: a canned body, as `URLSession.shared` or a
+/// hand-written transport would answer.
+private struct SendOnlyTransport: Transport {
+    var status = 200
+    var body = Data("downloaded whole".utf8)
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let response = HTTPURLResponse(
+            url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Length": String(body.count)])!
+        DispatchQueue.global().async { [body] in
+            completion(.success(TransportResponse(data: body, urlResponse: response)))
+        }
+        return NoTask()
+    }
+}
+
+private struct NoTask: TransportTask {
+    func cancel() {}
+}
+
+/// A transport with its own `download`: each call answers from `answer`, which gets the request
+/// and the file to write, and returns what to complete with. It counts the calls of `download`
+/// and of `stream`. A cancellation runs `onCancel` before it returns, then completes with
+/// `URLError(.cancelled)` 50 ms later — or never, with `completesAfterCancel` false.
+private final class FileWritingTransport: Transport {
+    typealias Answer = @Sendable (URLRequest, URL) -> Result<TransportDownload, any Error>
+
+    private let answer: Answer
+    private let holdUntilCancelled: Bool
+    private let completesAfterCancel: Bool
+    private let onCancel: @Sendable (URL) -> Void
+    let calls = Protected((downloads: 0, streams: 0))
+
+    init(
+        holdUntilCancelled: Bool = false, completesAfterCancel: Bool = true,
+        onCancel: @escaping @Sendable (URL) -> Void = { _ in }, answer: @escaping Answer
+    ) {
+        self.answer = answer
+        self.holdUntilCancelled = holdUntilCancelled
+        self.completesAfterCancel = completesAfterCancel
+        self.onCancel = onCancel
+    }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        StubTransport(.success(status: 200, body: "sent")).send(request, completion: completion)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        calls.withLock { $0.streams += 1 }
+        return StubTransport(.stream(headers: ["Content-Length": "8"], chunks: ["streamed"]))
+            .stream(request, onEvent: onEvent)
+    }
+
+    func download(
+        _ request: URLRequest,
+        to fileURL: URL,
+        progress: @escaping ProgressHandler,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) -> any TransportTask {
+        calls.withLock { $0.downloads += 1 }
+        let task = HeldTask(
+            fileURL: fileURL, completesAfterCancel: completesAfterCancel, onCancel: onCancel, completion: completion)
+        if !holdUntilCancelled {
+            DispatchQueue.global().async { [answer] in task.complete(answer(request, fileURL)) }
+        }
+        return task
+    }
+}
+
+private final class HeldTask: TransportTask {
+    let fileURL: URL
+    let completesAfterCancel: Bool
+    let onCancel: @Sendable (URL) -> Void
+    private let completion: Protected<(@Sendable (Result<TransportDownload, any Error>) -> Void)?>
+
+    init(
+        fileURL: URL, completesAfterCancel: Bool, onCancel: @escaping @Sendable (URL) -> Void,
+        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+    ) {
+        self.fileURL = fileURL
+        self.completesAfterCancel = completesAfterCancel
+        self.onCancel = onCancel
+        self.completion = Protected(completion)
+    }
+
+    func complete(_ result: Result<TransportDownload, any Error>) {
+        let completion = self.completion.withLock { completion in
+            defer { completion = nil }
+            return completion
+        }
+        completion?(result)
+    }
+
+    func cancel() {
+        onCancel(fileURL)
+        guard completesAfterCancel else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
+            complete(.failure(URLError(.cancelled)))
+        }
+    }
+}
+
+/// A transport whose stream the test drives by hand, chunk by chunk; its task's cancellation
+/// is only counted, so that the test can keep pushing chunks after it.
+private final class PushTransport: Transport {
+    let onEvent = Protected<(@Sendable (TransportStreamEvent) -> Void)?>(nil)
+    let cancels = Protected(0)
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        StubTransport(.success(status: 200, body: "sent")).send(request, completion: completion)
+    }
+
+    func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        self.onEvent.withLock { $0 = onEvent }
+        return CountedTask(cancels: cancels)
+    }
+
+    func push(_ event: TransportStreamEvent) {
+        onEvent.value?(event)
+    }
+}
+
+private struct CountedTask: TransportTask {
+    let cancels: Protected<Int>
+
+    func cancel() { cancels.withLock { $0 += 1 } }
+}
+
+/// Writes `body` to `file` and answers with `status` and `headers`.
+private func written(
+    _ body: String, to file: URL, for request: URLRequest, status: Int = 200, headers: [String: String]? = nil
+) -> Result<TransportDownload, any Error> {
+    do {
+        try Data(body.utf8).write(to: file)
+    } catch {
+        return .failure(error)
+    }
+    let response = HTTPURLResponse(
+        url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
+        headerFields: headers ?? ["Content-Length": String(body.utf8.count)])!
+    return .success(TransportDownload(fileURL: file, urlResponse: response))
+}
+
+@Suite("Transport.download: the seam a download goes through, its default built on stream")
+struct TransportDownloadTests {
+    let directory: URL
+    let destination: URL
+
+    init() throws {
+        directory = try makeDownloadDirectory()
+        destination = directory.appendingPathComponent("body.bin")
+    }
+
+    @Test("a transport that implements only send still downloads, through the default download")
+    func sendOnlyTransport() async throws {
+        let steps = Protected<[TransferProgress]>([])
+        let download = try await Session(transport: SendOnlyTransport())
+            .download(for: StreamedRequest(), to: destination) { steps.append($0) }
+        #expect(download.byteCount == 16)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "downloaded whole")
+        #expect(steps.value.map(\.bytesReceived) == [0, 16])
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("the default download writes each chunk before the callback returns, reports it, and completes once")
+    func defaultWritesInCallback() async throws {
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
+        let file = directory.appendingPathComponent("direct.download")
+        let steps = Protected<[Int64]>([])
+        let calls = Protected(0)
+        let (ended, endedContinuation) = AsyncStream<Result<TransportDownload, any Error>>.makeStream()
+        _ = transport.download(URLRequest(url: stubBase), to: file, progress: { steps.append($0.bytesReceived) }) {
+            calls.withLock { $0 += 1 }
+            endedContinuation.yield($0)
+        }
+        transport.push([.data(Data("second".utf8))])
+        // written when the callback returned: the file holds both chunks before the end
+        #expect(try String(contentsOf: file, encoding: .utf8) == "firstsecond")
+        transport.push([.finished, .failed(URLError(.cancelled))])
+        var result: Result<TransportDownload, any Error>?
+        for await outcome in ended {
+            result = outcome
+            break
+        }
+        #expect(try result?.get().fileURL == file)
+        #expect((try result?.get().urlResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect(steps.value == [0, 5, 11])
+        #expect(calls.value == 1)
+    }
+
+    @Test("the default download: a file that cannot be written cancels the transfer and fails with fileWriteFailed")
+    func defaultWriteFailure() async throws {
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
+        let file = directory.appendingPathComponent("missing/direct.download")
+        let result = await withCheckedContinuation { continuation in
+            _ = transport.download(URLRequest(url: stubBase), to: file, progress: { _ in }) {
+                continuation.resume(returning: $0)
+            }
+        }
+        guard case .failure(DownloadError.fileWriteFailed(let url, _)) = result else {
+            Issue.record("expected fileWriteFailed, got \(result)")
+            return
+        }
+        #expect(url == file)
+        #expect(transport.cancels == 1)
+    }
+
+    @Test("the default download's task: once cancel returns nothing more is written; the stream's end completes once")
+    func defaultCancelStopsWrites() async throws {
+        let transport = PushTransport()
+        let file = directory.appendingPathComponent("direct.download")
+        let results = Protected<[Result<TransportDownload, any Error>]>([])
+        let task = transport.download(URLRequest(url: stubBase), to: file, progress: { _ in }) { result in
+            results.withLock { $0.append(result) }
+        }
+        transport.push(.response(ManualTransport.ok))
+        transport.push(.data(Data("first".utf8)))
+        task.cancel()
+        #expect(transport.cancels.value == 1)
+        transport.push(.data(Data("late".utf8)))
+        #expect(try String(contentsOf: file, encoding: .utf8) == "first")
+        transport.push(.finished)
+        transport.push(.failed(URLError(.cancelled)))
+        #expect(results.value.count == 1)
+        guard case .failure(let error as URLError) = results.value.first else {
+            Issue.record("expected URLError(.cancelled), got \(results.value)")
+            return
+        }
+        #expect(error.code == .cancelled)
+    }
+
+    @Test("a transport failing before the response completes with its error, and writes nothing")
+    func defaultFailureBeforeResponse() async throws {
+        let file = directory.appendingPathComponent("direct.download")
+        let stub = StubTransport(.failure(URLError(.cannotConnectToHost)))
+        let result = await withCheckedContinuation { continuation in
+            _ = stub.download(URLRequest(url: stubBase), to: file, progress: { _ in }) {
+                continuation.resume(returning: $0)
+            }
+        }
+        guard case .failure(let error as URLError) = result else {
+            Issue.record("expected a URLError, got \(result)")
+            return
+        }
+        #expect(error.code == .cannotConnectToHost)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a download goes through the transport's own download; a resumable one through its stream")
+    func choosesTheSeam() async throws {
+        let transport = FileWritingTransport { request, file in written("downloaded", to: file, for: request) }
+        let session = Session(transport: transport)
+        let plain = try await session.download(for: StreamedRequest(), to: destination)
+        #expect(try String(contentsOf: plain.fileURL, encoding: .utf8) == "downloaded")
+        #expect(transport.calls.value == (downloads: 1, streams: 0))
+
+        let resumable = try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+        #expect(try String(contentsOf: resumable.fileURL, encoding: .utf8) == "streamed")
+        #expect(transport.calls.value == (downloads: 1, streams: 1))
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("the temporary file is a hidden file next to the destination, gone once it is handed over")
+    func temporaryFileNextToDestination() async throws {
+        let seen = Protected<URL?>(nil)
+        let transport = FileWritingTransport { request, file in
+            seen.withLock { $0 = file }
+            return written("x", to: file, for: request)
+        }
+        _ = try await Session(transport: transport).download(for: StreamedRequest(), to: destination)
+        let file = try #require(seen.value)
+        #expect(file.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL)
+        #expect(file.lastPathComponent.hasPrefix(".body.bin."))
+        #expect(file.lastPathComponent.hasSuffix(".download"))
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+    }
+
+    @Test("a rejected status: the error body is read from the file (its first 1 MiB), inspected, and the file removed")
+    func rejectedBodyFromFile() async throws {
+        let interceptor = StreamInterceptor()
+        let big = String(repeating: "e", count: (1 << 20) + 10)
+        let transport = FileWritingTransport { request, file in
+            written(
+                request.url!.path.hasSuffix("big") ? big : #"{"error":"gone"}"#, to: file, for: request, status: 404)
+        }
+        let session = Session(
+            transport: transport, interceptors: [interceptor], errorBodyDecoder: .json(StreamFailure.self))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination)
+        }
+        #expect(error?.statusCode == 404)
+        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "gone"))
+        #expect(interceptor.inspected.value == ["404 16"])
+
+        let large = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(path: "big"), to: destination)
+        }
+        #expect(large?.body?.count == 1 << 20)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test("a file shorter than its Content-Length fails with incompleteBody; a missing file with fileWriteFailed")
+    func checksTheFile() async throws {
+        let short = FileWritingTransport { request, file in
+            written("0123456789", to: file, for: request, headers: ["Content-Length": "1000"])
+        }
+        let error = await #expect(throws: RequestError.self) {
+            try await Session(transport: short).download(for: StreamedRequest(), to: destination)
+        }
+        guard case .transportFailed(DownloadError.incompleteBody(received: 10, expected: 1000), _) = error else {
+            Issue.record("expected incompleteBody, got \(String(describing: error))")
+            return
+        }
+        let gzip = FileWritingTransport { request, file in
+            written("decoded", to: file, for: request, headers: ["Content-Length": "3", "Content-Encoding": "gzip"])
+        }
+        let decoded = try await Session(transport: gzip).download(for: StreamedRequest(), to: destination)
+        #expect(decoded.byteCount == 7)
+
+        let missing = FileWritingTransport { request, file in
+            let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+            return .success(TransportDownload(fileURL: file, urlResponse: response))
+        }
+        let missingError = await #expect(throws: RequestError.self) {
+            try await Session(transport: missing).download(for: StreamedRequest(), to: destination)
+        }
+        guard case .transportFailed(DownloadError.fileWriteFailed, _) = missingError else {
+            Issue.record("expected fileWriteFailed, got \(String(describing: missingError))")
+            return
+        }
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+
+    @Test("a transport error and a partial file it left: the error, the file removed")
+    func transportErrorRemovesPartialFile() async throws {
+        let transport = FileWritingTransport { request, file in
+            _ = written("part", to: file, for: request)
+            return .failure(URLError(.networkConnectionLost))
+        }
+        let error = await #expect(throws: RequestError.self) {
+            try await Session(transport: transport).download(for: StreamedRequest(), to: destination)
+        }
+        #expect((error?.underlyingError as? URLError)?.code == .networkConnectionLost)
+        #expect(try fileNames(in: directory).isEmpty)
+    }
+
+    @Test(
+        "cancelled: reported without waiting for the transport's completion; what it wrote before cancel returned is removed",
+        .timeLimit(.minutes(1)))
+    func cancelDoesNotWaitForTheTransport() async throws {
+        let transport = FileWritingTransport(
+            holdUntilCancelled: true, completesAfterCancel: false,
+            onCancel: { file in try? Data("late".utf8).write(to: file) },
+            answer: { _, _ in .failure(URLError(.unknown)) })
+        let calls = Protected(0)
+        let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let handle = Session(transport: transport).download(StreamedRequest(), to: destination) { result in
+            calls.withLock { $0 += 1 }
+            endedContinuation.yield(result)
+        }
+        while transport.calls.value.downloads == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        handle.cancel()
+        var outcome: Result<DownloadResponse, RequestError>?
+        for await result in ended {
+            outcome = result
+            break
+        }
+        guard case .failure(.cancelled) = outcome else {
+            Issue.record("expected cancelled, got \(String(describing: outcome))")
+            return
+        }
+        #expect(try fileNames(in: directory).isEmpty)
+        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(calls.value == 1)
+    }
+
+    @Test("a 503 through the transport's download is retried; the second attempt's file is handed over")
+    func retried() async throws {
+        let attempts = Protected(0)
+        let transport = FileWritingTransport { request, file in
+            let attempt = attempts.withLock { attempt -> Int in
+                attempt += 1
+                return attempt
+            }
+            return attempt == 1
+                ? written("busy", to: file, for: request, status: 503) : written("second", to: file, for: request)
+        }
+        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2, wait: { _ in }))
+        let download = try await session.download(for: StreamedRequest(), to: destination)
+        #expect(try String(contentsOf: download.fileURL, encoding: .utf8) == "second")
+        #expect(attempts.value == 2)
+        #expect(try fileNames(in: directory) == ["body.bin"])
+    }
+}
