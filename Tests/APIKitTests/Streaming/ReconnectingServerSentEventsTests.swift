@@ -215,7 +215,8 @@ extension StreamingTests {
             let start = ContinuousClock.now
             task.cancel()
             let result = await task.result
-            #expect(ContinuousClock.now - start < .seconds(5))
+            // Far below the 60 s wait; the slack is for a loaded 2-core machine.
+            #expect(ContinuousClock.now - start < .seconds(20))
             guard case .failure(let error) = result else {
                 Issue.record("expected cancelled, got \(result)")
                 return
