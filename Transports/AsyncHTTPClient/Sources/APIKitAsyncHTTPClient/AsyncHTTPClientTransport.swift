@@ -71,8 +71,10 @@ public import NIOCore
 /// alive; a transport that owns its client and is released without being shut down starts the
 /// client's shutdown in the background, without reporting its outcome.
 ///
-/// Not yet through this transport: streamed responses and downloads to disk (the whole
-/// response body is collected in memory).
+/// **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over as
+/// it arrives, with back-pressure (the next chunk is read once the last one was taken), so
+/// `Session.stream(for:)`, server-sent events, JSON lines and `Session.download(for:to:)` read
+/// the body while it arrives without holding it whole.
 public final class AsyncHTTPClientTransport: Transport {
     /// The client that sends the requests.
     public let client: HTTPClient
@@ -190,15 +192,56 @@ public final class AsyncHTTPClientTransport: Transport {
         start(request, progress: progress, completion: completion)
     }
 
+    /// Sends `request` with AsyncHTTPClient and reports the response as it arrives: the head,
+    /// each chunk of the body as AsyncHTTPClient reads it, then the end.
+    ///
+    /// `onEvent` is called from the transfer's task, one event at a time, and the next chunk is
+    /// read from the connection only once `onEvent` has returned for this one: a consumer that
+    /// takes its time slows the transfer down (AsyncHTTPClient stops reading from the socket)
+    /// instead of piling chunks up in memory. ``APIKit/TransportTask/cancel()`` closes the
+    /// connection and ends the events with `.failed(URLError(.cancelled))`; the idle timeout
+    /// (`URLRequest.timeoutInterval`) applies between chunks, as it does for ``send(_:completion:)``.
+    ///
+    /// ```swift
+    /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
+    /// for try await event in session.stream(for: EventsRequest()).serverSentEvents {
+    ///     print(event.data)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - onEvent: Receives the events, as ``APIKit/Transport/stream(_:onEvent:)`` describes:
+    ///     `.response` at most once, `.data` in body order, then exactly one of `.finished` and
+    ///     `.failed` (a `URLError` where one fits).
+    /// - Returns: The transfer, to cancel it.
+    public func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        start(AsyncHTTPClientTransfer(request: request, delivery: .stream(onEvent)))
+    }
+
     private func start(
         _ request: URLRequest,
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let transfer = AsyncHTTPClientTransfer(request: request, progress: progress, completion: completion)
-        // The task holds the transport, so that a client it owns outlives the transfer.
-        let task = Task { [self] in
-            await transfer.run(on: client)
+        start(AsyncHTTPClientTransfer(request: request, delivery: .whole(progress: progress, completion: completion)))
+    }
+
+    private func start(_ transfer: AsyncHTTPClientTransfer) -> any TransportTask {
+        // The task holds the transport, so that a client it owns outlives the transfer. It runs
+        // on Dispatch's threads where task executors exist (see TransferExecutor).
+        let task: Task<Void, Never>
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            task = Task(executorPreference: TransferExecutor.shared) { [self] in
+                await transfer.run(on: client)
+            }
+        } else {
+            task = Task { [self] in
+                await transfer.run(on: client)
+            }
         }
         return AsyncHTTPClientTransportTask(task: task)
     }
