@@ -54,6 +54,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             path: "Tests",
+            exclude: ["APIKitTestSupport"],
             sources: ["APIKitAsyncHTTPClientTests", "APIKitIntegrationTests"],
             swiftSettings: strictSettings + [.define("APIKIT_TEST_TRANSPORT_AHC")]
         ),
