@@ -136,11 +136,12 @@ final class AsyncHTTPClientTransfer: Sendable {
 
     /// Throws `URLError(.timedOut)` once nothing was sent or received for `limit` seconds.
     ///
-    /// The transfer's task and this watcher share Swift's cooperative pool: when the process
-    /// keeps that pool busy, bytes that arrived in time wait there unread while the clock runs
-    /// on. So a timeout is declared on a second look only: after a short pause, which queues
-    /// this watcher behind a transfer that was woken by new bytes, the transfer must still be
-    /// idle. A truly idle transfer times out at most 50 ms late.
+    /// The transfer's task and this watcher share an executor (``TransferExecutor``, or Swift's
+    /// cooperative pool on older Apple systems): when the process keeps it busy, bytes that
+    /// arrived in time wait unread while the clock runs on. So a timeout is declared on a second
+    /// look only: after a short pause, which queues this watcher behind a transfer that was woken
+    /// by new bytes, the transfer must still be idle. A truly idle transfer times out at most
+    /// 50 ms late.
     private func watchIdleness(limit: TimeInterval) async throws {
         let limit = UInt64(limit * 1_000_000_000)
         var expiredOnce = false

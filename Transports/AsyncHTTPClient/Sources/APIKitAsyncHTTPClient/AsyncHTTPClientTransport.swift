@@ -39,12 +39,22 @@ public import NIOCore
 ///   deadline for the response head, so a connection that cannot be made fails with
 ///   AsyncHTTPClient's last connection error (`.cannotConnectToHost`) rather than a bare
 ///   timeout.
+/// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
+///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
+///   `Session.stream(for:)`, server-sent events, JSON lines and `Session.download(for:to:)`
+///   read the body while it arrives, without holding it whole; the idle timeout applies
+///   between chunks, and a stream may outlast it.
 /// - **Progress**: upload progress as each chunk of a streamed body is handed to
 ///   AsyncHTTPClient (a body in memory counts as sent when the response head arrives),
 ///   download progress as each chunk of the response arrives; never after the completion.
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
-///   AsyncHTTPClient (which closes its connection); the completion still comes, once, with
-///   `URLError(.cancelled)`.
+///   AsyncHTTPClient (which closes its connection); the completion (or a stream's last event)
+///   still comes, once, with `URLError(.cancelled)`.
+/// - **Threads**: each transfer runs in a task of its own on Dispatch's threads (where the OS
+///   has task executors: Linux, macOS 15, iOS 18), not on Swift's cooperative pool, so that a
+///   process keeping that pool busy cannot hold a transfer back while its timeout runs; the
+///   completion and a stream's events are called there, as `URLSession` calls back on its
+///   delegate queue.
 /// - **Errors** are mapped to `URLError` where one fits, with AsyncHTTPClient's or SwiftNIO's
 ///   error as `userInfo[NSUnderlyingErrorKey]`:
 ///
@@ -71,10 +81,30 @@ public import NIOCore
 /// alive; a transport that owns its client and is released without being shut down starts the
 /// client's shutdown in the background, without reporting its outcome.
 ///
-/// **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over as
-/// it arrives, with back-pressure (the next chunk is read once the last one was taken), so
-/// `Session.stream(for:)`, server-sent events, JSON lines and `Session.download(for:to:)` read
-/// the body while it arrives without holding it whole.
+/// **Where it differs from `URLSession`** (the root package's integration suite runs over both
+/// transports, and these differences are pinned by tests):
+///
+/// - `HTTPClient.shared` retries a connection that cannot be made until the request's timeout
+///   (60 s by default); `URLSession` fails at once. Set
+///   `connectionPool.retryConnectionEstablishment = false` in a configuration of your own to
+///   fail at once.
+/// - An `HTTPClient` opens at most `connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit`
+///   connections per host (8 by default), and `HTTPClient.shared` is one client for the whole
+///   process (each `URLSessionTransport` has a `URLSession` of its own); further requests wait
+///   for a connection, and the wait counts against their timeout. Raise it for many concurrent
+///   requests to one host.
+/// - Idle connections stay in the pool (600 s for `HTTPClient.shared`); a request sent on one
+///   that the server is closing at that moment fails with `.networkConnectionLost`, and is not
+///   sent again unless the session's ``APIKit/RetryPolicy`` says so. Keep
+///   `connectionPool.idleTimeout` below your servers' keep-alive timeout.
+///
+/// ```swift
+/// var configuration = HTTPClient.Configuration.singletonConfiguration
+/// configuration.connectionPool.retryConnectionEstablishment = false
+/// configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+/// configuration.connectionPool.idleTimeout = .seconds(1)
+/// let transport = AsyncHTTPClientTransport(configuration: configuration)
+/// ```
 public final class AsyncHTTPClientTransport: Transport {
     /// The client that sends the requests.
     public let client: HTTPClient
@@ -166,7 +196,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Parameters:
     ///   - request: The request as APIKit built it.
     ///   - completion: Receives the response and its whole body, or the error (a `URLError`
-    ///     where one fits), exactly once, from a task of its own.
+    ///     where one fits), exactly once, on a Dispatch thread.
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
@@ -182,7 +212,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - progress: Receives the progress as chunks of the body are handed to the client and
     ///     chunks of the response arrive; in order, never after `completion`.
     ///   - completion: Receives the response and its whole body, or the error (a `URLError`
-    ///     where one fits), exactly once, from a task of its own.
+    ///     where one fits), exactly once, on a Dispatch thread.
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
@@ -195,10 +225,10 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends `request` with AsyncHTTPClient and reports the response as it arrives: the head,
     /// each chunk of the body as AsyncHTTPClient reads it, then the end.
     ///
-    /// `onEvent` is called from the transfer's task, one event at a time, and the next chunk is
-    /// read from the connection only once `onEvent` has returned for this one: a consumer that
-    /// takes its time slows the transfer down (AsyncHTTPClient stops reading from the socket)
-    /// instead of piling chunks up in memory. ``APIKit/TransportTask/cancel()`` closes the
+    /// `onEvent` is called from the transfer's task (on a Dispatch thread), one event at a time,
+    /// and the next chunk is read from the connection only once `onEvent` has returned for this
+    /// one: a consumer that takes its time slows the transfer down (AsyncHTTPClient stops
+    /// reading from the socket) instead of piling chunks up in memory. ``APIKit/TransportTask/cancel()`` closes the
     /// connection and ends the events with `.failed(URLError(.cancelled))`; the idle timeout
     /// (`URLRequest.timeoutInterval`) applies between chunks, as it does for ``send(_:completion:)``.
     ///
