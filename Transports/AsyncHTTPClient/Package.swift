@@ -52,6 +52,7 @@ let package = Package(
                 "APIKitTestSupport",
                 .product(name: "APIKit", package: "APIKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tests",
             exclude: ["APIKitTestSupport"],

@@ -2,6 +2,7 @@ import APIKit
 import APIKitAsyncHTTPClient
 import APIKitTestSupport
 import Foundation
+import NIOPosix
 import Testing
 
 /// The issue's "exactly-once completion under 1,000 concurrent requests with cancellation and
@@ -70,9 +71,11 @@ struct ExactlyOnceTests {
         let count = 1_000
         let probes = (0..<count).map { _ in CompletionProbe<Result<Data, RequestError>>() }
         let cancelledInBackoff = Protected(0)
-        // A client of its own: requests waiting for one of its pooled connections would make
-        // the other tests' requests to the same servers wait behind them (and time out).
-        let transport = AsyncHTTPClientTransport(configuration: TestTransport.configuration)
+        // A client of its own, on event loops of its own: requests waiting for one of its pooled
+        // connections, or for its event loops, would make the other tests' requests wait
+        // behind them (and time out).
+        let loops = MultiThreadedEventLoopGroup(numberOfThreads: 2)
+        let transport = AsyncHTTPClientTransport(configuration: TestTransport.configuration, eventLoopGroup: loops)
         let session = Session(transport: transport)
         DispatchQueue.concurrentPerform(iterations: count) { index in
             Self.start(index, session: session, probe: probes[index], cancelledInBackoff: cancelledInBackoff)
@@ -102,6 +105,7 @@ struct ExactlyOnceTests {
         }
         #expect(unexpected.isEmpty, "\(unexpected.prefix(5))")
         try await transport.shutdown()
+        try await loops.shutdownGracefully()
     }
 }
 
