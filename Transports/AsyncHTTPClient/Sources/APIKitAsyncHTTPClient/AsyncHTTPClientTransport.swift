@@ -82,7 +82,7 @@ public import NIOCore
 /// client's shutdown in the background, without reporting its outcome.
 ///
 /// **Where it differs from `URLSession`** (the root package's integration suite runs over both
-/// transports, and these differences are pinned by tests):
+/// transports; the first two differences are pinned by tests):
 ///
 /// - `HTTPClient.shared` retries a connection that cannot be made until the request's timeout
 ///   (60 s by default); `URLSession` fails at once. Set

@@ -52,6 +52,33 @@ struct BehaviourTests {
         #expect(elapsed >= 1.9, "failed after \(elapsed) s: the connection was not retried")
     }
 
+    /// The other difference the README documents, pinned: `URLSession` gives each session its
+    /// own connections, while one `HTTPClient` (`.shared` is one for the whole process) caps
+    /// them per host, and a request waiting for one spends its timeout waiting.
+    @Test("beyond the client's connections per host a request waits, and its timeout runs while it waits")
+    func connectionsPerHost() async throws {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 2
+        let transport = AsyncHTTPClientTransport(configuration: configuration)
+        let holding = (0..<2).map { _ in
+            transport.send(URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))) { _ in }
+        }
+        await pause(0.5)
+        let tag = UUID().uuidString
+        var waiting = URLRequest(url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/ok?tag=\(tag)")))
+        waiting.timeoutInterval = 2
+        let result = try await send(waiting, through: transport)
+        #expect(urlErrorCode(result) == .timedOut, "\(result)")
+        // the server never saw it: it waited for one of the two connections /never holds
+        var ports = URLComponents(url: FaultServer.baseURL, resolvingAgainstBaseURL: false)
+        ports?.path = "/ports"
+        ports?.queryItems = [URLQueryItem(name: "tag", value: tag)]
+        let (seen, _) = try await URLSession.shared.data(for: URLRequest(url: try #require(ports?.url)))
+        #expect(String(decoding: seen, as: UTF8.self) == "[]")
+        for task in holding { task.cancel() }
+        try? await transport.shutdown()
+    }
+
     @Test("the response carries the status, the headers and the URL after redirects")
     func responseFields() async throws {
         let url = try #require(URL(string: HTTPBin.baseURL.absoluteString + "/redirect-to?url=/get&status_code=302"))
