@@ -55,11 +55,16 @@
 # Run without arguments (as CI does), when `swift test` passes it also builds and tests the
 # AsyncHTTPClient transport, a package of its own (Transports/AsyncHTTPClient, which depends on
 # async-http-client; the root package has no dependencies), against the same servers:
-# `swift test --package-path Transports/AsyncHTTPClient`. That adds the build of
-# async-http-client and SwiftNIO (2.5-4.5 min from a clean clone on the 2-core CI machine,
-# seconds when cached) and ~15 s of tests. APIKIT_SKIP_AHC=1 skips it; APIKIT_ONLY_AHC=1 runs
-# only it (no lint, API check, docs, root tests, examples, TSan or fuzzing; arguments go to its
-# `swift test`).
+# `swift test --package-path Transports/AsyncHTTPClient`. Its test target holds the transport's
+# own tests and the root integration suite (Tests/APIKitIntegrationTests, through a symlink)
+# compiled to send over AsyncHTTPClientTransport, so the suite runs over both transports. That
+# adds the build of async-http-client and SwiftNIO (2.5-7 min from a clean clone on the 2-core
+# CI machine beside other builds, seconds when cached) and 20-30 s of tests.
+# APIKIT_SKIP_AHC=1 skips it; APIKIT_ONLY_AHC=1 runs only it (no lint, API check, docs, root
+# tests, examples, TSan or fuzzing; arguments go to its `swift test`, e.g. `--filter Streaming`).
+# APIKIT_AHC_TSAN=1 then runs that package again under the thread sanitizer (its own scratch
+# directory, Transports/AsyncHTTPClient/.build-tsan, one test at a time): off by default, as it
+# adds ~7.5 min on the 2-core machine (a 5 min build and 130 s of tests; clean when measured).
 #
 # Run without arguments (as CI does), it then runs the libFuzzer targets
 # (scripts/fuzz.sh) for APIKIT_FUZZ_SECONDS each (default 20; 0 skips them).
@@ -146,6 +151,13 @@ if [[ "$rc" == 0 && "${APIKIT_SKIP_AHC:-0}" != 1 && ($# -eq 0 || "$ONLY_AHC" == 
     if [[ "$ONLY_AHC" == 1 ]]; then ahc_args=("$@"); fi
     swift test --package-path "$ROOT/Transports/AsyncHTTPClient" "${ahc_args[@]}" || rc=$?
     echo "test.sh: AsyncHTTPClient transport (build + tests) finished in $((SECONDS - started)) s (exit $rc)" >&2
+    if [[ "$rc" == 0 && "${APIKIT_AHC_TSAN:-0}" == 1 ]]; then
+        started=$SECONDS
+        TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}" \
+            swift test --package-path "$ROOT/Transports/AsyncHTTPClient" --sanitize=thread \
+            --scratch-path "$ROOT/Transports/AsyncHTTPClient/.build-tsan" --no-parallel "${ahc_args[@]}" || rc=$?
+        echo "test.sh: AsyncHTTPClient transport under the thread sanitizer finished in $((SECONDS - started)) s (exit $rc)" >&2
+    fi
 fi
 
 if [[ "$rc" == 0 && $# -eq 0 && "${APIKIT_SKIP_EXAMPLES:-0}" != 1 ]]; then

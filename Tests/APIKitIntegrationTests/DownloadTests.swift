@@ -45,16 +45,16 @@ private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
     "Downloads to disk against a real server (FastAPI on uvicorn)",
     .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason))
 struct RealServerDownloadTests {
-    @Test("/download: the pattern arrives whole, through URLSessionTransport and URLSession.shared")
+    @Test("/download: the pattern arrives whole, through each transport under test")
     func content() async throws {
-        for transport in [URLSessionTransport(), URLSession.shared] as [any Transport] {
+        for (name, transport) in TestTransport.all() {
             let directory = try makeDirectory()
             let destination = directory.appendingPathComponent("pattern.bin")
             let size = 300_000
             let download = try await Session(transport: transport)
                 .download(for: FastAPIDownloadRequest(size: size), to: destination)
             #expect(download.byteCount == Int64(size))
-            #expect(try holdsPattern(destination, size: size), "\(type(of: transport))")
+            #expect(try holdsPattern(destination, size: size), "\(name)")
             #expect(try names(in: directory) == ["pattern.bin"])
         }
     }
@@ -65,7 +65,7 @@ struct RealServerDownloadTests {
         let destination = directory.appendingPathComponent("large.bin")
         let size = 64 << 20
         let steps = Protected((count: 0, last: TransferProgress()))
-        let download = try await Session(transport: URLSessionTransport())
+        let download = try await Session(transport: TestTransport.make())
             .download(for: FastAPIDownloadRequest(size: size), to: destination) { step in
                 steps.withLock { $0 = ($0.count + 1, step) }
             }
@@ -83,7 +83,7 @@ struct RealServerDownloadTests {
         let directory = try makeDirectory()
         let destination = directory.appendingPathComponent("resumed.bin")
         let size = 32 << 20
-        let session = Session(transport: URLSessionTransport())
+        let session = Session(transport: TestTransport.make())
         // Cancelled from the progress closure, which runs as each chunk is written: the
         // cancellation lands mid-body even when a loaded machine is slow to wake a waiting task.
         let handle = Protected<RequestHandle?>(nil)
@@ -131,7 +131,7 @@ struct RealServerDownloadTests {
         try Data(repeating: 0xFF, count: 5000).write(to: partial)
         let resume = DownloadResumeData(partialFileURL: partial, bytesReceived: 5000, validator: "\"stale\"")
         let size = 100_000
-        let download = try await Session(transport: URLSessionTransport())
+        let download = try await Session(transport: TestTransport.make())
             .download(for: FastAPIDownloadRequest(size: size), to: destination, resumingFrom: resume)
         #expect(download.statusCode == 200)
         #expect(try holdsPattern(destination, size: size))
@@ -141,7 +141,7 @@ struct RealServerDownloadTests {
     @Test("/status/404: unacceptableStatusCode with the decoded error body, and no file")
     func rejected() async throws {
         let directory = try makeDirectory()
-        let session = Session(transport: URLSessionTransport(), errorBodyDecoder: .json(FastAPIStatus.self))
+        let session = Session(transport: TestTransport.make(), errorBodyDecoder: .json(FastAPIStatus.self))
         let error = await #expect(throws: RequestError.self) {
             try await session.download(
                 for: FastAPIStreamRequest(path: "status/404"), to: directory.appendingPathComponent("x"))
@@ -162,7 +162,7 @@ struct FaultServerDownloadTests {
             let directory = try makeDirectory()
             try Data("old".utf8).write(to: directory.appendingPathComponent("body.bin"))
             let error = await #expect(throws: RequestError.self, "\(path)") {
-                try await Session(transport: URLSessionTransport())
+                try await Session(transport: TestTransport.make())
                     .download(for: FaultRequest(path: path), to: directory.appendingPathComponent("body.bin"))
             }
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
@@ -177,7 +177,7 @@ struct FaultServerDownloadTests {
         let destination = directory.appendingPathComponent("never.bin")
         let request = FaultRequest(path: "never", idleTimeout: 60)
         let task = Task {
-            try await Session(transport: URLSessionTransport()).download(for: request, to: destination)
+            try await Session(transport: TestTransport.make()).download(for: request, to: destination)
         }
         try await Task.sleep(nanoseconds: 200_000_000)
         let started = Date()

@@ -63,9 +63,9 @@ struct FaultInjectionTests {
         var request = fault
         let tag = UUID().uuidString
         request.tag = tag
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
-        let inFlight = start(request, session: session)
+        let isolated = TestTransport.isolated()
+        defer { isolated.close() }
+        let inFlight = start(request, transport: isolated.transport)
         let result = try await inFlight.result(timeout: 30)
         let elapsed = (inFlight.recorder.firstRecordedAt ?? .now) - inFlight.started
         let bound = Duration.seconds(fault.resourceTimeout ?? FaultRequest.timeout) + Self.slack
@@ -112,10 +112,10 @@ struct FaultInjectionTests {
     @Test("the socket check sees a connection that is still open (so the leak checks can fail)")
     func socketCheckSeesOpenConnection() async throws {
         let tag = UUID().uuidString
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        let isolated = TestTransport.isolated()
+        defer { isolated.close() }
         // a long idle timeout: the connection must still be open when it is looked for
-        let inFlight = start(FaultRequest(path: "never", tag: tag, idleTimeout: 60), session: session)
+        let inFlight = start(FaultRequest(path: "never", tag: tag, idleTimeout: 60), transport: isolated.transport)
         var ports: Set<Int> = []
         for _ in 0..<50 where ports.isEmpty {
             await pause(0.1)
@@ -197,13 +197,13 @@ struct FaultInjectionTests {
     @Test("a body dripped past the resource timeout ends with .timedOut within it (async response())")
     func dripPastResourceTimeoutAsync() async throws {
         let tag = UUID().uuidString
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        let isolated = TestTransport.isolated()
+        defer { isolated.close() }
         let request = FaultRequest(path: "drip", interval: 0.4, tag: tag, resourceTimeout: 3)
         let started = ContinuousClock.now
         let result: Result<Data, RequestError>
         do {
-            result = .success(try await request.response(session: Session(transport: session)))
+            result = .success(try await request.response(session: Session(transport: isolated.transport)))
         } catch {
             result = .failure(error)
         }
@@ -220,10 +220,10 @@ struct FaultInjectionTests {
 
     @Test("without a resource timeout a steady drip is not an idle timeout: the whole body arrives")
     func dripWithinIdleTimeout() async throws {
-        let session = URLSession(configuration: .ephemeral)
-        defer { session.invalidateAndCancel() }
+        let isolated = TestTransport.isolated()
+        defer { isolated.close() }
         // 20 bytes 0.3 s apart (~5.7 s), longer than the 2 s idle timeout
-        let inFlight = start(FaultRequest(path: "drip", interval: 0.3), session: session)
+        let inFlight = start(FaultRequest(path: "drip", interval: 0.3), transport: isolated.transport)
         let result = try await inFlight.result(timeout: 30)
         #expect((try? result.get()) == Data(repeating: UInt8(ascii: "x"), count: 20), "\(result)")
         #expect(ContinuousClock.now - inFlight.started > .seconds(FaultRequest.timeout))

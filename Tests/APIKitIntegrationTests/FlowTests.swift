@@ -124,7 +124,7 @@ struct ConcurrencyTests {
         )
     }
 
-    @Test("The completion runs on the completionQueue passed to perform, whatever the outcome")
+    @Test("The completion runs on the session's completionQueue, whatever the outcome")
     func completionQueue() async throws {
         let queue = DispatchQueue(label: "APIKitIntegrationTests.completion")
         let key = DispatchSpecificKey<String>()
@@ -138,7 +138,7 @@ struct ConcurrencyTests {
         // Success.
         let success = CompletionProbe<Bool>()
         let outcome = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
-        IndexedRequest(index: 1).perform(session: HTTPBin.session, completionQueue: queue) { result in
+        TestTransport.session(completionQueue: queue).perform(IndexedRequest(index: 1)) { result in
             outcome.record(result)
             success.record(onQueue())
         }
@@ -147,21 +147,21 @@ struct ConcurrencyTests {
 
         // A status code rejected after the response arrived.
         let status = CompletionProbe<Bool>()
-        StatusRequest(code: 404).perform(session: HTTPBin.session, completionQueue: queue) { _ in
+        TestTransport.session(completionQueue: queue).perform(StatusRequest(code: 404)) { _ in
             status.record(onQueue())
         }
         #expect(await status.first(timeout: 20) == true)
 
         // A build failure: nothing is sent, the completion still goes to the queue.
         let build = CompletionProbe<Bool>()
-        InjectingHeaderRequest(base: refused).perform(session: HTTPBin.session, completionQueue: queue) { _ in
+        TestTransport.session(completionQueue: queue).perform(InjectingHeaderRequest(base: refused)) { _ in
             build.record(onQueue())
         }
         #expect(await build.first(timeout: 20) == true)
 
         // A cancellation.
         let cancelled = CompletionProbe<Bool>()
-        DelayRequest(seconds: 3).perform(session: HTTPBin.session, completionQueue: queue) { _ in
+        TestTransport.session(completionQueue: queue).perform(DelayRequest(seconds: 3)) { _ in
             cancelled.record(onQueue())
         }.cancel()
         #expect(await cancelled.first(timeout: 20) == true)

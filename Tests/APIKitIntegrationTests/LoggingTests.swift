@@ -48,7 +48,7 @@ struct LoggingTests {
     @Test("a real round trip logs curl and response with status, time and size — and no secret in any line")
     func roundTrip() async throws {
         let lines = LogLines()
-        let session = Session(transport: HTTPBin.session, logger: lines.logger())
+        let session = Session(transport: TestTransport.shared, logger: lines.logger())
 
         let body = try await CredentialedRequest().response(session: session)
 
@@ -74,7 +74,7 @@ struct LoggingTests {
     @Test("a refused connection is logged as a failed response")
     func refused() async throws {
         let lines = LogLines()
-        let session = Session(transport: HTTPBin.session, logger: lines.logger())
+        let session = Session(transport: TestTransport.shared, logger: lines.logger())
         var request = CredentialedRequest()
         request.base = try HTTPBin.refusedURL()
 

@@ -26,16 +26,18 @@ struct InFlight<Response: Sendable>: Sendable {
     var completionCount: Int { recorder.count }
 }
 
-/// Performs `request` and returns at once; the completion is recorded.
+/// Performs `request` through `transport` (``TestTransport/shared`` by default) and returns at
+/// once; the completion is recorded.
 @discardableResult
 func start<R: Request>(
     _ request: R,
-    session: URLSession = HTTPBin.session,
+    transport: any Transport = TestTransport.shared,
     completionQueue: DispatchQueue = .global()
 ) -> InFlight<R.Response> where R.Response: Sendable {
     let recorder = CompletionProbe<Result<R.Response, RequestError>>()
     let started = ContinuousClock.now
-    let handle = request.perform(session: session, completionQueue: completionQueue) { result in
+    let session = Session(transport: transport, completionQueue: completionQueue)
+    let handle = session.perform(request) { result in
         recorder.record(result)
     }
     return InFlight(handle: handle, recorder: recorder, started: started)
@@ -45,11 +47,11 @@ func start<R: Request>(
 /// when no completion arrives within `timeout` seconds.
 func perform<R: Request>(
     _ request: R,
-    session: URLSession = HTTPBin.session,
+    transport: any Transport = TestTransport.shared,
     completionQueue: DispatchQueue = .global(),
     timeout: TimeInterval = 20
 ) async throws -> Result<R.Response, RequestError> where R.Response: Sendable {
-    try await start(request, session: session, completionQueue: completionQueue).result(timeout: timeout)
+    try await start(request, transport: transport, completionQueue: completionQueue).result(timeout: timeout)
 }
 
 extension Result {

@@ -43,9 +43,9 @@ private func lines(megabytes: Int) -> Data {
     return Data(bytes)
 }
 
-@Suite("Progress over HTTP with URLSessionTransport", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
+@Suite("Progress over HTTP", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
 struct ProgressTests {
-    let session = Session(transport: URLSessionTransport(configuration: .ephemeral))
+    let session = Session(transport: TestTransport.make())
 
     @Test("a ~2 MB multipart upload from disk reports increasing upload progress that ends at the body's length")
     func multipartUpload() async throws {
@@ -91,8 +91,9 @@ struct ProgressTests {
         try bytes.write(to: file)
         let underway = CompletionProbe<TransferProgress>()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
-        // The first step holds the transport's serial delegate queue until the test has
-        // cancelled, so that the upload cannot finish in between, however loaded the machine.
+        // The first step holds the transport (URLSessionTransport's serial delegate queue,
+        // AsyncHTTPClientTransport's body writer) until the test has cancelled, so that the
+        // upload cannot finish in between, however loaded the machine.
         let cancelled = DispatchSemaphore(value: 0)
 
         let handle = session.perform(
@@ -133,7 +134,7 @@ struct ProgressTests {
         #expect(log.steps.allSatisfy { $0.bytesSent == 0 }, "a GET sends no body")
     }
 
-    @Test("URLSessionTransport without progress and with an error status goes through the usual stages")
+    @Test("the transport without progress, and an error status, go through the usual stages")
     func plainUse() async throws {
         let data = try await RandomBytesRequest(count: 10).response(session: session)
         #expect(data.count == 10)

@@ -68,13 +68,13 @@ struct RealServerSmokeTests {
         "moto stores a presigned PUT and a presigned GET returns the same bytes",
         .enabled(if: S3Server.url != nil && Presigner.command != nil, S3Server.skipReason))
     func s3PresignedPutThenGet() async throws {
-        let bucket = try Presigner.createBucket()
-        var put = URLRequest(url: try Presigner.put(bucket: bucket, key: "smoke/body.bin"))
+        let bucket = try await Presigner.createBucket()
+        var put = URLRequest(url: try await Presigner.put(bucket: bucket, key: "smoke/body.bin"))
         put.httpMethod = "PUT"
         let (_, stored) = try await URLSession.shared.upload(for: put, from: Self.body)
         #expect((stored as? HTTPURLResponse)?.statusCode == 200)
 
-        let get = URLRequest(url: try Presigner.get(bucket: bucket, key: "smoke/body.bin"))
+        let get = URLRequest(url: try await Presigner.get(bucket: bucket, key: "smoke/body.bin"))
         let (data, response) = try await URLSession.shared.data(for: get)
         #expect((response as? HTTPURLResponse)?.statusCode == 200)
         #expect(data == Self.body)

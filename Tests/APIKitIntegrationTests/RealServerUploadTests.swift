@@ -24,11 +24,11 @@ struct RealServerUploadS3Tests {
         defer { scratch.remove() }
         let contents = uploadPattern(size: 3 << 20, seed: 1)
         let file = try scratch.file("photo.bin", contents: contents)
-        let bucket = try Presigner.createBucket()
+        let bucket = try await Presigner.createBucket()
 
         for (name, session) in uploadSessions(spoolingTo: scratch) {
             let key = "post/\(name)/photo.bin"
-            let post = try Presigner.orderedPost(bucket: bucket, key: key)
+            let post = try await Presigner.orderedPost(bucket: bucket, key: key)
             #expect(post.fields.first?.name == "key", "boto3 puts the key first")
             #expect(post.fields.contains { $0.name == "policy" })
             let upload = PresignedPostUpload(base: post.url, fields: post.fields, file: .file(file))
@@ -47,11 +47,11 @@ struct RealServerUploadS3Tests {
         defer { scratch.remove() }
         let contents = uploadPattern(size: 2 << 20, seed: 2)
         let file = try scratch.file("backup.tar", contents: contents)
-        let bucket = try Presigner.createBucket()
+        let bucket = try await Presigner.createBucket()
 
         for (name, session) in uploadSessions(spoolingTo: scratch) {
             let key = "put/\(name)/backup.tar"
-            let put = try Presigner.put(bucket: bucket, key: key, contentType: "application/x-tar")
+            let put = try await Presigner.put(bucket: bucket, key: key, contentType: "application/x-tar")
             _ = try await session.response(for: PresignedPutUpload(base: put, file: file))
 
             let stored = try await session.response(for: PresignedGet(base: Presigner.get(bucket: bucket, key: key)))
@@ -67,9 +67,9 @@ struct RealServerUploadS3Tests {
         defer { scratch.remove() }
         let contents = uploadPattern(size: 1 << 20, seed: 3)
         let file = try scratch.file("doc.bin", contents: contents)
-        let bucket = try Presigner.createBucket()
+        let bucket = try await Presigner.createBucket()
         let key = "chunked/doc.bin"
-        let post = try Presigner.orderedPost(bucket: bucket, key: key)
+        let post = try await Presigner.orderedPost(bucket: bucket, key: key)
         let upload = PresignedPostUpload(base: post.url, fields: post.fields, file: .file(file))
         let built = try upload.makeURLRequest()
         let body = try #require(built.requestBody)
@@ -83,13 +83,13 @@ struct RealServerUploadS3Tests {
         let (refusal, refused) = try await URLSession.shared.data(for: chunked)
         #expect((refused as? HTTPURLResponse)?.statusCode == 411)
         #expect(String(decoding: refusal, as: UTF8.self) == "Content-Length required")
-        let get = try Presigner.get(bucket: bucket, key: key)
+        let get = try await Presigner.get(bucket: bucket, key: key)
         let (_, missing) = try await URLSession.shared.data(for: URLRequest(url: get))
         #expect((missing as? HTTPURLResponse)?.statusCode == 404, "the refused upload stored nothing")
 
         // APIKit's upload of the same request: framed with Content-Length, accepted and stored.
-        _ = try await Session(transport: URLSessionTransport(spoolDirectory: scratch.url)).response(for: upload)
-        let stored = try await Session().response(for: PresignedGet(base: get))
+        _ = try await Session(transport: TestTransport.make(spoolDirectory: scratch.url)).response(for: upload)
+        let stored = try await Session(transport: TestTransport.shared).response(for: PresignedGet(base: get))
         #expect(stored.data == contents)
         #expect(scratch.spoolFiles.isEmpty)
     }
@@ -203,7 +203,8 @@ struct RealServerUploadFastAPITests {
         }
         let form = Form(base: try #require(FastAPIServer.url))
         let length = try #require(try form.makeURLRequest().httpBody?.count)
-        let answer = try JSONDecoder().decode(Answer.self, from: await Session().response(for: form))
+        let answer = try JSONDecoder().decode(
+            Answer.self, from: await Session(transport: TestTransport.shared).response(for: form))
         #expect(answer.form["name"] == .one("Zoë & co = 100% + more"))
         #expect(answer.form["ids"] == .many(["1", "2", "3"]))
         #expect(answer.form["active"] == .one("true"))
@@ -243,7 +244,7 @@ struct RealServerUploadFastAPITests {
         defer { scratch.remove() }
         let upload = JSONUpload(base: try #require(FastAPIServer.url))
         let length = try #require(try upload.makeURLRequest().httpBody?.count)
-        let session = Session(transport: URLSessionTransport(spoolDirectory: scratch.url))
+        let session = Session(transport: TestTransport.make(spoolDirectory: scratch.url))
         let answer = try JSONDecoder().decode(Answer.self, from: await session.response(for: upload))
         #expect(
             answer.json
@@ -378,7 +379,7 @@ struct RealServerUploadLengthTests {
         defer { scratch.remove() }
         let contents = uploadPattern(size: 1 << 20, seed: 8)
         let file = try scratch.file("retry.bin", contents: contents)
-        let transport = CapturingTransport(base: URLSessionTransport(spoolDirectory: scratch.url))
+        let transport = CapturingTransport(base: TestTransport.make(spoolDirectory: scratch.url))
         var session = Session(transport: transport)
         session.retryPolicy = .custom(maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 1, maxDelay: 0.01)) {
             _, _ in true

@@ -15,13 +15,11 @@ func uploadPattern(size: Int, seed: UInt8) -> Data {
     Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9 &+ Int(seed)) })
 }
 
-/// The two ways the tests send: APIKit's transport with the test's own spool directory (where
-/// spool files can be counted), and `URLSession.shared`, the transport of `Session()`.
+/// The ways the tests send (``TestTransport/all(spoolDirectory:)``): in the root package,
+/// APIKit's transport with the test's own spool directory (where spool files can be counted)
+/// and `URLSession.shared`, the transport of `Session()`; over AsyncHTTPClient, its transport.
 func uploadTransports(spoolingTo scratch: ScratchDirectory) -> [(name: String, transport: any Transport)] {
-    [
-        ("URLSessionTransport", URLSessionTransport(spoolDirectory: scratch.url)),
-        ("URLSession.shared", URLSession.shared),
-    ]
+    TestTransport.all(spoolDirectory: scratch.url)
 }
 
 /// The two ways the tests send, as sessions.
@@ -113,8 +111,8 @@ struct PresignedPutUpload: Request, RequestConfiguration {
 extension Presigner {
     /// A presigned POST with its fields in the order `s3_presign.py` printed them (boto3's);
     /// ``Presigner/Post`` holds them in a dictionary, which forgets the order.
-    static func orderedPost(bucket: String, key: String) throws -> (url: URL, fields: [PolicyField]) {
-        let output = try run(["presign-post", bucket, key])
+    static func orderedPost(bucket: String, key: String) async throws -> (url: URL, fields: [PolicyField]) {
+        let output = try await run(["presign-post", bucket, key])
         let post = try JSONDecoder().decode(Post.self, from: output)
         let text = String(decoding: output, as: UTF8.self)
         // json.dump writes `"name": value`; the names are ASCII and occur once.

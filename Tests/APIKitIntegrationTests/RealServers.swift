@@ -81,11 +81,14 @@ struct LengthServerReport: Decodable, Sendable {
 ///
 /// `scripts/test.sh` exports `APIKIT_PRESIGN_COMMAND`, a shell command prefix (the venv's
 /// python and the script); the script reads the endpoint from `APIKIT_S3_URL`. Each call runs
-/// it once (about half a second: boto3 loads) and decodes the JSON it prints.
+/// it once (about half a second: boto3 loads) and decodes the JSON it prints. The calls are
+/// `async` and wait for the script on a Dispatch thread: a test that blocked one of the few
+/// threads of Swift's cooperative pool for that long would stall every other test's tasks —
+/// and the AsyncHTTPClient transport, whose transfers run there.
 ///
 /// ```swift
-/// let bucket = try Presigner.createBucket()
-/// let put = try Presigner.put(bucket: bucket, key: "a.bin")
+/// let bucket = try await Presigner.createBucket()
+/// let put = try await Presigner.put(bucket: bucket, key: "a.bin")
 /// ```
 enum Presigner {
     static let variable = "APIKIT_PRESIGN_COMMAND"
@@ -103,27 +106,27 @@ enum Presigner {
 
     /// Creates a bucket (a fresh random name unless given) and returns its name.
     @discardableResult
-    static func createBucket(_ name: String = "apikit-\(UUID().uuidString.lowercased())") throws -> String {
-        _ = try run(["create-bucket", name])
+    static func createBucket(_ name: String = "apikit-\(UUID().uuidString.lowercased())") async throws -> String {
+        _ = try await run(["create-bucket", name])
         return name
     }
 
     /// A presigned POST policy; with `maxSize` it holds a content-length-range condition (moto
     /// does not enforce it).
-    static func post(bucket: String, key: String, maxSize: Int? = nil) throws -> Post {
+    static func post(bucket: String, key: String, maxSize: Int? = nil) async throws -> Post {
         let extra = maxSize.map { ["--max-size", String($0)] } ?? []
-        return try JSONDecoder().decode(Post.self, from: run(["presign-post", bucket, key] + extra))
+        return try JSONDecoder().decode(Post.self, from: await run(["presign-post", bucket, key] + extra))
     }
 
     /// A presigned PUT URL; with `contentType` the upload must carry exactly that `Content-Type`.
-    static func put(bucket: String, key: String, contentType: String? = nil) throws -> URL {
+    static func put(bucket: String, key: String, contentType: String? = nil) async throws -> URL {
         let extra = contentType.map { ["--content-type", $0] } ?? []
-        return try url(from: run(["presign-put", bucket, key] + extra))
+        return try url(from: await run(["presign-put", bucket, key] + extra))
     }
 
     /// A presigned GET URL.
-    static func get(bucket: String, key: String) throws -> URL {
-        try url(from: run(["presign-get", bucket, key]))
+    static func get(bucket: String, key: String) async throws -> URL {
+        try url(from: await run(["presign-get", bucket, key]))
     }
 
     private static func url(from output: Data) throws -> URL {
@@ -131,8 +134,18 @@ enum Presigner {
         return try JSONDecoder().decode(Answer.self, from: output).url
     }
 
-    /// Runs `APIKIT_PRESIGN_COMMAND arguments...` through `/bin/sh` and returns its standard output.
-    static func run(_ arguments: [String]) throws -> Data {
+    /// Runs `APIKIT_PRESIGN_COMMAND arguments...` through `/bin/sh` and returns its standard
+    /// output; waits for it on a Dispatch thread, never on the cooperative pool.
+    static func run(_ arguments: [String]) async throws -> Data {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try runBlocking(arguments) })
+            }
+        }
+    }
+
+    /// ``run(_:)``, blocking the calling thread until the script exits.
+    private static func runBlocking(_ arguments: [String]) throws -> Data {
         guard let command else { throw Failure(description: "\(variable) is not set: run `bash scripts/test.sh`") }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

@@ -59,7 +59,7 @@ struct ResilienceIntegrationTests {
     @Test("/bearer without a credential: 401, one refresh, the replay succeeds with token-1")
     func bearerRefresh() async throws {
         let tokens = NumberedTokens()
-        let session = Session(transport: HTTPBin.session, authentication: Authentication(tokens))
+        let session = Session(transport: TestTransport.shared, authentication: Authentication(tokens))
         let response = try await BearerRequest().response(session: session)
         #expect(response.authenticated)
         #expect(response.token == "token-1")
@@ -72,7 +72,7 @@ struct ResilienceIntegrationTests {
     @Test("/bearer with 20 concurrent requests and no credential: one refresh, 20 successes")
     func bearerConcurrent() async throws {
         let tokens = NumberedTokens()
-        let session = Session(transport: HTTPBin.session, authentication: Authentication(tokens))
+        let session = Session(transport: TestTransport.shared, authentication: Authentication(tokens))
         let tokensSeen = try await withThrowingTaskGroup(of: String.self) { group -> [String] in
             for _ in 0..<20 {
                 group.addTask { try await BearerRequest().response(session: session).token }
@@ -90,7 +90,7 @@ struct ResilienceIntegrationTests {
         let waits = Protected<[TimeInterval]>([])
         let counter = AttemptCounter()
         let session = Session(
-            transport: HTTPBin.session, interceptors: [counter], retryPolicy: recordingPolicy(waits: waits))
+            transport: TestTransport.shared, interceptors: [counter], retryPolicy: recordingPolicy(waits: waits))
         do {
             _ = try await StatusRequest(code: 503).response(session: session)
             Issue.record("expected a status error")
@@ -107,7 +107,7 @@ struct ResilienceIntegrationTests {
     func retriedConnection() async throws {
         let waits = Protected<[TimeInterval]>([])
         let base = try HTTPBin.refusedURL()
-        let session = Session(transport: HTTPBin.session, retryPolicy: recordingPolicy(waits: waits))
+        let session = Session(transport: TestTransport.shared, retryPolicy: recordingPolicy(waits: waits))
         do {
             _ = try await GetRequest(path: "anything", parser: RawDataParser(), base: base).response(session: session)
             Issue.record("expected a transport error")
@@ -121,7 +121,7 @@ struct ResilienceIntegrationTests {
     func retryAfterHeader() async throws {
         let waits = Protected<[TimeInterval]>([])
         let policy = recordingPolicy(.custom(maxAttempts: 2) { _, _ in true }, waits: waits)
-        let session = Session(transport: HTTPBin.session, retryPolicy: policy)
+        let session = Session(transport: TestTransport.shared, retryPolicy: policy)
         let request = GetRequest(
             path: "response-headers", parser: RawDataParser(), base: HTTPBin.baseURL.appendingQuery("Retry-After=7"))
         _ = try await request.response(session: session)
@@ -130,7 +130,7 @@ struct ResilienceIntegrationTests {
 
     @Test("/status/418 with an error body decoder: does not decode, the raw bytes are kept")
     func undecodableBody() async throws {
-        let session = Session(transport: HTTPBin.session, errorBodyDecoder: .json(HTTPBinFailure.self))
+        let session = Session(transport: TestTransport.shared, errorBodyDecoder: .json(HTTPBinFailure.self))
         do {
             _ = try await StatusRequest(code: 418).response(session: session)
             Issue.record("expected a status error")

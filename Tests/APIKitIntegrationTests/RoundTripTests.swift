@@ -469,7 +469,9 @@ struct RoundTripTests {
         #expect(echo.field("big") == .one(request.big))
     }
 
-    @Test("perform's defaults (URLSession.shared, its delegate queue) work")
+    @Test(
+        "perform's defaults (URLSession.shared, its delegate queue) work",
+        .urlSessionOnly("Request.perform's defaults: URLSession.shared and its delegate queue"))
     func defaultSessionAndQueue() async throws {
         let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
         let onDelegateQueue = CompletionProbe<Bool>()

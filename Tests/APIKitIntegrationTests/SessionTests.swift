@@ -66,7 +66,9 @@ struct SignalOnAdapt: Interceptor {
 
 @Suite("Sessions and async/await over HTTP", .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason))
 struct SessionIntegrationTests {
-    @Test("try await response() returns the decoded response")
+    @Test(
+        "try await response() returns the decoded response",
+        .urlSessionOnly("Request.response()'s default: Session.shared, over URLSession.shared"))
     func asyncResponse() async throws {
         let echo = try await IndexedRequest(index: 7).response()
         #expect(echo.arg("i") == .one("7"))
@@ -76,7 +78,7 @@ struct SessionIntegrationTests {
     @Test("response() throws the status error with the body")
     func asyncStatusError() async throws {
         do {
-            _ = try await StatusRequest(code: 418).response(session: Session(transport: HTTPBin.session))
+            _ = try await StatusRequest(code: 418).response(session: Session(transport: TestTransport.shared))
             Issue.record("expected a status error")
         } catch {
             #expect(error.statusCode == 418)
@@ -88,7 +90,7 @@ struct SessionIntegrationTests {
     func interceptorAddsHeader() async throws {
         let interceptor = APIKeyInterceptor(key: "k-123")
         let session = Session(
-            transport: HTTPBin.session,
+            transport: TestTransport.shared,
             defaultHeaders: ["X-Declared": "default", "X-Client": "APIKitTests"],
             interceptors: [interceptor]
         )
@@ -104,7 +106,7 @@ struct SessionIntegrationTests {
     @Test("a session's default query items reach the server intact; a declared item wins")
     func defaultQueryItems() async throws {
         let items = ["api_key": "k+1 /é&=", "lang": "en"]
-        let session = Session(transport: HTTPBin.session, defaultQueryItems: items)
+        let session = Session(transport: TestTransport.shared, defaultQueryItems: items)
 
         let response = try await GetArgsRequest(query: "cats & dogs").response(session: session)
         #expect(response.args == ["q": "cats & dogs", "api_key": "k+1 /é&=", "lang": "en"])
@@ -118,7 +120,7 @@ struct SessionIntegrationTests {
         // Cancel once the request is on its way (its last hook ran), not after a guessed
         // sleep: on a loaded machine the Task may not even have built the request by then.
         let (sent, signal) = AsyncStream<Void>.makeStream()
-        let session = Session(transport: HTTPBin.session, interceptors: [SignalOnAdapt(signal: signal)])
+        let session = Session(transport: TestTransport.shared, interceptors: [SignalOnAdapt(signal: signal)])
         let task = Task { () async -> RequestError? in
             do throws(RequestError) {
                 _ = try await DelayRequest(seconds: 8).response(session: session)
@@ -137,7 +139,7 @@ struct SessionIntegrationTests {
 
     @Test("a per-call timeout overrides the default and fails the transfer")
     func perCallTimeout() async throws {
-        let session = Session(transport: HTTPBin.session, options: RequestOptions(timeout: 30))
+        let session = Session(transport: TestTransport.shared, options: RequestOptions(timeout: 30))
         do {
             _ = try await DelayRequest(seconds: 5).response(session: session, options: RequestOptions(timeout: 1))
             Issue.record("expected a timeout")

@@ -34,7 +34,7 @@ struct FastAPILine: Decodable, Sendable, Equatable {
     "Streamed responses against a real streaming server (FastAPI on uvicorn)",
     .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason))
 struct StreamingTests {
-    let transport = URLSessionTransport()
+    let transport = TestTransport.make()
 
     @Test("/sse: named events, multi-line data, ids and retry, as the server sends them")
     func serverSentEvents() async throws {
@@ -72,17 +72,17 @@ struct StreamingTests {
         #expect(sent.lastEventIDs.value == [nil, "2", "4", "6"])
     }
 
-    @Test("/jsonl: every line decoded, in order, through URLSessionTransport and URLSession.shared")
+    @Test("/jsonl: every line decoded, in order, through each transport under test")
     func jsonLines() async throws {
-        for transport in [transport, URLSession.shared] as [any Transport] {
+        for (name, transport) in TestTransport.all() {
             let stream = Session(transport: transport).stream(for: FastAPIStreamRequest(path: "jsonl", count: 200))
             var lines: [FastAPILine] = []
             for try await line in stream.jsonLines(of: FastAPILine.self) { lines.append(line) }
-            #expect(lines == (0..<200).map { FastAPILine(index: $0, text: "line \($0)") }, "\(type(of: transport))")
+            #expect(lines == (0..<200).map { FastAPILine(index: $0, text: "line \($0)") }, "\(name)")
         }
     }
 
-    @Test("/slow: URLSessionTransport hands over the first event before the server has sent the last one")
+    @Test("/slow: the transport hands over the first event before the server has sent the last one")
     func firstElementEarly() async throws {
         struct Sent: Decodable {
             let milliseconds: Double
@@ -93,12 +93,13 @@ struct StreamingTests {
         let stamped = StampingTransport(base: transport)
         let session = Session(transport: stamped)
         var sent: [Double] = []
-        let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 100)
+        // 250 ms apart: a loaded machine can stall a transport's thread for a second
+        let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 250)
         for try await event in session.stream(for: request).serverSentEvents {
             sent.append(try JSONDecoder().decode(Sent.self, from: Data(event.data.utf8)).milliseconds)
         }
         #expect(sent.count == 8)
-        // Causal: the server writes the last event 700 ms after the first, and the first chunk
+        // Causal: the server writes the last event 1.75 s after the first, and the first chunk
         // must have been delivered before that.
         let arrivals = stamped.arrivals.value
         let firstArrival = try #require(arrivals.first)
@@ -151,7 +152,7 @@ struct StampingTransport: Transport {
 struct StreamCancellationTests {
     @Test("breaking out of the loop after the first chunk of /drip closes the socket")
     func breakClosesSocket() async throws {
-        let transport = URLSessionTransport()
+        let transport = TestTransport.make()
         let session = Session(transport: transport)
         let tag = UUID().uuidString
         var chunks = 0
@@ -169,11 +170,13 @@ struct StreamCancellationTests {
 
     @Test("cancelling the consuming task mid-stream throws cancelled and closes the socket")
     func cancelClosesSocket() async throws {
-        let transport = URLSessionTransport()
+        let transport = TestTransport.make()
         let session = Session(transport: transport)
         let tag = UUID().uuidString
         let first = AsyncStream<Void>.makeStream()
         let consumer = Task {
+            // a stream that fails before its first chunk ends the wait below too
+            defer { first.continuation.finish() }
             for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
                 first.continuation.yield()
             }

@@ -70,7 +70,8 @@ private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
 
 @Suite(
     "URLSessionTransport.download: a download task whose file APIKit checks (FastAPI on uvicorn)",
-    .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason))
+    .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason),
+    .urlSessionOnly("URLSessionTransport's download task and corelibs' temporary files"))
 struct URLSessionTransportDownloadTests {
     @Test("download(_:to:) directly: the body at the given file, progress up to the Content-Length, one completion")
     func direct() async throws {

@@ -107,7 +107,7 @@ struct UploadFramingTests {
         defer { scratch.remove() }
         let contents = Data((0..<300_000).map { UInt8(truncatingIfNeeded: $0 &* 7) })
         let file = try scratch.file("upload.bin", contents: contents)
-        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let transport = TestTransport.make(spoolDirectory: scratch.url)
         let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
         let length = try #require(request.requestBody?.length)
 
@@ -120,7 +120,9 @@ struct UploadFramingTests {
         #expect(scratch.spoolFiles.isEmpty)
     }
 
-    @Test("URLSession.shared sends a multipart upload from disk with Content-Length too")
+    @Test(
+        "URLSession.shared sends a multipart upload from disk with Content-Length too",
+        .urlSessionOnly("URLSession.shared as a transport"))
     func sharedSession() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
@@ -140,7 +142,7 @@ struct UploadFramingTests {
         defer { scratch.remove() }
         let text = String(repeating: "APIKit whole-file body\n", count: 5000)
         let file = try scratch.file("body.txt", contents: Data(text.utf8))
-        let response = try await Session(transport: URLSessionTransport(spoolDirectory: scratch.url)).response(
+        let response = try await Session(transport: TestTransport.make(spoolDirectory: scratch.url)).response(
             for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file))
         let echo = try JSONDecoder().decode(Echo<NoJSONBody>.self, from: response)
         #expect(echo.method == "PUT")
@@ -156,20 +158,22 @@ struct UploadFramingTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("big.bin", size: 64 << 20)
-        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let transport = TestTransport.make(spoolDirectory: scratch.url)
         let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
         let result = try await send(request, through: transport, cancelAfter: 0)
         #expect((result.failure as? URLError)?.code == .cancelled)
         #expect(scratch.spoolFiles.isEmpty)
     }
 
-    @Test("cancelled while sending to a server that never answers: cancelled once, no spool file left")
+    @Test(
+        "cancelled while sending to a server that never answers: cancelled once, no spool file left",
+        .urlSessionOnly("URLSessionTransport's spool file, removed when cancel() returns"))
     func cancelWhileSending() async throws {
         let fault = try #require(FaultServer.url, FaultServer.skipReason)
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("big.bin", size: 16 << 20)
-        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let transport = TestTransport.make(spoolDirectory: scratch.url)
         let request = try FilePartUpload(base: fault, path: "never", file: .file(file)).makeURLRequest()
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         let task = transport.send(request) { probe.record($0) }
@@ -205,7 +209,7 @@ struct UploadFramingTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("race.bin", size: 256 << 10)
-        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let transports = TestTransport.all(spoolDirectory: scratch.url).map(\.transport)
         var generator = SeededGenerator(seed: 0x5EED_0012)
         var outcomes: [String: Int] = [:]
         let rounds = 60
@@ -215,8 +219,9 @@ struct UploadFramingTests {
                 ? try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
                 : try WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file).makeURLRequest()
             let delay = Double(Int.random(in: 0...30, using: &generator)) / 1000
+            // every fourth round through URLSession.shared (in the root package)
             let result = try await send(
-                request, through: round % 4 == 1 ? URLSession.shared : transport, cancelAfter: delay)
+                request, through: round % 4 == 1 ? transports[transports.count - 1] : transports[0], cancelAfter: delay)
             switch result {
             case .success: outcomes["success", default: 0] += 1
             case .failure(let error as URLError) where error.code == .cancelled: outcomes["cancelled", default: 0] += 1
@@ -233,7 +238,7 @@ struct UploadFramingTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("shrinks.bin", size: 1 << 20)
-        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let transport = TestTransport.make(spoolDirectory: scratch.url)
         let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
         try Data("short".utf8).write(to: file)
         let result = try await send(request, through: transport)
@@ -250,7 +255,7 @@ struct UploadFramingTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("a.bin", size: 1 << 20)
-        let transport = URLSessionTransport(spoolDirectory: scratch.url)
+        let transport = TestTransport.make(spoolDirectory: scratch.url)
         let request = try FilePartUpload(base: HTTPBin.refusedURL(), path: "post", file: .file(file)).makeURLRequest()
         let result = try await send(request, through: transport)
         #expect((result.failure as? URLError)?.code == .cannotConnectToHost)
@@ -282,7 +287,7 @@ struct UploadFramingTests {
         let responses = Protected<[Data]>([])
         let attempts = Protected(0)
         var session = Session(
-            transport: RecordingTransport(base: URLSessionTransport(spoolDirectory: scratch.url), responses: responses))
+            transport: RecordingTransport(base: TestTransport.make(spoolDirectory: scratch.url), responses: responses))
         // Retry every answer until the third: the policy counts them.
         session.retryPolicy = .custom(maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 1, maxDelay: 0.01)) {
             _, _ in
@@ -308,7 +313,7 @@ struct UploadFramingTests {
         defer { scratch.remove() }
         let file = try scratch.file("progress.bin", size: 2 << 20)
         let steps = Protected<[TransferProgress]>([])
-        let session = Session(transport: URLSessionTransport(spoolDirectory: scratch.url))
+        let session = Session(transport: TestTransport.make(spoolDirectory: scratch.url))
         _ = try await session.response(
             for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file),
             progress: { step in steps.withLock { $0.append(step) } })
@@ -327,7 +332,7 @@ struct FileBodyCancellationTests {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("big.bin", size: 8 << 20)
-        let session = Session(transport: URLSessionTransport(spoolDirectory: scratch.url))
+        let session = Session(transport: TestTransport.make(spoolDirectory: scratch.url))
         let probe = CompletionProbe<Result<Data, RequestError>>()
         let handle = session.perform(WholeFileUpload(base: fault, path: "never", file: file)) { probe.record($0) }
         await pause(0.5)

@@ -37,15 +37,28 @@ let package = Package(
             ],
             swiftSettings: strictSettings
         ),
+        // The root package's test helpers (a completion probe, a lock box, a seeded generator):
+        // `Tests/APIKitTestSupport` here is a symlink to the root's folder, as the root package
+        // does not publish them as a product.
+        .target(name: "APIKitTestSupport", path: "Tests/APIKitTestSupport", swiftSettings: strictSettings),
+        // One test target for this transport's own tests and for the root package's integration
+        // suite run over it: `Tests/APIKitIntegrationTests` is a symlink to the root's folder, and
+        // `APIKIT_TEST_TRANSPORT_AHC` makes its `TestTransport` hand out `AsyncHTTPClientTransport`s.
+        // One target, so that this transport's tests use the suite's servers, requests and helpers.
         .testTarget(
             name: "APIKitAsyncHTTPClientTests",
             dependencies: [
                 "APIKitAsyncHTTPClient",
+                "APIKitTestSupport",
                 .product(name: "APIKit", package: "APIKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
-            swiftSettings: strictSettings
+            path: "Tests",
+            exclude: ["APIKitTestSupport"],
+            sources: ["APIKitAsyncHTTPClientTests", "APIKitIntegrationTests"],
+            swiftSettings: strictSettings + [.define("APIKIT_TEST_TRANSPORT_AHC")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -10,12 +10,28 @@ import NIOFoundationCompat
 #endif
 
 /// One request through an ``AsyncHTTPClientTransport``: converts it, runs it against the idle
-/// timeout, collects the response and calls the completion exactly once.
+/// timeout, hands the response over as its ``Delivery`` asks and ends it exactly once.
 ///
-/// Progress and the completion share a lock, so no progress is reported once the completion
-/// has been decided (the request body may still be pulled by the client after a server
-/// answered early).
+/// `send` and `stream` differ only in what they do with the response: ``Delivery/whole(progress:completion:)``
+/// collects the body and calls the completion, ``Delivery/stream(_:)`` reports the head and
+/// each chunk as it arrives. The conversion, the timeouts, cancellation, the mapping of errors
+/// and the single end are this one type's.
+///
+/// Progress and the end share a lock, so no progress is reported once the end has been
+/// decided (the request body may still be pulled by the client after a server answered early).
 final class AsyncHTTPClientTransfer: Sendable {
+    /// What the transfer does with the response.
+    enum Delivery: Sendable {
+        /// Collect the whole body, report progress, then call `completion` once.
+        case whole(
+            progress: ProgressHandler?,
+            completion: @Sendable (Result<TransportResponse, any Error>) -> Void)
+        /// Report the head, then each chunk as it arrives, then the end, through `onEvent`:
+        /// called from the transfer's task, one event at a time, the next chunk awaited only
+        /// once `onEvent` has returned.
+        case stream(@Sendable (TransportStreamEvent) -> Void)
+    }
+
     private struct State {
         var progress: TransferProgress
         var isFinished = false
@@ -24,23 +40,18 @@ final class AsyncHTTPClientTransfer: Sendable {
     }
 
     private let request: URLRequest
-    private let progress: ProgressHandler?
-    private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
+    private let delivery: Delivery
     private let state: NIOLockedValueBox<State>
 
-    init(
-        request: URLRequest,
-        progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) {
+    init(request: URLRequest, delivery: Delivery) {
         self.request = request
-        self.progress = progress
-        self.completion = completion
+        self.delivery = delivery
         self.state = NIOLockedValueBox(
             State(progress: TransferProgress(), lastActivity: NIODeadline.now().uptimeNanoseconds))
     }
 
-    /// Runs the transfer and calls the completion, once, however it ends.
+    /// Runs the transfer and ends it, once, however it ends: the completion, or the stream's
+    /// `.finished` or `.failed`.
     func run(on client: HTTPClient) async {
         let result: Result<TransportResponse, any Error>
         do {
@@ -52,23 +63,30 @@ final class AsyncHTTPClientTransfer: Sendable {
                     : URLError.mapping(error, url: request.url))
         }
         state.withLockedValue { $0.isFinished = true }
-        completion(result)
+        switch (delivery, result) {
+        case (.whole(_, let completion), _): completion(result)
+        case (.stream(let onEvent), .success): onEvent(.finished)
+        case (.stream(let onEvent), .failure(let error)): onEvent(.failed(error))
+        }
     }
 
     /// The exchange, raced against the idle timeout when the request has one.
     private func exchangeWithinTimeout(on client: HTTPClient) async throws -> TransportResponse {
         let outgoing = try OutgoingRequest(request, onChunkSent: { [self] count in sent(count) })
         if let total = outgoing.expectedBytesToSend {
-            report { $0.expectedBytesToSend = total }
+            // Known from the start, reported with the first step (as URLSession's first step is
+            // the first bytes sent): a step that says nothing moved is not reported.
+            state.withLockedValue { $0.progress.expectedBytesToSend = total }
         }
         guard let idleTimeout = outgoing.idleTimeout else {
             return try await exchange(outgoing, on: client)
         }
-        if outgoing.headDeadline != .distantFuture {
-            // AsyncHTTPClient's deadline covers the response head (and fails with the last
-            // connection error); the idle clock starts a little later so that it loses that race.
-            state.withLockedValue { $0.lastActivity += 500_000_000 }
-        }
+        // The idle clock starts now, when the transfer does: the wait for this task to be
+        // scheduled is not the network's idleness. AsyncHTTPClient's deadline covers the
+        // response head (and fails with the last connection error); when there is one, the idle
+        // clock starts a little later so that it loses that race.
+        let offset: UInt64 = outgoing.headDeadline != .distantFuture ? 500_000_000 : 0
+        state.withLockedValue { $0.lastActivity = NIODeadline.now().uptimeNanoseconds + offset }
         return try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
             group.addTask { try await self.exchange(outgoing, on: client) }
             group.addTask {
@@ -81,38 +99,66 @@ final class AsyncHTTPClientTransfer: Sendable {
         }
     }
 
-    /// Sends the request and collects the response body.
+    /// Sends the request and hands the response over: collected (the body in the returned
+    /// response) or streamed (the body reported chunk by chunk, none returned).
     private func exchange(_ outgoing: OutgoingRequest, on client: HTTPClient) async throws -> TransportResponse {
         let response = try await client.execute(outgoing.request, deadline: outgoing.headDeadline)
         touch()
         if outgoing.bytesInMemory > 0 {
             report { $0.bytesSent = outgoing.bytesInMemory }
         }
+        let head = try HTTPURLResponse.make(response, requestURL: request.url)
         let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
         var data = Data()
-        if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, 16 << 20))) }
+        switch delivery {
+        case .whole:
+            if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, 16 << 20))) }
+        case .stream(let onEvent):
+            onEvent(.response(head))
+        }
         for try await buffer in response.body {
-            data.append(contentsOf: buffer.readableBytesView)
             let count = Int64(buffer.readableBytes)
             report {
                 $0.bytesReceived += count
                 $0.expectedBytesToReceive = expected
             }
+            switch delivery {
+            case .whole:
+                data.append(contentsOf: buffer.readableBytesView)
+            case .stream(let onEvent):
+                onEvent(.data(Data(buffer: buffer)))
+                // The idle clock measures the network, not the consumer.
+                touch()
+            }
         }
-        return TransportResponse(data: data, urlResponse: try HTTPURLResponse.make(response, requestURL: request.url))
+        return TransportResponse(data: data, urlResponse: head)
     }
 
     /// Throws `URLError(.timedOut)` once nothing was sent or received for `limit` seconds.
+    ///
+    /// The transfer's task and this watcher share an executor (``TransferExecutor``, or Swift's
+    /// cooperative pool on older Apple systems): when the process keeps it busy, bytes that
+    /// arrived in time wait unread while the clock runs on. So a timeout is declared on a second
+    /// look only: after a short pause, which queues this watcher behind a transfer that was woken
+    /// by new bytes, the transfer must still be idle. A truly idle transfer times out at most
+    /// 50 ms late.
     private func watchIdleness(limit: TimeInterval) async throws {
         let limit = UInt64(limit * 1_000_000_000)
+        var expiredOnce = false
         while true {
             let last = state.withLockedValue { $0.lastActivity }
             let now = NIODeadline.now().uptimeNanoseconds
             let idleUntil = last &+ limit
-            if now >= idleUntil {
+            guard now >= idleUntil else {
+                expiredOnce = false
+                try await Task.sleep(nanoseconds: idleUntil - now)
+                continue
+            }
+            if expiredOnce {
                 throw URLError(.timedOut, underlying: nil, url: request.url)
             }
-            try await Task.sleep(nanoseconds: idleUntil - now)
+            expiredOnce = true
+            try await Task.sleep(nanoseconds: min(limit / 10, 50_000_000))
         }
     }
 
@@ -131,8 +177,8 @@ final class AsyncHTTPClientTransfer: Sendable {
             guard !state.isFinished else { return }
             state.lastActivity = max(state.lastActivity, now)
             update(&state.progress)
-            // Under the lock: the completion cannot be decided while a report is running.
-            progress?(state.progress)
+            // Under the lock: the end cannot be decided while a report is running.
+            if case .whole(let progress?, _) = delivery { progress(state.progress) }
         }
     }
 }

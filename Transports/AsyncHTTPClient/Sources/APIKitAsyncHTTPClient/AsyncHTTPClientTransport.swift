@@ -39,12 +39,22 @@ public import NIOCore
 ///   deadline for the response head, so a connection that cannot be made fails with
 ///   AsyncHTTPClient's last connection error (`.cannotConnectToHost`) rather than a bare
 ///   timeout.
+/// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
+///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
+///   `Session.stream(for:)`, server-sent events, JSON lines and `Session.download(for:to:)`
+///   read the body while it arrives, without holding it whole; the idle timeout applies
+///   between chunks, and a stream may outlast it.
 /// - **Progress**: upload progress as each chunk of a streamed body is handed to
 ///   AsyncHTTPClient (a body in memory counts as sent when the response head arrives),
 ///   download progress as each chunk of the response arrives; never after the completion.
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
-///   AsyncHTTPClient (which closes its connection); the completion still comes, once, with
-///   `URLError(.cancelled)`.
+///   AsyncHTTPClient (which closes its connection); the completion (or a stream's last event)
+///   still comes, once, with `URLError(.cancelled)`.
+/// - **Threads**: each transfer runs in a task of its own on Dispatch's threads (where the OS
+///   has task executors: Linux, macOS 15, iOS 18), not on Swift's cooperative pool, so that a
+///   process keeping that pool busy cannot hold a transfer back while its timeout runs; the
+///   completion and a stream's events are called there, as `URLSession` calls back on its
+///   delegate queue.
 /// - **Errors** are mapped to `URLError` where one fits, with AsyncHTTPClient's or SwiftNIO's
 ///   error as `userInfo[NSUnderlyingErrorKey]`:
 ///
@@ -92,8 +102,30 @@ public import NIOCore
 /// alive; a transport that owns its client and is released without being shut down starts the
 /// client's shutdown in the background, without reporting its outcome.
 ///
-/// Not yet through this transport: streamed responses and downloads to disk (the whole
-/// response body is collected in memory).
+/// **Where it differs from `URLSession`** (the root package's integration suite runs over both
+/// transports; the first two differences are pinned by tests):
+///
+/// - `HTTPClient.shared` retries a connection that cannot be made until the request's timeout
+///   (60 s by default); `URLSession` fails at once. Set
+///   `connectionPool.retryConnectionEstablishment = false` in a configuration of your own to
+///   fail at once.
+/// - An `HTTPClient` opens at most `connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit`
+///   connections per host (8 by default), and `HTTPClient.shared` is one client for the whole
+///   process (each `URLSessionTransport` has a `URLSession` of its own); further requests wait
+///   for a connection, and the wait counts against their timeout. Raise it for many concurrent
+///   requests to one host.
+/// - Idle connections stay in the pool (600 s for `HTTPClient.shared`); a request sent on one
+///   that the server is closing at that moment fails with `.networkConnectionLost`, and is not
+///   sent again unless the session's ``APIKit/RetryPolicy`` says so. Keep
+///   `connectionPool.idleTimeout` below your servers' keep-alive timeout.
+///
+/// ```swift
+/// var configuration = HTTPClient.Configuration.singletonConfiguration
+/// configuration.connectionPool.retryConnectionEstablishment = false
+/// configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+/// configuration.connectionPool.idleTimeout = .seconds(1)
+/// let transport = AsyncHTTPClientTransport(configuration: configuration)
+/// ```
 public final class AsyncHTTPClientTransport: Transport {
     /// The client that sends the requests.
     public let client: HTTPClient
@@ -185,7 +217,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Parameters:
     ///   - request: The request as APIKit built it.
     ///   - completion: Receives the response and its whole body, or the error (a `URLError`
-    ///     where one fits), exactly once, from a task of its own.
+    ///     where one fits), exactly once, on a Dispatch thread.
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
@@ -201,7 +233,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///   - progress: Receives the progress as chunks of the body are handed to the client and
     ///     chunks of the response arrive; in order, never after `completion`.
     ///   - completion: Receives the response and its whole body, or the error (a `URLError`
-    ///     where one fits), exactly once, from a task of its own.
+    ///     where one fits), exactly once, on a Dispatch thread.
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
@@ -211,15 +243,56 @@ public final class AsyncHTTPClientTransport: Transport {
         start(request, progress: progress, completion: completion)
     }
 
+    /// Sends `request` with AsyncHTTPClient and reports the response as it arrives: the head,
+    /// each chunk of the body as AsyncHTTPClient reads it, then the end.
+    ///
+    /// `onEvent` is called from the transfer's task (on a Dispatch thread), one event at a time,
+    /// and the next chunk is read from the connection only once `onEvent` has returned for this
+    /// one: a consumer that takes its time slows the transfer down (AsyncHTTPClient stops
+    /// reading from the socket) instead of piling chunks up in memory. ``APIKit/TransportTask/cancel()`` closes the
+    /// connection and ends the events with `.failed(URLError(.cancelled))`; the idle timeout
+    /// (`URLRequest.timeoutInterval`) applies between chunks, as it does for ``send(_:completion:)``.
+    ///
+    /// ```swift
+    /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
+    /// for try await event in session.stream(for: EventsRequest()).serverSentEvents {
+    ///     print(event.data)
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - onEvent: Receives the events, as ``APIKit/Transport/stream(_:onEvent:)`` describes:
+    ///     `.response` at most once, `.data` in body order, then exactly one of `.finished` and
+    ///     `.failed` (a `URLError` where one fits).
+    /// - Returns: The transfer, to cancel it.
+    public func stream(
+        _ request: URLRequest,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> any TransportTask {
+        start(AsyncHTTPClientTransfer(request: request, delivery: .stream(onEvent)))
+    }
+
     private func start(
         _ request: URLRequest,
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let transfer = AsyncHTTPClientTransfer(request: request, progress: progress, completion: completion)
-        // The task holds the transport, so that a client it owns outlives the transfer.
-        let task = Task { [self] in
-            await transfer.run(on: client)
+        start(AsyncHTTPClientTransfer(request: request, delivery: .whole(progress: progress, completion: completion)))
+    }
+
+    private func start(_ transfer: AsyncHTTPClientTransfer) -> any TransportTask {
+        // The task holds the transport, so that a client it owns outlives the transfer. It runs
+        // on Dispatch's threads where task executors exist (see TransferExecutor).
+        let task: Task<Void, Never>
+        if #available(macOS 15.0, iOS 18.0, tvOS 18.0, watchOS 11.0, *) {
+            task = Task(executorPreference: TransferExecutor.shared) { [self] in
+                await transfer.run(on: client)
+            }
+        } else {
+            task = Task { [self] in
+                await transfer.run(on: client)
+            }
         }
         return AsyncHTTPClientTransportTask(task: task)
     }

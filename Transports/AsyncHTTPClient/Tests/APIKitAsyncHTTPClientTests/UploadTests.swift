@@ -1,5 +1,6 @@
 import APIKit
 import APIKitAsyncHTTPClient
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -7,27 +8,29 @@ import Testing
     import FoundationNetworking
 #endif
 
-@Suite("Uploads through AsyncHTTPClientTransport", .enabled(if: Servers.allSet, Servers.skipReason))
+@Suite(
+    "Uploads through AsyncHTTPClientTransport",
+    .enabled(if: HTTPBin.url != nil && LengthServer.url != nil, LengthServer.skipReason))
 struct UploadTests {
     @Test("a multipart upload from disk arrives whole at the Content-Length-only server, with no spool file")
     func multipartFromDisk() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("upload.bin", size: 300_000)
-        let spooledBefore = spoolFiles()
-        let request = try FilePartUpload(base: Servers.lengthURL, path: "multipart", file: .file(file))
+        let spooledBefore = temporarySpoolFiles()
+        let request = try FilePartUpload(base: LengthServer.baseURL, path: "multipart", file: .file(file))
             .makeURLRequest()
         let length = try #require(request.requestBody?.length)
         #expect(request.requestBody?.inMemoryData == nil, "the body must be streamed from disk")
 
-        let probe = Probe<Result<TransportResponse, any Error>>()
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         let task = AsyncHTTPClientTransport().send(request) { result in
-            #expect(spoolFiles().subtracting(spooledBefore).isEmpty, "a spool file was written")
+            #expect(temporarySpoolFiles().subtracting(spooledBefore).isEmpty, "a spool file was written")
             probe.record(result)
         }
         _ = task
         let response = try #require(await probe.first()).get()
-        let report = try LengthReport.decode(response.data)
+        let report = try LengthServerReport.decode(response.data)
         #expect(report.contentLength == Int(length))
         #expect(report.received == Int(length))
         #expect(report.transferEncoding == nil)
@@ -35,7 +38,7 @@ struct UploadTests {
         #expect(parts.map(\.name) == ["caption", "file"])
         #expect(parts.last?.size == 300_000)
         #expect(parts.last?.sha256 == SHA256.hex(try Data(contentsOf: file)))
-        #expect(spoolFiles().subtracting(spooledBefore).isEmpty)
+        #expect(temporarySpoolFiles().subtracting(spooledBefore).isEmpty)
     }
 
     @Test("a @FileBody upload goes out with its size as Content-Length, never chunked")
@@ -44,8 +47,8 @@ struct UploadTests {
         defer { scratch.remove() }
         let file = try scratch.file("body.bin", size: 1_000_003)
         let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
-        let data = try await session.response(for: WholeFileUpload(base: Servers.lengthURL, path: "put", file: file))
-        let report = try LengthReport.decode(data)
+        let data = try await session.response(for: WholeFileUpload(base: LengthServer.baseURL, path: "put", file: file))
+        let report = try LengthServerReport.decode(data)
         #expect(report.method == "PUT")
         #expect(report.contentLength == 1_000_003)
         #expect(report.received == 1_000_003)
@@ -55,19 +58,19 @@ struct UploadTests {
 
     @Test("a Content-Length header typed on the request does not decide the framing")
     func typedContentLengthIgnored() async throws {
-        var request = URLRequest(url: Servers.lengthURL.appendingPathComponent("typed"))
+        var request = URLRequest(url: LengthServer.baseURL.appendingPathComponent("typed"))
         request.httpMethod = "POST"
         request.httpBody = Data("twelve bytes".utf8)
         request.setValue("999", forHTTPHeaderField: "Content-Length")
         let response = try await send(request, through: AsyncHTTPClientTransport(client: .shared)).get()
-        let report = try LengthReport.decode(response.data)
+        let report = try LengthServerReport.decode(response.data)
         #expect(report.contentLength == 12)
         #expect(report.received == 12)
     }
 
     @Test("a foreign body stream (no known length) is sent chunked and arrives whole at httpbin")
     func foreignStream() async throws {
-        var request = URLRequest(url: Servers.httpbinURL.appendingPathComponent("anything"))
+        var request = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
         request.httpMethod = "POST"
         let body = Data(repeating: 0x61, count: 200_000)
         request.httpBodyStream = InputStream(data: body)
@@ -83,40 +86,18 @@ struct UploadTests {
 
     @Test(
         "a presigned S3 PUT of a file is stored byte for byte",
-        .enabled(if: Servers.s3 != nil && Servers.presignCommand != nil, "moto's S3 server is not running")
+        .enabled(if: S3Server.url != nil && Presigner.command != nil, S3Server.skipReason)
     )
     func presignedPut() async throws {
         let scratch = try ScratchDirectory()
         defer { scratch.remove() }
         let file = try scratch.file("object.bin", size: 700_001)
-        let bucket = "apikit-ahc-\(UUID().uuidString.lowercased())"
-        _ = try presign(["create-bucket", bucket])
-        let put = try presignedURL(["presign-put", bucket, "object.bin"])
+        let bucket = try await Presigner.createBucket()
+        let put = try await Presigner.put(bucket: bucket, key: "object.bin")
         let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
-        let url = try #require(URL(string: put.absoluteString))
-        _ = try await session.response(for: WholeFileUpload(base: url, path: "", file: file))
-        let get = try presignedURL(["presign-get", bucket, "object.bin"])
+        _ = try await session.response(for: WholeFileUpload(base: put, path: "", file: file))
+        let get = try await Presigner.get(bucket: bucket, key: "object.bin")
         let stored = try await send(URLRequest(url: get), through: AsyncHTTPClientTransport(client: .shared)).get()
         #expect(stored.data == (try Data(contentsOf: file)))
     }
-}
-
-/// Runs `APIKIT_PRESIGN_COMMAND arguments...` and returns its standard output.
-func presign(_ arguments: [String]) throws -> Data {
-    let command = try #require(Servers.presignCommand)
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/sh")
-    process.arguments = ["-c", "\(command) \"$@\"", "sh"] + arguments
-    let output = Pipe()
-    process.standardOutput = output
-    try process.run()
-    let data = output.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try #require(process.terminationStatus == 0, "s3_presign.py \(arguments) failed")
-    return data
-}
-
-func presignedURL(_ arguments: [String]) throws -> URL {
-    struct Answer: Decodable { var url: URL }
-    return try JSONDecoder().decode(Answer.self, from: presign(arguments)).url
 }
