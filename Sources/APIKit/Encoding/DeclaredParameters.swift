@@ -12,10 +12,10 @@ struct DeclaredParameters {
         var isOmitted = false
     }
 
-    /// Whether the request's strategy writes `nil` query values (`key=`, `key=null`), so that a
-    /// built-in wrapper holding `nil` must declare it rather than skip it. Only a shortcut: the
-    /// serializer omits `nil` values by the same rule.
-    var keepsNilQueryValues = false
+    /// The request's nil strategy, which decides, with the field's, whether a built-in wrapper
+    /// holding `nil` declares it or skips it (``ResolvedStrategy/nils(field:request:)``). Only a
+    /// shortcut: the serializer omits `nil` values by the same rule.
+    var requestNils: NilEncoding?
 
     var headers: [Declared<HeaderField>] = []
     var query: [Declared<QueryParameter>] = []

@@ -221,13 +221,13 @@ struct NilCheck {
         self.declares = declares
     }
 
-    /// Whether a `nil` value writes nothing: the field's nil strategy, else the request's, omits it.
+    /// Whether a `nil` value writes nothing: its nil strategy (``ResolvedStrategy/nils(field:request:)``)
+    /// omits it.
     @inline(__always)
-    func omitsNil(in storage: UnsafeRawPointer, requestKeepsNil: Bool) -> Bool {
+    func omitsNil(in storage: UnsafeRawPointer, requestNils: NilEncoding?) -> Bool {
         guard followsStrategy else { return true }
-        guard let nilsOffset else { return !requestKeepsNil }
-        let nils = storage.load(fromByteOffset: nilsOffset, as: NilEncoding?.self)
-        return !(nils.map { $0 != .omit } ?? requestKeepsNil)
+        let field = nilsOffset.flatMap { storage.load(fromByteOffset: $0, as: NilEncoding?.self) }
+        return ResolvedStrategy.nils(field: field, request: requestNils) == .omit
     }
 
     /// Declares what a `nil` value left out by the strategies still declares.
@@ -274,7 +274,7 @@ extension Query: DirectParameter {
     // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
         if case .none = KnownScalar(wrappedValue),
-            !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues)
+            ResolvedStrategy.nils(field: strategy.nils, request: parameters.requestNils) == .omit
         {
             return
         }

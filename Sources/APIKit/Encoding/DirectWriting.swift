@@ -97,11 +97,7 @@ final class DirectWriting: Sendable {
             headers[index].keyOffset = headerKeyOffset
         }
         let names = headers.map { (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee }
-        let namesValid =
-            names.allSatisfy { HTTPSyntax.isToken($0) && !HTTPSyntax.isFramingHeader($0) }
-            && !names.indices.contains { index in
-                names[..<index].contains { HTTPSyntax.namesEqual($0, names[index]) }
-            }
+        let namesValid = HeaderRules.acceptsNames(names)
         if namesValid {
             for index in headers.indices {
                 if HTTPSyntax.namesEqual(names[index], "Content-Type") { headers[index].declares = .contentType }
@@ -112,7 +108,7 @@ final class DirectWriting: Sendable {
         self.headers = headers
         self.query = query
         self.json = json
-        let keysDistinct = Self.firstDuplicateKey(of: json, at: sample) == nil
+        let keysDistinct = DuplicateKeys.first(count: json.count, key: { Self.key(of: json[$0], at: sample) }) == nil
         checkedJSONKeys = keysDistinct ? CheckedKeys(json.map { Self.key(of: $0, at: sample) }) : nil
     }
 
@@ -169,13 +165,13 @@ final class DirectWriting: Sendable {
         case .string(let string): writer.append(text: string, key: wrapper.pointee.key)
         case .int(let int): writer.append(text: String(int), key: wrapper.pointee.key)
         case .bool(let bool):
-            let bools = wrapper.pointee.strategy.bools ?? request.bools ?? .literal
+            let bools = ResolvedStrategy.bools(field: wrapper.pointee.strategy, request: request)
             writer.append(text: bools.text(bool), key: wrapper.pointee.key)
         case .strings(let strings):
-            let arrays = wrapper.pointee.strategy.arrays ?? request.arrays ?? .repeatKey
+            let arrays = ResolvedStrategy.arrays(field: wrapper.pointee.strategy, request: request)
             writer.append(texts: strings, key: wrapper.pointee.key, arrays: arrays.kind)
         case .none:
-            let nils = wrapper.pointee.strategy.nils ?? request.nils ?? .omit
+            let nils = ResolvedStrategy.nils(field: wrapper.pointee.strategy.nils, request: request.nils)
             if let text = nils.text { writer.append(text: text, key: wrapper.pointee.key) }
         case .double, .ints, .unknown:
             // Not among the kinds above.
@@ -208,9 +204,7 @@ final class DirectWriting: Sendable {
             for index in headers.indices {
                 let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
                 guard let value = header.pointee.wrappedValue else { continue }
-                guard HTTPSyntax.isValidFieldValue(value) else {
-                    throw .invalidHeaderValue(name: header.pointee.key, field: fields[headers[index].field].name)
-                }
+                try HeaderRules.checkValue(value, name: header.pointee.key, field: fields[headers[index].field].name)
                 switch headers[index].declares {
                 case .none: break
                 case .contentType: declaresContentType = true
@@ -219,30 +213,22 @@ final class DirectWriting: Sendable {
                 result[header.pointee.key] = value
             }
         } else {
-            for index in headers.indices {
-                let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
-                guard let value = header.pointee.wrappedValue else { continue }
-                let name = header.pointee.key
-                guard HTTPSyntax.isToken(name) else {
-                    throw .invalidHeaderName(name, field: fields[headers[index].field].name)
-                }
-                guard !HTTPSyntax.isFramingHeader(name) else {
-                    throw .framingHeader(name, source: .property(fields[headers[index].field].name))
-                }
-                guard HTTPSyntax.isValidFieldValue(value) else {
-                    throw .invalidHeaderValue(name: name, field: fields[headers[index].field].name)
-                }
-                for earlier in 0..<index {
-                    let other = (base + headers[earlier].offset).assumingMemoryBound(to: Header.self)
-                    guard other.pointee.wrappedValue != nil, HTTPSyntax.namesEqual(other.pointee.key, name) else {
-                        continue
-                    }
-                    throw .duplicateHeader(
-                        name, fields: [fields[headers[earlier].field].name, fields[headers[index].field].name])
-                }
+            // The headers with a value, checked as declared ones are.
+            let present = headers.filter {
+                (base + $0.offset).assumingMemoryBound(to: Header.self).pointee.wrappedValue != nil
+            }
+            let header = { (index: Int) in (base + present[index].offset).assumingMemoryBound(to: Header.self) }
+            try HeaderRules.check(
+                count: present.count,
+                name: { header($0).pointee.key },
+                value: { header($0).pointee.wrappedValue ?? "" },
+                field: { fields[present[$0].field].name }
+            )
+            for index in present.indices {
+                let name = header(index).pointee.key
                 if !declaresContentType { declaresContentType = HTTPSyntax.namesEqual(name, "Content-Type") }
                 if !declaresAccept { declaresAccept = HTTPSyntax.namesEqual(name, "Accept") }
-                result[name] = value
+                result[name] = header(index).pointee.wrappedValue
             }
         }
         if let contentType, !declaresContentType { result["Content-Type"] = contentType }
@@ -264,11 +250,11 @@ final class DirectWriting: Sendable {
         throws(BuildError) -> Data
     {
         if checkedJSONKeys?.match(at: base, json) != true,
-            let (earlier, index) = Self.firstDuplicateKey(of: json, at: base)
+            let (earlier, later) = DuplicateKeys.first(count: json.count, key: { Self.key(of: json[$0], at: base) })
         {
             throw .duplicateBodyKey(
-                Self.key(of: json[index], at: base),
-                fields: [fields[json[earlier].field].name, fields[json[index].field].name]
+                Self.key(of: json[later], at: base),
+                fields: [fields[json[earlier].field].name, fields[json[later].field].name]
             )
         }
         var body: [UInt8] = [UInt8(ascii: "{")]
@@ -320,35 +306,9 @@ final class DirectWriting: Sendable {
         )
     }
 
-    /// The first member whose key an earlier member already has, and the first member with
-    /// that key, by declaration order, as ``URLRequestSerializer/firstDuplicateKey(_:)`` finds
-    /// them; `nil` when the keys are unique. Keys are compared in place.
-    private static func firstDuplicateKey(of json: [Item], at base: UnsafeRawPointer) -> (Int, Int)? {
-        if json.count <= 32 {
-            for index in json.indices {
-                let key = keyPointer(of: json[index], at: base)
-                for earlier in 0..<index where keyPointer(of: json[earlier], at: base).pointee == key.pointee {
-                    return (earlier, index)
-                }
-            }
-            return nil
-        }
-        var first: [String: Int] = Dictionary(minimumCapacity: json.count)
-        for index in json.indices {
-            if let earlier = first.updateValue(index, forKey: key(of: json[index], at: base)) {
-                return (earlier, index)
-            }
-        }
-        return nil
-    }
-
-    private static func key(of item: Item, at base: UnsafeRawPointer) -> String {
-        keyPointer(of: item, at: base).pointee
-    }
-
     @inline(__always)
-    private static func keyPointer(of item: Item, at base: UnsafeRawPointer) -> UnsafePointer<String> {
-        (base + item.offset + item.keyOffset).assumingMemoryBound(to: String.self)
+    private static func key(of item: Item, at base: UnsafeRawPointer) -> String {
+        (base + item.offset + item.keyOffset).assumingMemoryBound(to: String.self).pointee
     }
 
     /// The offset of `key` in a wrapper of type `Wrapper`; `nil` if it were not stored.

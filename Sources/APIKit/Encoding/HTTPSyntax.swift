@@ -78,6 +78,12 @@ enum HTTPSyntax {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
     }
 
+    /// `name` with ASCII letters in lower case: equal for names that ``namesEqual(_:_:)`` finds
+    /// equal, for hashing them.
+    static func lowercased(_ name: String) -> String {
+        String(decoding: name.utf8.map(lower), as: UTF8.self)
+    }
+
     @inline(__always)
     private static func lower(_ byte: UInt8) -> UInt8 {
         (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte | 0x20 : byte

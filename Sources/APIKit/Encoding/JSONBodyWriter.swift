@@ -114,7 +114,7 @@ enum JSONBodyWriter {
     ) throws {
         switch value {
         case .none, .unknown:
-            guard (field.nils ?? request.nils ?? .omit) == .null else { return }
+            guard ResolvedStrategy.nils(field: field.nils, request: request.nils) == .null else { return }
             appendKey(key, isFirst: &isFirst, to: &body)
             body.append(contentsOf: "null".utf8)
         case .string(let string):
@@ -125,7 +125,7 @@ enum JSONBodyWriter {
             body.append(contentsOf: String(int).utf8)
         case .bool(let bool):
             appendKey(key, isFirst: &isFirst, to: &body)
-            body.append(contentsOf: (field.bools ?? request.bools ?? .literal).text(bool).utf8)
+            body.append(contentsOf: ResolvedStrategy.bools(field: field, request: request).text(bool).utf8)
         case .double(let double):
             guard double.isFinite else { throw NonFiniteNumber() }
             appendKey(key, isFirst: &isFirst, to: &body)

@@ -11,11 +11,9 @@ enum PathTemplate {
     {
         let hasBrace = path.withUTF8InPlace { $0.contains(UInt8(ascii: "{")) }
         guard !declared.isEmpty || hasBrace else { return path }
-        for index in declared.indices {
-            for earlier in 0..<index where declared[earlier].parameter.name == declared[index].parameter.name {
-                throw .duplicatePathValue(
-                    declared[index].parameter.name, fields: [declared[earlier].field, declared[index].field])
-            }
+        if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.name }) {
+            throw .duplicatePathValue(
+                declared[later].parameter.name, fields: [declared[earlier].field, declared[later].field])
         }
         var filled = ""
         var used = Set<String>()

@@ -1,5 +1,9 @@
 /// The strategy one value is written with: the field's members, the request's where the
 /// field states none, and the defaults where neither does.
+///
+/// The static members resolve one member each: every place that needs only one — the field
+/// plan deciding whether a `nil` is declared at all, the direct writers — asks them, so that
+/// the rule is written here alone.
 struct ResolvedStrategy {
     var arrays: ArrayEncoding.Kind
     var nesting: NestingEncoding.Kind
@@ -8,10 +12,27 @@ struct ResolvedStrategy {
     var nils: NilEncoding
 
     init(field: EncodingStrategy, request: EncodingStrategy) {
-        arrays = (field.arrays ?? request.arrays ?? .repeatKey).kind
+        arrays = Self.arrays(field: field, request: request).kind
         nesting = (field.nesting ?? request.nesting ?? .brackets).kind
-        bools = field.bools ?? request.bools ?? .literal
+        bools = Self.bools(field: field, request: request)
         dates = field.dates ?? request.dates ?? .iso8601
-        nils = field.nils ?? request.nils ?? .omit
+        nils = Self.nils(field: field.nils, request: request.nils)
+    }
+
+    @inline(__always)
+    static func arrays(field: EncodingStrategy, request: EncodingStrategy) -> ArrayEncoding {
+        field.arrays ?? request.arrays ?? .repeatKey
+    }
+
+    @inline(__always)
+    static func bools(field: EncodingStrategy, request: EncodingStrategy) -> BoolEncoding {
+        field.bools ?? request.bools ?? .literal
+    }
+
+    /// How `nil` is written. A value whose strategy is ``NilEncoding/omit`` writes nothing
+    /// anywhere, so the readings need not declare it.
+    @inline(__always)
+    static func nils(field: NilEncoding?, request: NilEncoding?) -> NilEncoding {
+        field ?? request ?? .omit
     }
 }

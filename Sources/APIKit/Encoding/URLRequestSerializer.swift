@@ -60,28 +60,21 @@ struct URLRequestSerializer {
 
     // MARK: Headers
 
-    /// The declared header fields, checked, with `Content-Type` and `Accept` added unless
-    /// declared. The headers that frame the message (``HTTPSyntax/isFramingHeader(_:)``) are
-    /// the transport's, decided from the body: declaring one is an error.
+    /// The declared header fields, checked (``HeaderRules``), with `Content-Type` and `Accept`
+    /// added unless declared.
     private func headerFields(
         _ declared: [DeclaredParameters.Declared<HeaderField>],
         contentType: String?
     ) throws(BuildError) -> [String: String] {
+        try HeaderRules.check(
+            count: declared.count,
+            name: { declared[$0].parameter.name },
+            value: { declared[$0].parameter.value },
+            field: { declared[$0].field }
+        )
         var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
         for index in declared.indices {
-            let name = declared[index].parameter.name
-            let value = declared[index].parameter.value
-            guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: declared[index].field) }
-            guard !HTTPSyntax.isFramingHeader(name) else {
-                throw .framingHeader(name, source: .property(declared[index].field))
-            }
-            guard HTTPSyntax.isValidFieldValue(value) else {
-                throw .invalidHeaderValue(name: name, field: declared[index].field)
-            }
-            for earlier in 0..<index where HTTPSyntax.namesEqual(declared[earlier].parameter.name, name) {
-                throw .duplicateHeader(name, fields: [declared[earlier].field, declared[index].field])
-            }
-            fields[name] = value
+            fields[declared[index].parameter.name] = declared[index].parameter.value
         }
         if let contentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Type") }) {
             fields["Content-Type"] = contentType
@@ -133,9 +126,7 @@ struct URLRequestSerializer {
             guard let whole = try wholeJSONBody(declared[0]) else { return nil }
             data = whole
         case .raw(let contentType):
-            guard HTTPSyntax.isValidFieldValue(contentType) else {
-                throw .invalidHeaderValue(name: "Content-Type", field: declared[0].field)
-            }
+            try HeaderRules.checkValue(contentType, name: "Content-Type", field: declared[0].field)
             guard let raw = try rawBody(declared[0]) else { return nil }
             data = raw
         case .file(let contentType):
@@ -182,17 +173,15 @@ struct URLRequestSerializer {
             )
         }
         let type = contentType ?? MIMETypeTable.mimeType(forFilename: url.lastPathComponent)
-        guard HTTPSyntax.isValidFieldValue(type) else {
-            throw .invalidHeaderValue(name: "Content-Type", field: item.field)
-        }
+        try HeaderRules.checkValue(type, name: "Content-Type", field: item.field)
         let size = try FileCheck.size(of: url, field: item.field, key: item.parameter.key)
         return Body(content: RequestBody(segments: [.file(url, size: size)]), contentType: type)
     }
 
     private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        if let (earlier, index) = Self.firstDuplicateKey(declared) {
+        if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.key }) {
             throw .duplicateBodyKey(
-                declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
+                declared[later].parameter.key, fields: [declared[earlier].field, declared[later].field])
         }
         do {
             return try JSONBodyWriter.write(declared, strategy: strategy)
@@ -200,31 +189,6 @@ struct URLRequestSerializer {
             let item = declared[error.index]
             throw .valueEncodingFailed(field: item.field, key: item.parameter.key, underlying: error.underlying)
         }
-    }
-
-    /// The first member whose key an earlier member already has, and the first member with
-    /// that key, by declaration order; `nil` when the keys are unique.
-    ///
-    /// Up to 32 keys are compared pairwise, which costs less than hashing them; more go
-    /// through a dictionary, so that the cost grows linearly with the number of members. Both
-    /// compare as `String`'s `==` does (canonical equivalence: `"caf\u{E9}"` is `"cafe\u{301}"`).
-    static func firstDuplicateKey(_ declared: [DeclaredParameters.Declared<BodyParameter>]) -> (Int, Int)? {
-        if declared.count <= 32 {
-            for index in declared.indices {
-                for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
-                    return (earlier, index)
-                }
-            }
-            return nil
-        }
-        var first: [String: Int] = Dictionary(minimumCapacity: declared.count)
-        for index in declared.indices {
-            if let earlier = first.updateValue(index, forKey: declared[index].parameter.key) {
-                // `updateValue` replaced the first occurrence: the pair is found, stop here.
-                return (earlier, index)
-            }
-        }
-        return nil
     }
 
     private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {

@@ -128,9 +128,7 @@ enum MultipartWriter {
         guard let filename = escaped(file.filename) else {
             throw .invalidFilename(file.filename, field: field, key: key)
         }
-        guard HTTPSyntax.isValidFieldValue(file.mimeType) else {
-            throw .invalidHeaderValue(name: "Content-Type", field: field)
-        }
+        try HeaderRules.checkValue(file.mimeType, name: "Content-Type", field: field)
         let headers =
             "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\n"
             + "Content-Type: \(file.mimeType)\r\n"
