@@ -165,10 +165,10 @@ final class DirectWriting: Sendable {
         case .string(let string): writer.append(text: string, key: wrapper.pointee.key)
         case .int(let int): writer.append(text: String(int), key: wrapper.pointee.key)
         case .bool(let bool):
-            let bools = ResolvedStrategy.bools(field: wrapper.pointee.strategy, request: request)
+            let bools = ResolvedStrategy.bools(field: wrapper.pointee.strategy.bools, request: request.bools)
             writer.append(text: bools.text(bool), key: wrapper.pointee.key)
         case .strings(let strings):
-            let arrays = ResolvedStrategy.arrays(field: wrapper.pointee.strategy, request: request)
+            let arrays = ResolvedStrategy.arrays(field: wrapper.pointee.strategy.arrays, request: request.arrays)
             writer.append(texts: strings, key: wrapper.pointee.key, arrays: arrays.kind)
         case .none:
             let nils = ResolvedStrategy.nils(field: wrapper.pointee.strategy.nils, request: request.nils)

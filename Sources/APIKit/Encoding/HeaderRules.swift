@@ -47,10 +47,17 @@ enum HeaderRules {
 
     /// Checks that a header value holds no control character (tab excepted).
     ///
+    /// - Parameters:
+    ///   - name: The header's name, read only to report a failure.
+    ///   - field: Where it was declared, read only to report a failure.
     /// - Throws: ``BuildError/invalidHeaderValue(name:field:)``.
     @inline(__always)
-    static func checkValue(_ value: String, name: String, field: String) throws(BuildError) {
-        guard HTTPSyntax.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name, field: field) }
+    static func checkValue(
+        _ value: String,
+        name: @autoclosure () -> String,
+        field: @autoclosure () -> String
+    ) throws(BuildError) {
+        guard HTTPSyntax.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name(), field: field()) }
     }
 
     /// Checks that a header name is a token that does not frame the message.

@@ -125,7 +125,7 @@ enum JSONBodyWriter {
             body.append(contentsOf: String(int).utf8)
         case .bool(let bool):
             appendKey(key, isFirst: &isFirst, to: &body)
-            body.append(contentsOf: ResolvedStrategy.bools(field: field, request: request).text(bool).utf8)
+            body.append(contentsOf: ResolvedStrategy.bools(field: field.bools, request: request.bools).text(bool).utf8)
         case .double(let double):
             guard double.isFinite else { throw NonFiniteNumber() }
             appendKey(key, isFirst: &isFirst, to: &body)

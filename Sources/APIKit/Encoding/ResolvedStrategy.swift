@@ -3,7 +3,8 @@
 ///
 /// The static members resolve one member each: every place that needs only one — the field
 /// plan deciding whether a `nil` is declared at all, the direct writers — asks them, so that
-/// the rule is written here alone.
+/// the rule is written here alone. They take the members, not whole strategies: copying a
+/// strategy copies its date encoding, which may hold a closure.
 struct ResolvedStrategy {
     var arrays: ArrayEncoding.Kind
     var nesting: NestingEncoding.Kind
@@ -12,21 +13,21 @@ struct ResolvedStrategy {
     var nils: NilEncoding
 
     init(field: EncodingStrategy, request: EncodingStrategy) {
-        arrays = Self.arrays(field: field, request: request).kind
+        arrays = Self.arrays(field: field.arrays, request: request.arrays).kind
         nesting = (field.nesting ?? request.nesting ?? .brackets).kind
-        bools = Self.bools(field: field, request: request)
+        bools = Self.bools(field: field.bools, request: request.bools)
         dates = field.dates ?? request.dates ?? .iso8601
         nils = Self.nils(field: field.nils, request: request.nils)
     }
 
     @inline(__always)
-    static func arrays(field: EncodingStrategy, request: EncodingStrategy) -> ArrayEncoding {
-        field.arrays ?? request.arrays ?? .repeatKey
+    static func arrays(field: ArrayEncoding?, request: ArrayEncoding?) -> ArrayEncoding {
+        field ?? request ?? .repeatKey
     }
 
     @inline(__always)
-    static func bools(field: EncodingStrategy, request: EncodingStrategy) -> BoolEncoding {
-        field.bools ?? request.bools ?? .literal
+    static func bools(field: BoolEncoding?, request: BoolEncoding?) -> BoolEncoding {
+        field ?? request ?? .literal
     }
 
     /// How `nil` is written. A value whose strategy is ``NilEncoding/omit`` writes nothing
