@@ -45,17 +45,13 @@ struct FormWriter {
         do {
             try append(value, key: key, strategy: strategy)
         } catch {
-            switch error {
-            case .unsupported(let reason): throw .unsupportedValue(field: field, key: key, reason: reason)
-            case .encodingFailed(let underlying):
-                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
-            }
+            throw error.buildError(field: field, key: key)
         }
     }
 
     /// Appends the items a value is written as: none for `nil` (unless the nil strategy
     /// writes one) or an empty array, one for a scalar, one per element for an array.
-    mutating func append(_ value: any Encodable, key: String, strategy: ResolvedStrategy) throws(ScalarText.Failure) {
+    mutating func append(_ value: any Encodable, key: String, strategy: ResolvedStrategy) throws(FormValue.Failure) {
         switch KnownScalar(opening: value) {
         case .string(let string): return appendItem(key, [], string, strategy.nesting)
         case .int(let int): return appendItem(key, [], String(int), strategy.nesting)
@@ -90,7 +86,7 @@ struct FormWriter {
         key: String,
         parts: [KeyPart],
         strategy: ResolvedStrategy
-    ) throws(ScalarText.Failure) {
+    ) throws(FormValue.Failure) {
         switch value {
         case .null: appendNil(key, parts, strategy)
         case .object(let members):
@@ -98,7 +94,7 @@ struct FormWriter {
                 try append(member.value, key: key, parts: parts + [.member(member.key)], strategy: strategy)
             }
         case .list(let elements): try appendList(elements, key: key, parts: parts, strategy: strategy)
-        case .text, .bool, .date: appendItem(key, parts, scalarText(value, strategy) ?? "", strategy.nesting)
+        case .text, .bool, .date: appendItem(key, parts, value.text(strategy) ?? "", strategy.nesting)
         }
     }
 
@@ -107,7 +103,7 @@ struct FormWriter {
         key: String,
         parts: [KeyPart],
         strategy: ResolvedStrategy
-    ) throws(ScalarText.Failure) {
+    ) throws(FormValue.Failure) {
         if strategy.arrays == .indexed {
             for (index, element) in elements.enumerated() {
                 try append(element, key: key, parts: parts + [.index(index)], strategy: strategy)
@@ -129,32 +125,7 @@ struct FormWriter {
                 )
             )
         }
-        var texts: [String] = []
-        texts.reserveCapacity(elements.count)
-        for element in elements {
-            if case .null = element {
-                if let text = strategy.nils.text { texts.append(text) }
-            } else if let text = scalarText(element, strategy) {
-                texts.append(text)
-            }
-        }
-        appendList(key, texts, strategy, parts: parts)
-    }
-
-    /// The text of a scalar node.
-    private func scalarText(_ value: FormValue, _ strategy: ResolvedStrategy) -> String? {
-        Self.text(of: value, strategy)
-    }
-
-    /// The text of a scalar node, `nil` for a list or an object; also used for multipart text parts.
-    static func text(of value: FormValue, _ strategy: ResolvedStrategy) -> String? {
-        switch value {
-        case .text(let text): text
-        case .bool(let bool): strategy.bools.text(bool)
-        case .date(let date): strategy.dates.text(date)
-        case .null: strategy.nils.text
-        case .list, .object: nil
-        }
+        appendList(key, FormValue.list(elements).flatTexts(strategy) ?? [], strategy, parts: parts)
     }
 
     // MARK: Writing

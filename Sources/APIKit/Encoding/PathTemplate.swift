@@ -2,7 +2,8 @@
 ///
 /// A placeholder is `{`, one or more characters other than `{`, `}` and `/`, and `}`; other
 /// braces are left to be percent-encoded with the rest of the path. Each value is written as
-/// text by the query rules and percent-encoded as one segment (everything outside the
+/// text by the query's value encoder (``FormValue``, with the default strategies) and
+/// percent-encoded as one segment (everything outside the
 /// unreserved set, `/` included), so it cannot reach another segment, the query or the
 /// fragment. Every placeholder needs exactly one value and every value a placeholder.
 enum PathTemplate {
@@ -49,8 +50,17 @@ enum PathTemplate {
         -> String
     {
         let name = item.parameter.name
-        var texts: [String] = []
-        try ScalarText.forEachText(of: item.parameter.value, key: name, field: item.field) { texts.append($0) }
+        let value = item.parameter.value
+        let texts: [String]?
+        do {
+            texts = try FormValue.make(value).flatTexts(ResolvedStrategy(field: .inherit, request: .inherit))
+        } catch {
+            throw error.buildError(field: item.field, key: name)
+        }
+        guard let texts else {
+            let type = type(of: (value as? any OptionalProtocol)?.flattenedValue ?? value)
+            throw .unsupportedValue(field: item.field, key: name, reason: .nestedValue(String(describing: type)))
+        }
         guard let text = texts.first else { throw .missingPathValue(name, path: path) }
         guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
         guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }

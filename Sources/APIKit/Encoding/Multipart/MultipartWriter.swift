@@ -89,30 +89,13 @@ enum MultipartWriter {
         do {
             tree = try FormValue.make(value)
         } catch {
-            switch error {
-            case .unsupported(let reason):
-                throw .unsupportedValue(field: field, key: key, reason: reason)
-            case .encodingFailed(let underlying):
-                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
-            }
+            throw error.buildError(field: field, key: key)
         }
-        let elements: [FormValue]
-        if case .list(let list) = tree { elements = list } else { elements = [tree] }
-        var texts: [String] = []
-        for element in elements {
-            switch element {
-            case .list, .object:
-                let headers = disposition(name) + "Content-Type: application/json\r\n"
-                drafts.append(
-                    Draft(
-                        headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy)))
-                )
-                return
-            case .null:
-                if let text = strategy.nils.text { texts.append(text) }
-            default:
-                if let text = FormWriter.text(of: element, strategy) { texts.append(text) }
-            }
+        guard let texts = tree.flatTexts(strategy) else {
+            let headers = disposition(name) + "Content-Type: application/json\r\n"
+            drafts.append(
+                Draft(headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy))))
+            return
         }
         for text in texts {
             drafts.append(Draft(headers: disposition(name), content: .bytes(Data(text.utf8))))
