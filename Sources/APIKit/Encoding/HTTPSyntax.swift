@@ -13,6 +13,12 @@ enum HTTPSyntax {
         text.withUTF8InPlace { isValidFieldValue($0) }
     }
 
+    /// Whether `text` holds any C0 control character, tab included, or DEL: what a path
+    /// segment may not hold. A header value (``isValidFieldValue(_:)``) may hold a tab.
+    static func containsControlCharacter(_ text: String) -> Bool {
+        !isValidFieldValue(text) || text.utf8.contains(0x09)
+    }
+
     /// `isValidFieldValue` on UTF-8 bytes, eight at a time: a header value is checked on
     /// every request, and most hold no byte below 0x20 or 0x7F at all.
     private static func isValidFieldValue(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {

@@ -65,7 +65,7 @@ enum PathTemplate {
         guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
         guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }
         guard text != ".", text != ".." else { throw .invalidPathValue(name, field: item.field, reason: .dotSegment) }
-        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        guard !HTTPSyntax.containsControlCharacter(text) else {
             throw .invalidPathValue(name, field: item.field, reason: .controlCharacter)
         }
         return PercentEncoding.encode(text, style: .query)
