@@ -132,51 +132,51 @@ final class DirectWriting: Sendable {
     /// Appends the query items of the configuration stored at `base`, in declaration order.
     ///
     /// - Parameter request: The request's strategy, which each field's overrides.
-    func appendQuery(at base: UnsafeRawPointer, request: EncodingStrategy, to writer: inout FormWriter) {
+    func appendQuery(
+        at base: UnsafeRawPointer,
+        plan: FieldPlan,
+        request: EncodingStrategy,
+        to writer: inout FormWriter
+    ) throws(BuildError) {
         for item in query {
             let storage = base + item.offset
             switch item.kind {
-            case .queryString: Self.appendQueryItem(Query<String>.self, at: storage, request: request, to: &writer)
-            case .queryInt: Self.appendQueryItem(Query<Int>.self, at: storage, request: request, to: &writer)
-            case .queryBool: Self.appendQueryItem(Query<Bool>.self, at: storage, request: request, to: &writer)
-            case .queryStrings: Self.appendQueryItem(Query<[String]>.self, at: storage, request: request, to: &writer)
+            case .queryString: try Self.appendQueryItem(Query<String>.self, storage, plan, item.field, request, &writer)
+            case .queryInt: try Self.appendQueryItem(Query<Int>.self, storage, plan, item.field, request, &writer)
+            case .queryBool: try Self.appendQueryItem(Query<Bool>.self, storage, plan, item.field, request, &writer)
+            case .queryStrings:
+                try Self.appendQueryItem(Query<[String]>.self, storage, plan, item.field, request, &writer)
             case .queryOptionalString:
-                Self.appendQueryItem(Query<String?>.self, at: storage, request: request, to: &writer)
-            case .queryOptionalInt: Self.appendQueryItem(Query<Int?>.self, at: storage, request: request, to: &writer)
+                try Self.appendQueryItem(Query<String?>.self, storage, plan, item.field, request, &writer)
+            case .queryOptionalInt:
+                try Self.appendQueryItem(Query<Int?>.self, storage, plan, item.field, request, &writer)
             case .queryOptionalBool:
-                Self.appendQueryItem(Query<Bool?>.self, at: storage, request: request, to: &writer)
+                try Self.appendQueryItem(Query<Bool?>.self, storage, plan, item.field, request, &writer)
             default: break
             }
         }
     }
 
-    /// Appends the items of one `@Query` stored at `storage`, as ``FormWriter`` writes a
-    /// declared query parameter; only the strategy members the value needs are read.
+    /// Appends the items of one `@Query` stored at `storage` with the one writer of query
+    /// values (``FormWriter``), specialised for its value type.
     @inline(__always)
     private static func appendQueryItem<Value>(
         _: Query<Value>.Type,
-        at storage: UnsafeRawPointer,
-        request: EncodingStrategy,
-        to writer: inout FormWriter
-    ) {
+        _ storage: UnsafeRawPointer,
+        _ plan: FieldPlan,
+        _ field: Int,
+        _ request: EncodingStrategy,
+        _ writer: inout FormWriter
+    ) throws(BuildError) {
         // Borrowed in place: loading the wrapper would copy its key, value and strategy.
         let wrapper = storage.assumingMemoryBound(to: Query<Value>.self)
-        switch KnownScalar(wrapper.pointee.wrappedValue) {
-        case .string(let string): writer.append(text: string, key: wrapper.pointee.key)
-        case .int(let int): writer.append(text: String(int), key: wrapper.pointee.key)
-        case .bool(let bool):
-            let bools = ResolvedStrategy.bools(field: wrapper.pointee.strategy.bools, request: request.bools)
-            writer.append(text: bools.text(bool), key: wrapper.pointee.key)
-        case .strings(let strings):
-            let arrays = ResolvedStrategy.arrays(field: wrapper.pointee.strategy.arrays, request: request.arrays)
-            writer.append(texts: strings, key: wrapper.pointee.key, arrays: arrays.kind)
-        case .none:
-            let nils = ResolvedStrategy.nils(field: wrapper.pointee.strategy.nils, request: request.nils)
-            if let text = nils.text { writer.append(text: text, key: wrapper.pointee.key) }
-        case .double, .ints, .unknown:
-            // Not among the kinds above.
-            break
-        }
+        try writer.append(
+            wrapper.pointee.wrappedValue,
+            key: wrapper.pointee.key,
+            strategy: wrapper.pointee.strategy,
+            request: request,
+            field: plan.fields[field].name
+        )
     }
 
     // MARK: Headers

@@ -36,47 +36,67 @@ struct FormWriter {
 
     /// Appends the items of a declared value, turning a failure into the ``BuildError`` that
     /// names the property and the key.
-    mutating func append(
-        _ value: any Encodable,
+    ///
+    /// - Parameter field: The property that declared the value, read only to report a failure.
+    @inline(__always)
+    mutating func append<Value: Encodable>(
+        _ value: Value,
         key: String,
-        field: String,
-        strategy: ResolvedStrategy
+        strategy: @autoclosure () -> EncodingStrategy,
+        request: EncodingStrategy,
+        field: @autoclosure () -> String
     ) throws(BuildError) {
         do {
-            try append(value, key: key, strategy: strategy)
+            try append(value, key: key, strategy: strategy(), request: request)
         } catch {
-            throw error.buildError(field: field, key: key)
+            throw error.buildError(field: field(), key: key)
         }
     }
 
     /// Appends the items a value is written as: none for `nil` (unless the nil strategy
-    /// writes one) or an empty array, one for a scalar, one per element for an array.
-    mutating func append(_ value: any Encodable, key: String, strategy: ResolvedStrategy) throws(FormValue.Failure) {
-        switch KnownScalar(opening: value) {
-        case .string(let string): return appendItem(key, [], string, strategy.nesting)
-        case .int(let int): return appendItem(key, [], String(int), strategy.nesting)
-        case .bool(let bool): return appendItem(key, [], strategy.bools.text(bool), strategy.nesting)
+    /// writes one) or an empty array, one for a scalar, one per element for an array, and
+    /// an object's members by the nesting strategy.
+    ///
+    /// The one writer of a value into a query string or a form body. It is generic so that a
+    /// reader that knows the value's type (the field plan's ``DirectWriting``) calls it
+    /// specialised, with the value unboxed; the common scalars are then written without a
+    /// cast (``KnownScalar``) and only the strategy members they need are resolved.
+    ///
+    /// - Parameters:
+    ///   - strategy: The field's strategy, read member by member where it is stored: copying a
+    ///     whole strategy copies its date encoding, which may hold a closure.
+    ///   - request: The request's, which the field's overrides member by member.
+    @inline(__always)
+    mutating func append<Value: Encodable>(
+        _ value: Value,
+        key: String,
+        strategy: @autoclosure () -> EncodingStrategy,
+        request: EncodingStrategy
+    ) throws(FormValue.Failure) {
+        // Without key parts the nesting strategy does not apply: `.brackets` stands in.
+        switch KnownScalar(value) {
+        case .string(let string): appendItem(key, [], string, .brackets)
+        case .int(let int): appendItem(key, [], String(int), .brackets)
+        case .bool(let bool):
+            let bools = ResolvedStrategy.bools(field: strategy().bools, request: request.bools)
+            appendItem(key, [], bools.text(bool), .brackets)
         case .double(let double):
             guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
-            return appendItem(key, [], String(describing: double), strategy.nesting)
-        case .strings(let strings): return appendList(key, strings, strategy)
-        case .ints(let ints): return appendList(key, ints.map { String($0) }, strategy)
-        case .none: return appendNil(key, [], strategy)
-        case .unknown: break
+            appendItem(key, [], String(describing: double), .brackets)
+        case .strings(let strings):
+            let arrays = ResolvedStrategy.arrays(field: strategy().arrays, request: request.arrays)
+            appendList(key, strings, arrays: arrays.kind, nesting: .brackets, parts: [])
+        case .ints(let ints):
+            let arrays = ResolvedStrategy.arrays(field: strategy().arrays, request: request.arrays)
+            appendList(key, ints.map { String($0) }, arrays: arrays.kind, nesting: .brackets, parts: [])
+        case .none:
+            let nils = ResolvedStrategy.nils(field: strategy().nils, request: request.nils)
+            if let text = nils.text { appendItem(key, [], text, .brackets) }
+        case .unknown:
+            try append(
+                FormValue.make(value), key: key, parts: [],
+                strategy: ResolvedStrategy(field: strategy(), request: request))
         }
-        try append(FormValue.make(value), key: key, parts: [], strategy: strategy)
-    }
-
-    /// Appends `key=text`: a scalar already turned into text, with no strategy left to apply.
-    mutating func append(text: String, key: String) {
-        appendItem(key, [], text, .brackets)
-    }
-
-    /// Appends a list of texts, written as the array strategy `arrays` says; nothing for an
-    /// empty list.
-    mutating func append(texts: [String], key: String, arrays: ArrayEncoding.Kind) {
-        // A flat list's keys have no member parts, so the nesting strategy does not apply.
-        appendList(key, texts, arrays: arrays, nesting: .brackets, parts: [])
     }
 
     // MARK: Trees

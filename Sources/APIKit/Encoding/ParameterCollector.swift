@@ -29,9 +29,21 @@ enum ParameterCollector {
         reading: Reading = .automatic,
         strategy: EncodingStrategy = .inherit
     ) -> DeclaredParameters {
-        if reading == .automatic, let plan = FieldPlan.plan(for: configuration),
-            let parameters = collect(from: configuration, plan: plan, requestNils: strategy.nils)
-        {
+        collect(
+            from: configuration,
+            plan: reading == .automatic ? FieldPlan.plan(for: configuration) : nil,
+            strategy: strategy
+        )
+    }
+
+    /// Collects the parameters through `plan`, the configuration type's cached field plan
+    /// already looked up, or with Mirror when it is `nil`.
+    static func collect<Configuration>(
+        from configuration: Configuration,
+        plan: FieldPlan?,
+        strategy: EncodingStrategy
+    ) -> DeclaredParameters {
+        if let plan, let parameters = collect(from: configuration, plan: plan, requestNils: strategy.nils) {
             return parameters
         }
         var parameters = DeclaredParameters()

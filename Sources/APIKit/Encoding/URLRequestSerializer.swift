@@ -52,8 +52,13 @@ struct URLRequestSerializer {
             case .keyOnly:
                 writer.appendKeyOnly(items[index].parameter.key)
             case .encodable(let value):
-                let strategy = ResolvedStrategy(field: items[index].parameter.strategy, request: strategy)
-                try writer.append(value, key: items[index].parameter.key, field: items[index].field, strategy: strategy)
+                try writer.append(
+                    value,
+                    key: items[index].parameter.key,
+                    strategy: items[index].parameter.strategy,
+                    request: strategy,
+                    field: items[index].field
+                )
             }
         }
     }
@@ -195,12 +200,12 @@ struct URLRequestSerializer {
         var writer = FormWriter(style: .form)
         writer.output.reserveCapacity(32 * declared.count)
         for index in declared.indices where !declared[index].isOmitted {
-            let strategy = ResolvedStrategy(field: declared[index].parameter.strategy, request: strategy)
             try writer.append(
                 declared[index].parameter.value,
                 key: declared[index].parameter.key,
-                field: declared[index].field,
-                strategy: strategy
+                strategy: declared[index].parameter.strategy,
+                request: strategy,
+                field: declared[index].field
             )
         }
         return Data(writer.output)

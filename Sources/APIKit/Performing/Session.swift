@@ -161,14 +161,14 @@ public struct Session: Sendable {
         let names = defaultQueryItems.keys.sorted()
         if names.first == "" { throw .emptyQueryKey(field: field) }
         guard let url = urlRequest.url else { return }
-        let strategy = ResolvedStrategy(field: .inherit, request: .inherit)
         let appended = try URLComposer.url(url) { (existing, text: inout [UInt8]) throws(BuildError) in
             // The writer takes the text over and gives it back: no copy.
             var writer = FormWriter(style: .query)
             swap(&writer.output, &text)
             defer { swap(&writer.output, &text) }
             for name in names where !existing.contains(name) {
-                try writer.append(defaultQueryItems[name] ?? "", key: name, field: field, strategy: strategy)
+                try writer.append(
+                    defaultQueryItems[name] ?? "", key: name, strategy: .inherit, request: .inherit, field: field)
             }
         }
         guard let appended else { throw .invalidURL(base: url.absoluteString, path: "") }
