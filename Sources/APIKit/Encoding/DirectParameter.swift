@@ -241,8 +241,7 @@ struct NilCheck {
             }
         let key = storage.load(fromByteOffset: keyOffset, as: String.self)
         parameters.body.append(
-            .init(
-                field: field, parameter: BodyParameter(key: key, value: Int?.none, encoding: encoding), isOmitted: true)
+            .init(field: field, parameter: .init(key: key, value: .none, encoding: encoding), isOmitted: true)
         )
     }
 }
@@ -273,14 +272,11 @@ extension Query: DirectParameter {
 
     // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        if case .none = KnownScalar(wrappedValue),
-            ResolvedStrategy.nils(field: strategy.nils, request: parameters.requestNils) == .omit
-        {
+        let value = DeclaredValue(wrappedValue)
+        if case .none = value, ResolvedStrategy.nils(field: strategy.nils, request: parameters.requestNils) == .omit {
             return
         }
-        parameters.query.append(
-            .init(field: field, parameter: QueryParameter(key: key, value: wrappedValue, strategy: strategy))
-        )
+        parameters.query.append(.init(field: field, parameter: .init(key: key, value: value, strategy: strategy)))
     }
 }
 
@@ -292,7 +288,7 @@ extension QueryDict: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
         guard let items = wrappedValue else { return }
         for item in items.sorted(by: { $0.key < $1.key }) {
-            parameters.query.append(.init(field: field, parameter: QueryParameter(key: item.key, value: item.value)))
+            parameters.query.append(.init(field: field, parameter: .init(key: item.key, value: .string(item.value))))
         }
     }
 }
@@ -300,7 +296,7 @@ extension QueryDict: DirectParameter {
 extension KeyQuery: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
         guard wrappedValue else { return }
-        parameters.query.append(.init(field: field, parameter: .keyOnly(key)))
+        parameters.query.append(.init(field: field, parameter: .init(key: key, value: nil)))
     }
 }
 
@@ -319,7 +315,8 @@ extension JSON: DirectParameter {
         parameters.body.append(
             .init(
                 field: field,
-                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
+                parameter: .init(key: key, value: DeclaredValue(wrappedValue), encoding: .json, strategy: strategy)
+            )
         )
     }
 }
@@ -340,7 +337,8 @@ extension Field: DirectParameter {
         parameters.body.append(
             .init(
                 field: field,
-                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded, strategy: strategy)
+                parameter: .init(
+                    key: key, value: DeclaredValue(wrappedValue), encoding: .formURLEncoded, strategy: strategy)
             )
         )
     }
@@ -361,7 +359,8 @@ extension Part: DirectParameter {
         parameters.body.append(
             .init(
                 field: field,
-                parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart, strategy: strategy)
+                parameter: .init(
+                    key: name, value: DeclaredValue(wrappedValue), encoding: .multipart, strategy: strategy)
             )
         )
     }
@@ -375,7 +374,7 @@ extension FilePart: DirectParameter {
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+            .init(field: field, parameter: .init(key: name, value: DeclaredValue(wrappedValue), encoding: .multipart))
         )
     }
 }

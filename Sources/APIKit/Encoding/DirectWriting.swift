@@ -171,7 +171,7 @@ final class DirectWriting: Sendable {
         // Borrowed in place: loading the wrapper would copy its key, value and strategy.
         let wrapper = storage.assumingMemoryBound(to: Query<Value>.self)
         try writer.append(
-            wrapper.pointee.wrappedValue,
+            DeclaredValue(wrapper.pointee.wrappedValue),
             key: wrapper.pointee.key,
             strategy: wrapper.pointee.strategy,
             request: request,
@@ -297,7 +297,7 @@ final class DirectWriting: Sendable {
     ) throws {
         let wrapper = storage.assumingMemoryBound(to: JSON<Value>.self)
         try JSONBodyWriter.appendMember(
-            wrapper.pointee.wrappedValue,
+            DeclaredValue(wrapper.pointee.wrappedValue),
             key: wrapper.pointee.key,
             field: wrapper.pointee.strategy,
             request: request,

@@ -29,10 +29,15 @@ indirect enum FormValue {
         }
     }
 
-    /// The tree of any value: a common scalar at once (``KnownScalar``), another scalar by
+    /// The tree of any value: a common scalar at once (``DeclaredValue``), another scalar by
     /// its type, anything else through its own `encode(to:)`.
     static func make(_ value: any Encodable) throws(Failure) -> FormValue {
-        switch KnownScalar(opening: value) {
+        try make(DeclaredValue(opening: value))
+    }
+
+    /// The tree of a declared value.
+    static func make(_ value: DeclaredValue) throws(Failure) -> FormValue {
+        switch value {
         case .string(let string): return .text(string)
         case .int(let int): return .text(String(int))
         case .bool(let bool): return .bool(bool)
@@ -42,9 +47,14 @@ indirect enum FormValue {
         case .strings(let strings): return .list(strings.map(FormValue.text))
         case .ints(let ints): return .list(ints.map { .text(String($0)) })
         case .none: return .null
-        case .unknown: break
+        case .other(let other):
+            if let scalar = try scalar(other.value) { return scalar }
+            return try encoded(other.value)
         }
-        if let scalar = try scalar(value) { return scalar }
+    }
+
+    /// The tree of a value that is not a scalar, from its own `encode(to:)`.
+    private static func encoded(_ value: any Encodable) throws(Failure) -> FormValue {
         do {
             return try FormValueEncoder.encode(value)
         } catch let failure as Failure {

@@ -2,7 +2,7 @@
 /// encoding strategies: the second step of writing a value, shared by the query string and
 /// the form body.
 ///
-/// The common scalars and `[String]`/`[Int]` are written directly (``KnownScalar``); any
+/// The common scalars and `[String]`/`[Int]` are written directly (``DeclaredValue``); any
 /// other value becomes a ``FormValue`` tree first, which is flattened here: an object's
 /// members get `key[member]` or `key.member` keys, a list's elements follow the
 /// ``ArrayEncoding``. A shape the array strategy cannot write unambiguously throws.
@@ -39,15 +39,15 @@ struct FormWriter {
     ///
     /// - Parameter field: The property that declared the value, read only to report a failure.
     @inline(__always)
-    mutating func append<Value: Encodable>(
-        _ value: Value,
+    mutating func append(
+        _ value: consuming DeclaredValue,
         key: String,
         strategy: @autoclosure () -> EncodingStrategy,
         request: EncodingStrategy,
         field: @autoclosure () -> String
     ) throws(BuildError) {
         do {
-            try append(value, key: key, strategy: strategy(), request: request)
+            try append(consume value, key: key, strategy: strategy(), request: request)
         } catch {
             throw error.buildError(field: field(), key: key)
         }
@@ -57,24 +57,25 @@ struct FormWriter {
     /// writes one) or an empty array, one for a scalar, one per element for an array, and
     /// an object's members by the nesting strategy.
     ///
-    /// The one writer of a value into a query string or a form body. It is generic so that a
-    /// reader that knows the value's type (the field plan's ``DirectWriting``) calls it
-    /// specialised, with the value unboxed; the common scalars are then written without a
-    /// cast (``KnownScalar``) and only the strategy members they need are resolved.
+    /// The one writer of a value into a query string or a form body. The common scalars are
+    /// written as they are held (``DeclaredValue``), resolving only the strategy members
+    /// they need; inlined, so that a reader that knows the value's type (the field plan's
+    /// ``DirectWriting``) gets a writer specialised for it.
     ///
     /// - Parameters:
     ///   - strategy: The field's strategy, read member by member where it is stored: copying a
     ///     whole strategy copies its date encoding, which may hold a closure.
     ///   - request: The request's, which the field's overrides member by member.
     @inline(__always)
-    mutating func append<Value: Encodable>(
-        _ value: Value,
+    mutating func append(
+        _ value: consuming DeclaredValue,
         key: String,
         strategy: @autoclosure () -> EncodingStrategy,
         request: EncodingStrategy
     ) throws(FormValue.Failure) {
-        // Without key parts the nesting strategy does not apply: `.brackets` stands in.
-        switch KnownScalar(value) {
+        // Without key parts the nesting strategy does not apply: `.brackets` stands in. The
+        // value is consumed: its payload is moved out, not copied.
+        switch consume value {
         case .string(let string): appendItem(key, [], string, .brackets)
         case .int(let int): appendItem(key, [], String(int), .brackets)
         case .bool(let bool):
@@ -92,10 +93,9 @@ struct FormWriter {
         case .none:
             let nils = ResolvedStrategy.nils(field: strategy().nils, request: request.nils)
             if let text = nils.text { appendItem(key, [], text, .brackets) }
-        case .unknown:
-            try append(
-                FormValue.make(value), key: key, parts: [],
-                strategy: ResolvedStrategy(field: strategy(), request: request))
+        case .other(let other):
+            let strategy = ResolvedStrategy(field: strategy(), request: request)
+            try append(FormValue.make(.other(other)), key: key, parts: [], strategy: strategy)
         }
     }
 

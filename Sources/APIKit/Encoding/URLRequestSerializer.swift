@@ -39,7 +39,7 @@ struct URLRequestSerializer {
 
     /// Appends the query items, percent-encoded and joined by `&`, to the URL's text.
     private static func appendQuery(
-        _ items: [DeclaredParameters.Declared<QueryParameter>],
+        _ items: [DeclaredParameters.Item],
         strategy: EncodingStrategy,
         to text: inout [UInt8]
     ) throws(BuildError) {
@@ -48,18 +48,17 @@ struct URLRequestSerializer {
         swap(&writer.output, &text)
         defer { swap(&writer.output, &text) }
         for index in items.indices {
-            switch items[index].parameter.value {
-            case .keyOnly:
+            guard let value = items[index].parameter.value else {
                 writer.appendKeyOnly(items[index].parameter.key)
-            case .encodable(let value):
-                try writer.append(
-                    value,
-                    key: items[index].parameter.key,
-                    strategy: items[index].parameter.strategy,
-                    request: strategy,
-                    field: items[index].field
-                )
+                continue
             }
+            try writer.append(
+                value,
+                key: items[index].parameter.key,
+                strategy: items[index].parameter.strategy,
+                request: strategy,
+                field: items[index].field
+            )
         }
     }
 
@@ -113,9 +112,9 @@ struct URLRequestSerializer {
     }
 
     // These loops read elements by index: binding a whole element copies its key, field name
-    // and boxed value.
+    // and value.
 
-    private func body(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Body? {
+    private func body(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Body? {
         guard !declared.isEmpty else { return nil }
         let encoding = declared[0].parameter.encoding
         for index in declared.indices.dropFirst()
@@ -141,9 +140,9 @@ struct URLRequestSerializer {
     }
 
     /// The value as one JSON document, or `nil` for a `nil` value.
-    private func wholeJSONBody(_ item: DeclaredParameters.Declared<BodyParameter>) throws(BuildError) -> Data? {
+    private func wholeJSONBody(_ item: DeclaredParameters.Member) throws(BuildError) -> Data? {
         let value = item.parameter.value
-        if isNil(value) { return nil }
+        if value.isNil { return nil }
         do {
             let strategy = ResolvedStrategy(field: item.parameter.strategy, request: strategy)
             return try JSONBodyWriter.document(value, strategy: strategy)
@@ -153,10 +152,10 @@ struct URLRequestSerializer {
     }
 
     /// The value's bytes, or `nil` for a `nil` value.
-    private func rawBody(_ item: DeclaredParameters.Declared<BodyParameter>) throws(BuildError) -> Data? {
+    private func rawBody(_ item: DeclaredParameters.Member) throws(BuildError) -> Data? {
         let value = item.parameter.value
-        if isNil(value) { return nil }
-        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        if value.isNil { return nil }
+        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
         guard let data = unwrapped as? Data else {
             throw .unsupportedValue(
                 field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
@@ -166,12 +165,12 @@ struct URLRequestSerializer {
 
     /// The file the value names as the whole body, or `nil` for a `nil` value.
     private func fileBody(
-        _ item: DeclaredParameters.Declared<BodyParameter>,
+        _ item: DeclaredParameters.Member,
         contentType: String?
     ) throws(BuildError) -> Body? {
         let value = item.parameter.value
-        if isNil(value) { return nil }
-        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        if value.isNil { return nil }
+        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
         guard let url = unwrapped as? URL else {
             throw .unsupportedValue(
                 field: item.field, key: item.parameter.key, reason: .notFileURL(String(describing: type(of: unwrapped)))
@@ -183,7 +182,7 @@ struct URLRequestSerializer {
         return Body(content: RequestBody(segments: [.file(url, size: size)]), contentType: type)
     }
 
-    private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
+    private func jsonBody(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Data {
         if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.key }) {
             throw .duplicateBodyKey(
                 declared[later].parameter.key, fields: [declared[earlier].field, declared[later].field])
@@ -196,7 +195,7 @@ struct URLRequestSerializer {
         }
     }
 
-    private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
+    private func formBody(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Data {
         var writer = FormWriter(style: .form)
         writer.output.reserveCapacity(32 * declared.count)
         for index in declared.indices where !declared[index].isOmitted {

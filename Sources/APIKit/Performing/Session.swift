@@ -167,8 +167,8 @@ public struct Session: Sendable {
             swap(&writer.output, &text)
             defer { swap(&writer.output, &text) }
             for name in names where !existing.contains(name) {
-                try writer.append(
-                    defaultQueryItems[name] ?? "", key: name, strategy: .inherit, request: .inherit, field: field)
+                let value = DeclaredValue.string(defaultQueryItems[name] ?? "")
+                try writer.append(value, key: name, strategy: .inherit, request: .inherit, field: field)
             }
         }
         guard let appended else { throw .invalidURL(base: url.absoluteString, path: "") }

@@ -23,7 +23,7 @@ enum MultipartWriter {
     }
 
     static func body(
-        _ declared: [DeclaredParameters.Declared<BodyParameter>],
+        _ declared: [DeclaredParameters.Member],
         strategy: EncodingStrategy = .inherit
     ) throws(BuildError) -> MultipartBody {
         var drafts: [Draft] = []
@@ -54,7 +54,7 @@ enum MultipartWriter {
     // MARK: Parts
 
     private static func appendParts(
-        of item: DeclaredParameters.Declared<BodyParameter>,
+        of item: DeclaredParameters.Member,
         strategy: ResolvedStrategy,
         to drafts: inout [Draft]
     ) throws(BuildError) {
@@ -62,14 +62,14 @@ enum MultipartWriter {
         let field = item.field
         let value = item.parameter.value
         guard let name = escaped(key) else { throw .invalidPartName(key, field: field) }
-        if isNil(value) {
+        if value.isNil {
             // Omitted by default; `.empty` and `.null` write a text part.
             if let text = strategy.nils.text {
                 drafts.append(Draft(headers: disposition(name), content: .bytes(Data(text.utf8))))
             }
             return
         }
-        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
         if let file = unwrapped as? MultipartFile {
             drafts.append(try filePart(file, name: name, key: key, field: field))
             return
@@ -129,7 +129,7 @@ enum MultipartWriter {
     }
 
     private static func json(
-        _ value: any Encodable,
+        _ value: DeclaredValue,
         key: String,
         field: String,
         strategy: ResolvedStrategy
