@@ -47,8 +47,7 @@ final class DirectWriting: Sendable {
     let headers: [Item]
     let query: [Item]
     let json: [Item]
-    /// The header names of the value the plan was made from, when they are valid and
-    /// distinct (case-insensitively).
+    /// The plan's ``FieldPlan/checkedHeaderNames``: the same headers, in the same order.
     let checkedHeaderNames: CheckedKeys?
     /// The JSON keys of the value the plan was made from, when they are distinct.
     let checkedJSONKeys: CheckedKeys?
@@ -59,7 +58,8 @@ final class DirectWriting: Sendable {
     /// - Parameters:
     ///   - fields: The plan's fields.
     ///   - sample: Where a value of the type is stored, whose keys are checked.
-    init?(fields: [FieldPlan.Field], sample: UnsafeRawPointer) {
+    ///   - checkedHeaderNames: The plan's checked header names.
+    init?(fields: [FieldPlan.Field], sample: UnsafeRawPointer, checkedHeaderNames: CheckedKeys?) {
         var headers: [Item] = []
         var query: [Item] = []
         var json: [Item] = []
@@ -96,15 +96,13 @@ final class DirectWriting: Sendable {
         for index in headers.indices {
             headers[index].keyOffset = headerKeyOffset
         }
-        let names = headers.map { (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee }
-        let namesValid = HeaderRules.acceptsNames(names)
-        if namesValid {
+        if let names = checkedHeaderNames?.keys {
             for index in headers.indices {
                 if HTTPSyntax.namesEqual(names[index], "Content-Type") { headers[index].declares = .contentType }
                 if HTTPSyntax.namesEqual(names[index], "Accept") { headers[index].declares = .accept }
             }
         }
-        checkedHeaderNames = namesValid ? CheckedKeys(names) : nil
+        self.checkedHeaderNames = checkedHeaderNames
         self.headers = headers
         self.query = query
         self.json = json

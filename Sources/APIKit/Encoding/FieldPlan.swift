@@ -43,13 +43,31 @@ final class FieldPlan {
     let queryCount: Int
     let bodyCount: Int
     let pathCount: Int
+    /// The names of the type's ``Header`` fields, in order, when they pass every rule about
+    /// names (``HeaderRules``) on the value the plan was made from: a request whose declared
+    /// header names are the same strings skips those checks, whichever writer writes it.
+    let checkedHeaderNames: CheckedKeys?
     /// How to write the request straight from memory, when every field allows it.
     let direct: DirectWriting?
 
-    /// - Parameter sample: Where a value of the type is stored: ``DirectWriting`` checks its keys.
+    /// Whether declared header names are, in order, among the ``checkedHeaderNames``: then only
+    /// their values are left to check. Asked of the plan, which holds the names in place.
+    @inline(__always)
+    func checkedHeaderNames(cover count: Int, name: (Int) -> String) -> Bool {
+        checkedHeaderNames?.coversInOrder(count: count, key: name) ?? false
+    }
+
+    /// - Parameter sample: Where a value of the type is stored, whose header names are checked.
     private init(fields: [Field], sample: UnsafeRawPointer) {
         self.fields = fields
-        direct = DirectWriting(fields: fields, sample: sample)
+        let names = fields.compactMap { field -> String? in
+            guard case .header = field.declarer, let keyOffset = MemoryLayout<Header>.offset(of: \.key) else {
+                return nil
+            }
+            return (sample + field.offset + keyOffset).assumingMemoryBound(to: String.self).pointee
+        }
+        checkedHeaderNames = HeaderRules.acceptsNames(names) ? CheckedKeys(names) : nil
+        direct = DirectWriting(fields: fields, sample: sample, checkedHeaderNames: checkedHeaderNames)
         headerCount = fields.count { $0.header != nil }
         queryCount = fields.count { $0.query != nil }
         bodyCount = fields.count { $0.body != nil }

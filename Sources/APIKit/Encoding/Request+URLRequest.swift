@@ -61,7 +61,9 @@ extension Request {
             if let written { return try written.get() }
         }
         return try serializer.urlRequest(
-            for: ParameterCollector.collect(from: configuration, plan: plan, strategy: encodingStrategy))
+            for: ParameterCollector.collect(from: configuration, plan: plan, strategy: encodingStrategy),
+            plan: plan
+        )
     }
 
     /// The context errors carry before the URL is known. Computed only when an error is

@@ -16,7 +16,10 @@ struct URLRequestSerializer {
     /// The request's ``Request/encodingStrategy``, which each field's strategy overrides.
     var strategy: EncodingStrategy = .inherit
 
-    func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
+    /// - Parameter plan: The configuration type's field plan, if it has one: declared header
+    ///   names among its checked ones (``FieldPlan/checkedHeaderNames``), in order, need only
+    ///   their values checked.
+    func urlRequest(for parameters: DeclaredParameters, plan: FieldPlan? = nil) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
         let path = try PathTemplate.fill(path, with: parameters.path)
         // The closure captures the strategy alone: capturing `self` copies the serializer.
@@ -30,7 +33,7 @@ struct URLRequestSerializer {
         // `GET` is URLRequest's default, and setting a method costs a case-insensitive
         // comparison against every standard method.
         if method != .get { request.httpMethod = method.rawValue }
-        request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType)
+        request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType, plan: plan)
         if let body { request.setRequestBody(body.content) }
         return request
     }
@@ -68,14 +71,22 @@ struct URLRequestSerializer {
     /// added unless declared.
     private func headerFields(
         _ declared: [DeclaredParameters.Declared<HeaderField>],
-        contentType: String?
+        contentType: String?,
+        plan: FieldPlan?
     ) throws(BuildError) -> [String: String] {
-        try HeaderRules.check(
-            count: declared.count,
-            name: { declared[$0].parameter.name },
-            value: { declared[$0].parameter.value },
-            field: { declared[$0].field }
-        )
+        if let plan, plan.checkedHeaderNames(cover: declared.count, name: { declared[$0].parameter.name }) {
+            for index in declared.indices {
+                try HeaderRules.checkValue(
+                    declared[index].parameter.value, name: declared[index].parameter.name, field: declared[index].field)
+            }
+        } else {
+            try HeaderRules.check(
+                count: declared.count,
+                name: { declared[$0].parameter.name },
+                value: { declared[$0].parameter.value },
+                field: { declared[$0].field }
+            )
+        }
         var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
         for index in declared.indices {
             fields[declared[index].parameter.name] = declared[index].parameter.value
