@@ -10,6 +10,10 @@ protocol DirectParameter {
     /// For a wrapper whose value is an `Optional`: how to see that it is `nil` without copying
     /// the wrapper, and what a `nil` value still declares. Asked once per type, by ``FieldPlan``.
     static var nilCheck: NilCheck? { get }
+
+    /// For a wrapper that declares a JSON body member: where it keeps its key, so that the
+    /// field plan checks the type's JSON keys once (``FieldPlan/checkedJSONKeys``).
+    static var jsonKeyOffset: Int? { get }
 }
 
 extension DirectParameter {
@@ -20,6 +24,8 @@ extension DirectParameter {
     }
 
     static var nilCheck: NilCheck? { nil }
+
+    static var jsonKeyOffset: Int? { nil }
 
     /// The nil check of a wrapper holding a `Value` at `value`; `nil` when `Value` is not an
     /// `Optional`.
@@ -301,6 +307,8 @@ extension KeyQuery: DirectParameter {
 }
 
 extension JSON: DirectParameter {
+    static var jsonKeyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
+
     static var nilCheck: NilCheck? {
         nilCheck(
             of: Value.self,

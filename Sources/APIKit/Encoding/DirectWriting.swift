@@ -2,17 +2,17 @@
 /// plan whose every field is a `@Header`, or a `@Query` or `@JSON` over one of the common
 /// value types: made once per type with its ``FieldPlan``.
 ///
-/// The general path first copies every declared item — field name, key, value boxed as
-/// `any Encodable`, strategy — into ``DeclaredParameters``, then reads it back; here each
-/// value is read in place with its concrete type and written into the query, header and
-/// body writers at once. What is written, and every check with its error, is the same: the
-/// encoder tests build each request with Mirror too and compare bytes and errors.
+/// The general path first copies every declared item — field name, key, value, strategy —
+/// into ``DeclaredParameters``, then reads it back; here each value is read in place with its
+/// concrete type and written by the same writers (``FormWriter``, ``JSONBodyWriter``,
+/// ``HeaderRules``) at once. What is written, and every check with its error, is the same:
+/// the encoder tests build each request with Mirror too and compare bytes and errors.
 ///
 /// Some verdicts depend only on the declaration and are decided here once: such a request
 /// has no path parameters, and its body, if it has any `@JSON` field, is a JSON object — a
-/// `nil` member still makes one (`{}`) — so no body kinds can conflict. The checks of the
-/// keys — header names valid and distinct, JSON keys distinct — are made on the value the
-/// plan is made from, and hold for every request whose keys are the same strings
+/// `nil` member still makes one (`{}`) — so no body kinds can conflict. The plan's verdicts on
+/// the keys — header names valid and distinct, JSON keys distinct (``FieldPlan/checkedHeaderNames``,
+/// ``FieldPlan/checkedJSONKeys``) — hold for every request whose keys are the same strings
 /// (``CheckedKeys``): a `nil` field then costs a load and a comparison.
 ///
 /// Immutable once made, and shared like its plan: a class, so that handing it out retains
@@ -49,7 +49,7 @@ final class DirectWriting: Sendable {
     let json: [Item]
     /// The plan's ``FieldPlan/checkedHeaderNames``: the same headers, in the same order.
     let checkedHeaderNames: CheckedKeys?
-    /// The JSON keys of the value the plan was made from, when they are distinct.
+    /// The plan's ``FieldPlan/checkedJSONKeys``: the same members, in the same order.
     let checkedJSONKeys: CheckedKeys?
 
     /// `nil` when a field is of any other type: the request then goes through
@@ -57,9 +57,9 @@ final class DirectWriting: Sendable {
     ///
     /// - Parameters:
     ///   - fields: The plan's fields.
-    ///   - sample: Where a value of the type is stored, whose keys are checked.
     ///   - checkedHeaderNames: The plan's checked header names.
-    init?(fields: [FieldPlan.Field], sample: UnsafeRawPointer, checkedHeaderNames: CheckedKeys?) {
+    ///   - checkedJSONKeys: The plan's checked JSON keys.
+    init?(fields: [FieldPlan.Field], checkedHeaderNames: CheckedKeys?, checkedJSONKeys: CheckedKeys?) {
         var headers: [Item] = []
         var query: [Item] = []
         var json: [Item] = []
@@ -89,7 +89,7 @@ final class DirectWriting: Sendable {
         }
         // Query items read their keys with their concrete types.
         for index in json.indices {
-            guard let offset = Self.jsonKeyOffset(json[index].kind) else { return nil }
+            guard let offset = fields[json[index].field].direct?.jsonKeyOffset else { return nil }
             json[index].keyOffset = offset
         }
         guard let headerKeyOffset = Self.keyOffset(Header.self, \.key) else { return nil }
@@ -103,26 +103,10 @@ final class DirectWriting: Sendable {
             }
         }
         self.checkedHeaderNames = checkedHeaderNames
+        self.checkedJSONKeys = checkedJSONKeys
         self.headers = headers
         self.query = query
         self.json = json
-        let keysDistinct = DuplicateKeys.first(count: json.count, key: { Self.key(of: json[$0], at: sample) }) == nil
-        checkedJSONKeys = keysDistinct ? CheckedKeys(json.map { Self.key(of: $0, at: sample) }) : nil
-    }
-
-    private static func jsonKeyOffset(_ kind: Kind) -> Int? {
-        switch kind {
-        case .jsonString: keyOffset(JSON<String>.self, \.key)
-        case .jsonInt: keyOffset(JSON<Int>.self, \.key)
-        case .jsonBool: keyOffset(JSON<Bool>.self, \.key)
-        case .jsonDouble: keyOffset(JSON<Double>.self, \.key)
-        case .jsonOptionalString: keyOffset(JSON<String?>.self, \.key)
-        case .jsonOptionalInt: keyOffset(JSON<Int?>.self, \.key)
-        case .jsonOptionalBool: keyOffset(JSON<Bool?>.self, \.key)
-        case .jsonOptionalDouble: keyOffset(JSON<Double?>.self, \.key)
-        case .jsonOptionalStrings: keyOffset(JSON<[String]?>.self, \.key)
-        default: nil
-        }
     }
 
     // MARK: Query

@@ -47,6 +47,10 @@ final class FieldPlan {
     /// names (``HeaderRules``) on the value the plan was made from: a request whose declared
     /// header names are the same strings skips those checks, whichever writer writes it.
     let checkedHeaderNames: CheckedKeys?
+    /// The keys of the type's ``JSON`` fields, in order, when they are distinct on the value
+    /// the plan was made from: a request whose keys are the same strings skips the search for
+    /// duplicates, whichever writer writes it.
+    let checkedJSONKeys: CheckedKeys?
     /// How to write the request straight from memory, when every field allows it.
     let direct: DirectWriting?
 
@@ -57,7 +61,15 @@ final class FieldPlan {
         checkedHeaderNames?.coversInOrder(count: count, key: name) ?? false
     }
 
-    /// - Parameter sample: Where a value of the type is stored, whose header names are checked.
+    /// Whether declared JSON keys are, in order, among the ``checkedJSONKeys``: then no two are
+    /// the same.
+    @inline(__always)
+    func checkedJSONKeys(cover count: Int, key: (Int) -> String) -> Bool {
+        checkedJSONKeys?.coversInOrder(count: count, key: key) ?? false
+    }
+
+    /// - Parameter sample: Where a value of the type is stored, whose header names and JSON keys
+    ///   are checked.
     private init(fields: [Field], sample: UnsafeRawPointer) {
         self.fields = fields
         let names = fields.compactMap { field -> String? in
@@ -67,7 +79,14 @@ final class FieldPlan {
             return (sample + field.offset + keyOffset).assumingMemoryBound(to: String.self).pointee
         }
         checkedHeaderNames = HeaderRules.acceptsNames(names) ? CheckedKeys(names) : nil
-        direct = DirectWriting(fields: fields, sample: sample, checkedHeaderNames: checkedHeaderNames)
+        let keys = fields.compactMap { field in
+            field.direct?.jsonKeyOffset.map {
+                (sample + field.offset + $0).assumingMemoryBound(to: String.self).pointee
+            }
+        }
+        checkedJSONKeys = DuplicateKeys.first(count: keys.count, key: { keys[$0] }) == nil ? CheckedKeys(keys) : nil
+        direct = DirectWriting(
+            fields: fields, checkedHeaderNames: checkedHeaderNames, checkedJSONKeys: checkedJSONKeys)
         headerCount = fields.count { $0.header != nil }
         queryCount = fields.count { $0.query != nil }
         bodyCount = fields.count { $0.body != nil }

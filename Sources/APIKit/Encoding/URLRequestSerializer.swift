@@ -28,7 +28,7 @@ struct URLRequestSerializer {
             try Self.appendQuery(parameters.query, strategy: strategy, to: &text)
         }
         guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
-        let body = try self.body(parameters.body)
+        let body = try self.body(parameters.body, plan: plan)
         var request = URLRequest(url: url)
         // `GET` is URLRequest's default, and setting a method costs a case-insensitive
         // comparison against every standard method.
@@ -125,7 +125,7 @@ struct URLRequestSerializer {
     // These loops read elements by index: binding a whole element copies its key, field name
     // and value.
 
-    private func body(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Body? {
+    private func body(_ declared: [DeclaredParameters.Member], plan: FieldPlan?) throws(BuildError) -> Body? {
         guard !declared.isEmpty else { return nil }
         let encoding = declared[0].parameter.encoding
         for index in declared.indices.dropFirst()
@@ -135,7 +135,7 @@ struct URLRequestSerializer {
         let data: Data
         switch encoding.kind {
         case .multipart: return Body(multipart: try MultipartWriter.body(declared, strategy: strategy))
-        case .json: data = try jsonBody(declared)
+        case .json: data = try jsonBody(declared, plan: plan)
         case .formURLEncoded: data = try formBody(declared)
         case .wholeJSON:
             guard let whole = try wholeJSONBody(declared[0]) else { return nil }
@@ -193,8 +193,13 @@ struct URLRequestSerializer {
         return Body(content: RequestBody(segments: [.file(url, size: size)]), contentType: type)
     }
 
-    private func jsonBody(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Data {
-        if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.key }) {
+    /// - Parameter plan: The configuration type's field plan, if it has one: keys among its
+    ///   checked ones (``FieldPlan/checkedJSONKeys``), in order, are distinct.
+    private func jsonBody(_ declared: [DeclaredParameters.Member], plan: FieldPlan?) throws(BuildError) -> Data {
+        let key = { (index: Int) in declared[index].parameter.key }
+        if plan?.checkedJSONKeys(cover: declared.count, key: key) != true,
+            let (earlier, later) = DuplicateKeys.first(count: declared.count, key: key)
+        {
             throw .duplicateBodyKey(
                 declared[later].parameter.key, fields: [declared[earlier].field, declared[later].field])
         }

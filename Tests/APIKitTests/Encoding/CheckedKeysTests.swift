@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import APIKit
@@ -26,5 +27,45 @@ struct CheckedKeysTests {
         #expect(copy == Self.long)
         #expect(!checked.coversInOrder(count: 1) { _ in copy })
         #expect(!checked.coversInOrder(count: 1) { _ in "X-C" })
+    }
+
+    @propertyWrapper
+    struct ExtraHeader: HeaderProtocol {
+        var wrappedValue: String
+        var headerFields: [HeaderField] { [HeaderField(name: "x-token", value: wrappedValue)] }
+    }
+
+    @propertyWrapper
+    struct ExtraMember: BodyProtocol {
+        var wrappedValue: Int
+        var bodyParameters: [BodyParameter] { [BodyParameter(key: "id", value: wrappedValue, encoding: .json)] }
+    }
+
+    struct CollidingHeader: RequestConfiguration, Sendable {
+        @Header("X-Token") var token: String? = "t"
+        @Header("X-Other") var other: String? = nil
+        @ExtraHeader var extra = "e"
+    }
+
+    struct CollidingMember: RequestConfiguration, Sendable {
+        @JSON("id") var id = 1
+        @JSON("name") var name: String? = nil
+        @ExtraMember var extra = 2
+    }
+
+    @Test("a type's checked keys do not hide a duplicate that another wrapper declares")
+    func otherWrappers() throws {
+        // The plans' verdicts cover X-Token and id; the other wrappers' x-token and id are not
+        // among them, in order.
+        let header = try #require(buildError(CollidingHeader(), method: .post))
+        guard case .duplicateHeader("x-token", fields: ["token", "extra"]) = header else {
+            Issue.record("unexpected \(header)")
+            return
+        }
+        let body = try #require(buildError(CollidingMember(), method: .post))
+        guard case .duplicateBodyKey("id", fields: ["id", "extra"]) = body else {
+            Issue.record("unexpected \(body)")
+            return
+        }
     }
 }
