@@ -18,6 +18,11 @@ struct CheckedKeys {
             low = pointer.loadUnaligned(as: UInt64.self)
             high = pointer.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
         }
+
+        @inline(__always)
+        init(_ key: String) {
+            self = withUnsafeBytes(of: key) { Identity(at: $0.baseAddress!) }
+        }
     }
 
     /// The checked keys: holding them keeps their storage, and so their identity, theirs.
@@ -29,6 +34,24 @@ struct CheckedKeys {
         guard MemoryLayout<String>.size == 2 * MemoryLayout<UInt64>.size else { return nil }
         self.keys = keys
         identities = keys.map { key in withUnsafeBytes(of: key) { Identity(at: $0.baseAddress!) } }
+    }
+
+    /// Whether the keys are, in order, among the checked keys — each the same string as a
+    /// checked key, later ones after earlier ones — so that they have the checked keys'
+    /// verdicts: valid, and distinct from one another. How the serializer reads the keys a
+    /// configuration declared, some of its fields having declared none (a `nil` header).
+    ///
+    /// - Parameter key: The key at a position.
+    @inline(__always)
+    func coversInOrder(count: Int, key: (Int) -> String) -> Bool {
+        var next = 0
+        for index in 0..<count {
+            let identity = Identity(key(index))
+            while next < identities.count, identities[next] != identity { next += 1 }
+            guard next < identities.count else { return false }
+            next += 1
+        }
+        return true
     }
 
     /// Whether the keys stored at `base + offsets[i]` are the checked keys, in order.

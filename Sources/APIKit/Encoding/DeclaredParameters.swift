@@ -1,6 +1,11 @@
 /// The parameters a configuration declares, in declaration order, each with the
 /// property it came from — the plain intermediate value between reading the configuration
 /// (``ParameterCollector``) and writing the request (``URLRequestSerializer``).
+///
+/// Query and body values are held as ``DeclaredValue``: the common scalars unboxed, so that
+/// a built-in wrapper declares an `Int?` without boxing it and the serializer writes it
+/// without opening a box. Users' wrappers declare the public ``QueryParameter`` and
+/// ``BodyParameter``, which are converted once, as they are added.
 struct DeclaredParameters {
     /// A declared parameter and the name of the property that declared it.
     struct Declared<Parameter> {
@@ -12,14 +17,67 @@ struct DeclaredParameters {
         var isOmitted = false
     }
 
-    /// Whether the request's strategy writes `nil` query values (`key=`, `key=null`), so that a
-    /// built-in wrapper holding `nil` must declare it rather than skip it. Only a shortcut: the
-    /// serializer omits `nil` values by the same rule.
-    var keepsNilQueryValues = false
+    /// A query item: a key and a value, or the key alone.
+    struct QueryItem {
+        var key: String
+        /// The value; `nil` for the key alone (`?verbose`).
+        var value: DeclaredValue?
+        /// The field's strategy, which overrides the request's.
+        var strategy: EncodingStrategy
+
+        init(key: String, value: DeclaredValue?, strategy: EncodingStrategy = .inherit) {
+            self.key = key
+            self.value = value
+            self.strategy = strategy
+        }
+
+        init(_ parameter: QueryParameter) {
+            switch parameter.value {
+            case .keyOnly: self.init(key: parameter.key, value: nil)
+            case .encodable(let value):
+                self.init(key: parameter.key, value: DeclaredValue(opening: value), strategy: parameter.strategy)
+            }
+        }
+    }
+
+    /// A body member, or a whole body: a key, a value and how the body is encoded.
+    struct BodyMember {
+        var key: String
+        var value: DeclaredValue
+        var encoding: BodyEncoding
+        /// The field's strategy, which overrides the request's.
+        var strategy: EncodingStrategy
+
+        init(key: String, value: DeclaredValue, encoding: BodyEncoding, strategy: EncodingStrategy = .inherit) {
+            self.key = key
+            self.value = value
+            self.encoding = encoding
+            self.strategy = strategy
+        }
+
+        init(key: String, value: any Encodable, encoding: BodyEncoding, strategy: EncodingStrategy = .inherit) {
+            self.init(key: key, value: DeclaredValue(opening: value), encoding: encoding, strategy: strategy)
+        }
+
+        init(_ parameter: BodyParameter) {
+            self.init(
+                key: parameter.key, value: parameter.value, encoding: parameter.encoding, strategy: parameter.strategy)
+        }
+    }
+
+    /// The request's nil strategy, which decides, with the field's, whether a built-in wrapper
+    /// holding `nil` declares it or skips it (``ResolvedStrategy/nils(field:request:)``). Only a
+    /// shortcut: the serializer omits `nil` values by the same rule.
+    var requestNils: NilEncoding?
+
+    /// A declared query item with its property.
+    typealias Item = Declared<QueryItem>
+    /// A declared body member with its property.
+    typealias Member = Declared<BodyMember>
 
     var headers: [Declared<HeaderField>] = []
-    var query: [Declared<QueryParameter>] = []
-    var body: [Declared<BodyParameter>] = []
+    var query: [Item] = []
+    var body: [Member] = []
     var path: [Declared<PathParameter>] = []
 
     mutating func add(_ items: [HeaderField], from field: String) {
@@ -27,11 +85,11 @@ struct DeclaredParameters {
     }
 
     mutating func add(_ items: [QueryParameter], from field: String) {
-        for item in items { query.append(Declared(field: field, parameter: item)) }
+        for item in items { query.append(Declared(field: field, parameter: QueryItem(item))) }
     }
 
     mutating func add(_ items: [BodyParameter], from field: String) {
-        for item in items { body.append(Declared(field: field, parameter: item)) }
+        for item in items { body.append(Declared(field: field, parameter: BodyMember(item))) }
     }
 
     mutating func add(_ items: [PathParameter], from field: String) {

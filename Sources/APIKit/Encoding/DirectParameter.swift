@@ -10,6 +10,10 @@ protocol DirectParameter {
     /// For a wrapper whose value is an `Optional`: how to see that it is `nil` without copying
     /// the wrapper, and what a `nil` value still declares. Asked once per type, by ``FieldPlan``.
     static var nilCheck: NilCheck? { get }
+
+    /// For a wrapper that declares a JSON body member: where it keeps its key, so that the
+    /// field plan checks the type's JSON keys once (``FieldPlan/checkedJSONKeys``).
+    static var jsonKeyOffset: Int? { get }
 }
 
 extension DirectParameter {
@@ -20,6 +24,8 @@ extension DirectParameter {
     }
 
     static var nilCheck: NilCheck? { nil }
+
+    static var jsonKeyOffset: Int? { nil }
 
     /// The nil check of a wrapper holding a `Value` at `value`; `nil` when `Value` is not an
     /// `Optional`.
@@ -221,13 +227,13 @@ struct NilCheck {
         self.declares = declares
     }
 
-    /// Whether a `nil` value writes nothing: the field's nil strategy, else the request's, omits it.
+    /// Whether a `nil` value writes nothing: its nil strategy (``ResolvedStrategy/nils(field:request:)``)
+    /// omits it.
     @inline(__always)
-    func omitsNil(in storage: UnsafeRawPointer, requestKeepsNil: Bool) -> Bool {
+    func omitsNil(in storage: UnsafeRawPointer, requestNils: NilEncoding?) -> Bool {
         guard followsStrategy else { return true }
-        guard let nilsOffset else { return !requestKeepsNil }
-        let nils = storage.load(fromByteOffset: nilsOffset, as: NilEncoding?.self)
-        return !(nils.map { $0 != .omit } ?? requestKeepsNil)
+        let field = nilsOffset.flatMap { storage.load(fromByteOffset: $0, as: NilEncoding?.self) }
+        return ResolvedStrategy.nils(field: field, request: requestNils) == .omit
     }
 
     /// Declares what a `nil` value left out by the strategies still declares.
@@ -241,8 +247,7 @@ struct NilCheck {
             }
         let key = storage.load(fromByteOffset: keyOffset, as: String.self)
         parameters.body.append(
-            .init(
-                field: field, parameter: BodyParameter(key: key, value: Int?.none, encoding: encoding), isOmitted: true)
+            .init(field: field, parameter: .init(key: key, value: .none, encoding: encoding), isOmitted: true)
         )
     }
 }
@@ -273,14 +278,11 @@ extension Query: DirectParameter {
 
     // A `nil` value is skipped at once unless its strategy, or the request's, writes it (`key=`).
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        if case .none = KnownScalar(wrappedValue),
-            !(strategy.nils.map { $0 != .omit } ?? parameters.keepsNilQueryValues)
-        {
+        let value = DeclaredValue(wrappedValue)
+        if case .none = value, ResolvedStrategy.nils(field: strategy.nils, request: parameters.requestNils) == .omit {
             return
         }
-        parameters.query.append(
-            .init(field: field, parameter: QueryParameter(key: key, value: wrappedValue, strategy: strategy))
-        )
+        parameters.query.append(.init(field: field, parameter: .init(key: key, value: value, strategy: strategy)))
     }
 }
 
@@ -292,7 +294,7 @@ extension QueryDict: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
         guard let items = wrappedValue else { return }
         for item in items.sorted(by: { $0.key < $1.key }) {
-            parameters.query.append(.init(field: field, parameter: QueryParameter(key: item.key, value: item.value)))
+            parameters.query.append(.init(field: field, parameter: .init(key: item.key, value: .string(item.value))))
         }
     }
 }
@@ -300,11 +302,13 @@ extension QueryDict: DirectParameter {
 extension KeyQuery: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
         guard wrappedValue else { return }
-        parameters.query.append(.init(field: field, parameter: .keyOnly(key)))
+        parameters.query.append(.init(field: field, parameter: .init(key: key, value: nil)))
     }
 }
 
 extension JSON: DirectParameter {
+    static var jsonKeyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
+
     static var nilCheck: NilCheck? {
         nilCheck(
             of: Value.self,
@@ -319,7 +323,8 @@ extension JSON: DirectParameter {
         parameters.body.append(
             .init(
                 field: field,
-                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy))
+                parameter: .init(key: key, value: DeclaredValue(wrappedValue), encoding: .json, strategy: strategy)
+            )
         )
     }
 }
@@ -340,7 +345,8 @@ extension Field: DirectParameter {
         parameters.body.append(
             .init(
                 field: field,
-                parameter: BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded, strategy: strategy)
+                parameter: .init(
+                    key: key, value: DeclaredValue(wrappedValue), encoding: .formURLEncoded, strategy: strategy)
             )
         )
     }
@@ -361,7 +367,8 @@ extension Part: DirectParameter {
         parameters.body.append(
             .init(
                 field: field,
-                parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart, strategy: strategy)
+                parameter: .init(
+                    key: name, value: DeclaredValue(wrappedValue), encoding: .multipart, strategy: strategy)
             )
         )
     }
@@ -375,7 +382,7 @@ extension FilePart: DirectParameter {
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
         parameters.body.append(
-            .init(field: field, parameter: BodyParameter(key: name, value: wrappedValue, encoding: .multipart))
+            .init(field: field, parameter: .init(key: name, value: DeclaredValue(wrappedValue), encoding: .multipart))
         )
     }
 }

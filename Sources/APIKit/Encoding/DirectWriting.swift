@@ -2,17 +2,17 @@
 /// plan whose every field is a `@Header`, or a `@Query` or `@JSON` over one of the common
 /// value types: made once per type with its ``FieldPlan``.
 ///
-/// The general path first copies every declared item — field name, key, value boxed as
-/// `any Encodable`, strategy — into ``DeclaredParameters``, then reads it back; here each
-/// value is read in place with its concrete type and written into the query, header and
-/// body writers at once. What is written, and every check with its error, is the same: the
-/// encoder tests build each request with Mirror too and compare bytes and errors.
+/// The general path first copies every declared item — field name, key, value, strategy —
+/// into ``DeclaredParameters``, then reads it back; here each value is read in place with its
+/// concrete type and written by the same writers (``FormWriter``, ``JSONBodyWriter``,
+/// ``HeaderRules``) at once. What is written, and every check with its error, is the same:
+/// the encoder tests build each request with Mirror too and compare bytes and errors.
 ///
 /// Some verdicts depend only on the declaration and are decided here once: such a request
 /// has no path parameters, and its body, if it has any `@JSON` field, is a JSON object — a
-/// `nil` member still makes one (`{}`) — so no body kinds can conflict. The checks of the
-/// keys — header names valid and distinct, JSON keys distinct — are made on the value the
-/// plan is made from, and hold for every request whose keys are the same strings
+/// `nil` member still makes one (`{}`) — so no body kinds can conflict. The plan's verdicts on
+/// the keys — header names valid and distinct, JSON keys distinct (``FieldPlan/checkedHeaderNames``,
+/// ``FieldPlan/checkedJSONKeys``) — hold for every request whose keys are the same strings
 /// (``CheckedKeys``): a `nil` field then costs a load and a comparison.
 ///
 /// Immutable once made, and shared like its plan: a class, so that handing it out retains
@@ -47,10 +47,9 @@ final class DirectWriting: Sendable {
     let headers: [Item]
     let query: [Item]
     let json: [Item]
-    /// The header names of the value the plan was made from, when they are valid and
-    /// distinct (case-insensitively).
+    /// The plan's ``FieldPlan/checkedHeaderNames``: the same headers, in the same order.
     let checkedHeaderNames: CheckedKeys?
-    /// The JSON keys of the value the plan was made from, when they are distinct.
+    /// The plan's ``FieldPlan/checkedJSONKeys``: the same members, in the same order.
     let checkedJSONKeys: CheckedKeys?
 
     /// `nil` when a field is of any other type: the request then goes through
@@ -58,8 +57,9 @@ final class DirectWriting: Sendable {
     ///
     /// - Parameters:
     ///   - fields: The plan's fields.
-    ///   - sample: Where a value of the type is stored, whose keys are checked.
-    init?(fields: [FieldPlan.Field], sample: UnsafeRawPointer) {
+    ///   - checkedHeaderNames: The plan's checked header names.
+    ///   - checkedJSONKeys: The plan's checked JSON keys.
+    init?(fields: [FieldPlan.Field], checkedHeaderNames: CheckedKeys?, checkedJSONKeys: CheckedKeys?) {
         var headers: [Item] = []
         var query: [Item] = []
         var json: [Item] = []
@@ -89,46 +89,24 @@ final class DirectWriting: Sendable {
         }
         // Query items read their keys with their concrete types.
         for index in json.indices {
-            guard let offset = Self.jsonKeyOffset(json[index].kind) else { return nil }
+            guard let offset = fields[json[index].field].direct?.jsonKeyOffset else { return nil }
             json[index].keyOffset = offset
         }
         guard let headerKeyOffset = Self.keyOffset(Header.self, \.key) else { return nil }
         for index in headers.indices {
             headers[index].keyOffset = headerKeyOffset
         }
-        let names = headers.map { (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee }
-        let namesValid =
-            names.allSatisfy { HTTPSyntax.isToken($0) && !HTTPSyntax.isFramingHeader($0) }
-            && !names.indices.contains { index in
-                names[..<index].contains { HTTPSyntax.namesEqual($0, names[index]) }
-            }
-        if namesValid {
+        if let names = checkedHeaderNames?.keys {
             for index in headers.indices {
                 if HTTPSyntax.namesEqual(names[index], "Content-Type") { headers[index].declares = .contentType }
                 if HTTPSyntax.namesEqual(names[index], "Accept") { headers[index].declares = .accept }
             }
         }
-        checkedHeaderNames = namesValid ? CheckedKeys(names) : nil
+        self.checkedHeaderNames = checkedHeaderNames
+        self.checkedJSONKeys = checkedJSONKeys
         self.headers = headers
         self.query = query
         self.json = json
-        let keysDistinct = Self.firstDuplicateKey(of: json, at: sample) == nil
-        checkedJSONKeys = keysDistinct ? CheckedKeys(json.map { Self.key(of: $0, at: sample) }) : nil
-    }
-
-    private static func jsonKeyOffset(_ kind: Kind) -> Int? {
-        switch kind {
-        case .jsonString: keyOffset(JSON<String>.self, \.key)
-        case .jsonInt: keyOffset(JSON<Int>.self, \.key)
-        case .jsonBool: keyOffset(JSON<Bool>.self, \.key)
-        case .jsonDouble: keyOffset(JSON<Double>.self, \.key)
-        case .jsonOptionalString: keyOffset(JSON<String?>.self, \.key)
-        case .jsonOptionalInt: keyOffset(JSON<Int?>.self, \.key)
-        case .jsonOptionalBool: keyOffset(JSON<Bool?>.self, \.key)
-        case .jsonOptionalDouble: keyOffset(JSON<Double?>.self, \.key)
-        case .jsonOptionalStrings: keyOffset(JSON<[String]?>.self, \.key)
-        default: nil
-        }
     }
 
     // MARK: Query
@@ -136,51 +114,51 @@ final class DirectWriting: Sendable {
     /// Appends the query items of the configuration stored at `base`, in declaration order.
     ///
     /// - Parameter request: The request's strategy, which each field's overrides.
-    func appendQuery(at base: UnsafeRawPointer, request: EncodingStrategy, to writer: inout FormWriter) {
+    func appendQuery(
+        at base: UnsafeRawPointer,
+        plan: FieldPlan,
+        request: EncodingStrategy,
+        to writer: inout FormWriter
+    ) throws(BuildError) {
         for item in query {
             let storage = base + item.offset
             switch item.kind {
-            case .queryString: Self.appendQueryItem(Query<String>.self, at: storage, request: request, to: &writer)
-            case .queryInt: Self.appendQueryItem(Query<Int>.self, at: storage, request: request, to: &writer)
-            case .queryBool: Self.appendQueryItem(Query<Bool>.self, at: storage, request: request, to: &writer)
-            case .queryStrings: Self.appendQueryItem(Query<[String]>.self, at: storage, request: request, to: &writer)
+            case .queryString: try Self.appendQueryItem(Query<String>.self, storage, plan, item.field, request, &writer)
+            case .queryInt: try Self.appendQueryItem(Query<Int>.self, storage, plan, item.field, request, &writer)
+            case .queryBool: try Self.appendQueryItem(Query<Bool>.self, storage, plan, item.field, request, &writer)
+            case .queryStrings:
+                try Self.appendQueryItem(Query<[String]>.self, storage, plan, item.field, request, &writer)
             case .queryOptionalString:
-                Self.appendQueryItem(Query<String?>.self, at: storage, request: request, to: &writer)
-            case .queryOptionalInt: Self.appendQueryItem(Query<Int?>.self, at: storage, request: request, to: &writer)
+                try Self.appendQueryItem(Query<String?>.self, storage, plan, item.field, request, &writer)
+            case .queryOptionalInt:
+                try Self.appendQueryItem(Query<Int?>.self, storage, plan, item.field, request, &writer)
             case .queryOptionalBool:
-                Self.appendQueryItem(Query<Bool?>.self, at: storage, request: request, to: &writer)
+                try Self.appendQueryItem(Query<Bool?>.self, storage, plan, item.field, request, &writer)
             default: break
             }
         }
     }
 
-    /// Appends the items of one `@Query` stored at `storage`, as ``FormWriter`` writes a
-    /// declared query parameter; only the strategy members the value needs are read.
+    /// Appends the items of one `@Query` stored at `storage` with the one writer of query
+    /// values (``FormWriter``), specialised for its value type.
     @inline(__always)
     private static func appendQueryItem<Value>(
         _: Query<Value>.Type,
-        at storage: UnsafeRawPointer,
-        request: EncodingStrategy,
-        to writer: inout FormWriter
-    ) {
+        _ storage: UnsafeRawPointer,
+        _ plan: FieldPlan,
+        _ field: Int,
+        _ request: EncodingStrategy,
+        _ writer: inout FormWriter
+    ) throws(BuildError) {
         // Borrowed in place: loading the wrapper would copy its key, value and strategy.
         let wrapper = storage.assumingMemoryBound(to: Query<Value>.self)
-        switch KnownScalar(wrapper.pointee.wrappedValue) {
-        case .string(let string): writer.append(text: string, key: wrapper.pointee.key)
-        case .int(let int): writer.append(text: String(int), key: wrapper.pointee.key)
-        case .bool(let bool):
-            let bools = wrapper.pointee.strategy.bools ?? request.bools ?? .literal
-            writer.append(text: bools.text(bool), key: wrapper.pointee.key)
-        case .strings(let strings):
-            let arrays = wrapper.pointee.strategy.arrays ?? request.arrays ?? .repeatKey
-            writer.append(texts: strings, key: wrapper.pointee.key, arrays: arrays.kind)
-        case .none:
-            let nils = wrapper.pointee.strategy.nils ?? request.nils ?? .omit
-            if let text = nils.text { writer.append(text: text, key: wrapper.pointee.key) }
-        case .double, .ints, .unknown:
-            // Not among the kinds above.
-            break
-        }
+        try writer.append(
+            DeclaredValue(wrapper.pointee.wrappedValue),
+            key: wrapper.pointee.key,
+            strategy: wrapper.pointee.strategy,
+            request: request,
+            field: plan.fields[field].name
+        )
     }
 
     // MARK: Headers
@@ -208,9 +186,7 @@ final class DirectWriting: Sendable {
             for index in headers.indices {
                 let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
                 guard let value = header.pointee.wrappedValue else { continue }
-                guard HTTPSyntax.isValidFieldValue(value) else {
-                    throw .invalidHeaderValue(name: header.pointee.key, field: fields[headers[index].field].name)
-                }
+                try HeaderRules.checkValue(value, name: header.pointee.key, field: fields[headers[index].field].name)
                 switch headers[index].declares {
                 case .none: break
                 case .contentType: declaresContentType = true
@@ -219,30 +195,22 @@ final class DirectWriting: Sendable {
                 result[header.pointee.key] = value
             }
         } else {
-            for index in headers.indices {
-                let header = (base + headers[index].offset).assumingMemoryBound(to: Header.self)
-                guard let value = header.pointee.wrappedValue else { continue }
-                let name = header.pointee.key
-                guard HTTPSyntax.isToken(name) else {
-                    throw .invalidHeaderName(name, field: fields[headers[index].field].name)
-                }
-                guard !HTTPSyntax.isFramingHeader(name) else {
-                    throw .framingHeader(name, source: .property(fields[headers[index].field].name))
-                }
-                guard HTTPSyntax.isValidFieldValue(value) else {
-                    throw .invalidHeaderValue(name: name, field: fields[headers[index].field].name)
-                }
-                for earlier in 0..<index {
-                    let other = (base + headers[earlier].offset).assumingMemoryBound(to: Header.self)
-                    guard other.pointee.wrappedValue != nil, HTTPSyntax.namesEqual(other.pointee.key, name) else {
-                        continue
-                    }
-                    throw .duplicateHeader(
-                        name, fields: [fields[headers[earlier].field].name, fields[headers[index].field].name])
-                }
+            // The headers with a value, checked as declared ones are.
+            let present = headers.filter {
+                (base + $0.offset).assumingMemoryBound(to: Header.self).pointee.wrappedValue != nil
+            }
+            let header = { (index: Int) in (base + present[index].offset).assumingMemoryBound(to: Header.self) }
+            try HeaderRules.check(
+                count: present.count,
+                name: { header($0).pointee.key },
+                value: { header($0).pointee.wrappedValue ?? "" },
+                field: { fields[present[$0].field].name }
+            )
+            for index in present.indices {
+                let name = header(index).pointee.key
                 if !declaresContentType { declaresContentType = HTTPSyntax.namesEqual(name, "Content-Type") }
                 if !declaresAccept { declaresAccept = HTTPSyntax.namesEqual(name, "Accept") }
-                result[name] = value
+                result[name] = header(index).pointee.wrappedValue
             }
         }
         if let contentType, !declaresContentType { result["Content-Type"] = contentType }
@@ -264,11 +232,11 @@ final class DirectWriting: Sendable {
         throws(BuildError) -> Data
     {
         if checkedJSONKeys?.match(at: base, json) != true,
-            let (earlier, index) = Self.firstDuplicateKey(of: json, at: base)
+            let (earlier, later) = DuplicateKeys.first(count: json.count, key: { Self.key(of: json[$0], at: base) })
         {
             throw .duplicateBodyKey(
-                Self.key(of: json[index], at: base),
-                fields: [fields[json[earlier].field].name, fields[json[index].field].name]
+                Self.key(of: json[later], at: base),
+                fields: [fields[json[earlier].field].name, fields[json[later].field].name]
             )
         }
         var body: [UInt8] = [UInt8(ascii: "{")]
@@ -311,7 +279,7 @@ final class DirectWriting: Sendable {
     ) throws {
         let wrapper = storage.assumingMemoryBound(to: JSON<Value>.self)
         try JSONBodyWriter.appendMember(
-            wrapper.pointee.wrappedValue,
+            DeclaredValue(wrapper.pointee.wrappedValue),
             key: wrapper.pointee.key,
             field: wrapper.pointee.strategy,
             request: request,
@@ -320,35 +288,9 @@ final class DirectWriting: Sendable {
         )
     }
 
-    /// The first member whose key an earlier member already has, and the first member with
-    /// that key, by declaration order, as ``URLRequestSerializer/firstDuplicateKey(_:)`` finds
-    /// them; `nil` when the keys are unique. Keys are compared in place.
-    private static func firstDuplicateKey(of json: [Item], at base: UnsafeRawPointer) -> (Int, Int)? {
-        if json.count <= 32 {
-            for index in json.indices {
-                let key = keyPointer(of: json[index], at: base)
-                for earlier in 0..<index where keyPointer(of: json[earlier], at: base).pointee == key.pointee {
-                    return (earlier, index)
-                }
-            }
-            return nil
-        }
-        var first: [String: Int] = Dictionary(minimumCapacity: json.count)
-        for index in json.indices {
-            if let earlier = first.updateValue(index, forKey: key(of: json[index], at: base)) {
-                return (earlier, index)
-            }
-        }
-        return nil
-    }
-
-    private static func key(of item: Item, at base: UnsafeRawPointer) -> String {
-        keyPointer(of: item, at: base).pointee
-    }
-
     @inline(__always)
-    private static func keyPointer(of item: Item, at base: UnsafeRawPointer) -> UnsafePointer<String> {
-        (base + item.offset + item.keyOffset).assumingMemoryBound(to: String.self)
+    private static func key(of item: Item, at base: UnsafeRawPointer) -> String {
+        (base + item.offset + item.keyOffset).assumingMemoryBound(to: String.self).pointee
     }
 
     /// The offset of `key` in a wrapper of type `Wrapper`; `nil` if it were not stored.

@@ -43,13 +43,50 @@ final class FieldPlan {
     let queryCount: Int
     let bodyCount: Int
     let pathCount: Int
+    /// The names of the type's ``Header`` fields, in order, when they pass every rule about
+    /// names (``HeaderRules``) on the value the plan was made from: a request whose declared
+    /// header names are the same strings skips those checks, whichever writer writes it.
+    let checkedHeaderNames: CheckedKeys?
+    /// The keys of the type's ``JSON`` fields, in order, when they are distinct on the value
+    /// the plan was made from: a request whose keys are the same strings skips the search for
+    /// duplicates, whichever writer writes it.
+    let checkedJSONKeys: CheckedKeys?
     /// How to write the request straight from memory, when every field allows it.
     let direct: DirectWriting?
 
-    /// - Parameter sample: Where a value of the type is stored: ``DirectWriting`` checks its keys.
+    /// Whether declared header names are, in order, among the ``checkedHeaderNames``: then only
+    /// their values are left to check. Asked of the plan, which holds the names in place.
+    @inline(__always)
+    func checkedHeaderNames(cover count: Int, name: (Int) -> String) -> Bool {
+        checkedHeaderNames?.coversInOrder(count: count, key: name) ?? false
+    }
+
+    /// Whether declared JSON keys are, in order, among the ``checkedJSONKeys``: then no two are
+    /// the same.
+    @inline(__always)
+    func checkedJSONKeys(cover count: Int, key: (Int) -> String) -> Bool {
+        checkedJSONKeys?.coversInOrder(count: count, key: key) ?? false
+    }
+
+    /// - Parameter sample: Where a value of the type is stored, whose header names and JSON keys
+    ///   are checked.
     private init(fields: [Field], sample: UnsafeRawPointer) {
         self.fields = fields
-        direct = DirectWriting(fields: fields, sample: sample)
+        let names = fields.compactMap { field -> String? in
+            guard case .header = field.declarer, let keyOffset = MemoryLayout<Header>.offset(of: \.key) else {
+                return nil
+            }
+            return (sample + field.offset + keyOffset).assumingMemoryBound(to: String.self).pointee
+        }
+        checkedHeaderNames = HeaderRules.acceptsNames(names) ? CheckedKeys(names) : nil
+        let keys = fields.compactMap { field in
+            field.direct?.jsonKeyOffset.map {
+                (sample + field.offset + $0).assumingMemoryBound(to: String.self).pointee
+            }
+        }
+        checkedJSONKeys = DuplicateKeys.first(count: keys.count, key: { keys[$0] }) == nil ? CheckedKeys(keys) : nil
+        direct = DirectWriting(
+            fields: fields, checkedHeaderNames: checkedHeaderNames, checkedJSONKeys: checkedJSONKeys)
         headerCount = fields.count { $0.header != nil }
         queryCount = fields.count { $0.query != nil }
         bodyCount = fields.count { $0.body != nil }

@@ -3,7 +3,7 @@
 /// Containers write into reference-typed slots, because a nested container is handed out
 /// before its contents are written; ``FormValueEncoder/encode(_:)`` turns the slots into
 /// the tree once the value is done. Scalars given to a container become tree scalars at
-/// once (``FormValue/scalar(_:)``); a non-finite number throws ``ScalarText/Failure``.
+/// once (``FormValue/scalar(_:)``); a non-finite number throws ``FormValue/Failure``.
 final class FormValueEncoder: Encoder {
     /// One place a value is written to; empty until something is.
     final class Slot {

@@ -2,7 +2,7 @@
 /// encoding strategies: the second step of writing a value, shared by the query string and
 /// the form body.
 ///
-/// The common scalars and `[String]`/`[Int]` are written directly (``KnownScalar``); any
+/// The common scalars and `[String]`/`[Int]` are written directly (``DeclaredValue``); any
 /// other value becomes a ``FormValue`` tree first, which is flattened here: an object's
 /// members get `key[member]` or `key.member` keys, a list's elements follow the
 /// ``ArrayEncoding``. A shape the array strategy cannot write unambiguously throws.
@@ -36,51 +36,67 @@ struct FormWriter {
 
     /// Appends the items of a declared value, turning a failure into the ``BuildError`` that
     /// names the property and the key.
+    ///
+    /// - Parameter field: The property that declared the value, read only to report a failure.
+    @inline(__always)
     mutating func append(
-        _ value: any Encodable,
+        _ value: consuming DeclaredValue,
         key: String,
-        field: String,
-        strategy: ResolvedStrategy
+        strategy: @autoclosure () -> EncodingStrategy,
+        request: EncodingStrategy,
+        field: @autoclosure () -> String
     ) throws(BuildError) {
         do {
-            try append(value, key: key, strategy: strategy)
+            try append(consume value, key: key, strategy: strategy(), request: request)
         } catch {
-            switch error {
-            case .unsupported(let reason): throw .unsupportedValue(field: field, key: key, reason: reason)
-            case .encodingFailed(let underlying):
-                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
-            }
+            throw error.buildError(field: field(), key: key)
         }
     }
 
     /// Appends the items a value is written as: none for `nil` (unless the nil strategy
-    /// writes one) or an empty array, one for a scalar, one per element for an array.
-    mutating func append(_ value: any Encodable, key: String, strategy: ResolvedStrategy) throws(ScalarText.Failure) {
-        switch KnownScalar(opening: value) {
-        case .string(let string): return appendItem(key, [], string, strategy.nesting)
-        case .int(let int): return appendItem(key, [], String(int), strategy.nesting)
-        case .bool(let bool): return appendItem(key, [], strategy.bools.text(bool), strategy.nesting)
+    /// writes one) or an empty array, one for a scalar, one per element for an array, and
+    /// an object's members by the nesting strategy.
+    ///
+    /// The one writer of a value into a query string or a form body. The common scalars are
+    /// written as they are held (``DeclaredValue``), resolving only the strategy members
+    /// they need; inlined, so that a reader that knows the value's type (the field plan's
+    /// ``DirectWriting``) gets a writer specialised for it.
+    ///
+    /// - Parameters:
+    ///   - strategy: The field's strategy, read member by member where it is stored: copying a
+    ///     whole strategy copies its date encoding, which may hold a closure.
+    ///   - request: The request's, which the field's overrides member by member.
+    @inline(__always)
+    mutating func append(
+        _ value: consuming DeclaredValue,
+        key: String,
+        strategy: @autoclosure () -> EncodingStrategy,
+        request: EncodingStrategy
+    ) throws(FormValue.Failure) {
+        // Without key parts the nesting strategy does not apply: `.brackets` stands in. The
+        // value is consumed: its payload is moved out, not copied.
+        switch consume value {
+        case .string(let string): appendItem(key, [], string, .brackets)
+        case .int(let int): appendItem(key, [], String(int), .brackets)
+        case .bool(let bool):
+            let bools = ResolvedStrategy.bools(field: strategy().bools, request: request.bools)
+            appendItem(key, [], bools.text(bool), .brackets)
         case .double(let double):
             guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
-            return appendItem(key, [], String(describing: double), strategy.nesting)
-        case .strings(let strings): return appendList(key, strings, strategy)
-        case .ints(let ints): return appendList(key, ints.map { String($0) }, strategy)
-        case .none: return appendNil(key, [], strategy)
-        case .unknown: break
+            appendItem(key, [], String(describing: double), .brackets)
+        case .strings(let strings):
+            let arrays = ResolvedStrategy.arrays(field: strategy().arrays, request: request.arrays)
+            appendList(key, strings, arrays: arrays.kind, nesting: .brackets, parts: [])
+        case .ints(let ints):
+            let arrays = ResolvedStrategy.arrays(field: strategy().arrays, request: request.arrays)
+            appendList(key, ints.map { String($0) }, arrays: arrays.kind, nesting: .brackets, parts: [])
+        case .none:
+            let nils = ResolvedStrategy.nils(field: strategy().nils, request: request.nils)
+            if let text = nils.text { appendItem(key, [], text, .brackets) }
+        case .other(let other):
+            let strategy = ResolvedStrategy(field: strategy(), request: request)
+            try append(FormValue.make(.other(other)), key: key, parts: [], strategy: strategy)
         }
-        try append(FormValue.make(value), key: key, parts: [], strategy: strategy)
-    }
-
-    /// Appends `key=text`: a scalar already turned into text, with no strategy left to apply.
-    mutating func append(text: String, key: String) {
-        appendItem(key, [], text, .brackets)
-    }
-
-    /// Appends a list of texts, written as the array strategy `arrays` says; nothing for an
-    /// empty list.
-    mutating func append(texts: [String], key: String, arrays: ArrayEncoding.Kind) {
-        // A flat list's keys have no member parts, so the nesting strategy does not apply.
-        appendList(key, texts, arrays: arrays, nesting: .brackets, parts: [])
     }
 
     // MARK: Trees
@@ -90,7 +106,7 @@ struct FormWriter {
         key: String,
         parts: [KeyPart],
         strategy: ResolvedStrategy
-    ) throws(ScalarText.Failure) {
+    ) throws(FormValue.Failure) {
         switch value {
         case .null: appendNil(key, parts, strategy)
         case .object(let members):
@@ -98,7 +114,7 @@ struct FormWriter {
                 try append(member.value, key: key, parts: parts + [.member(member.key)], strategy: strategy)
             }
         case .list(let elements): try appendList(elements, key: key, parts: parts, strategy: strategy)
-        case .text, .bool, .date: appendItem(key, parts, scalarText(value, strategy) ?? "", strategy.nesting)
+        case .text, .bool, .date: appendItem(key, parts, value.text(strategy) ?? "", strategy.nesting)
         }
     }
 
@@ -107,7 +123,7 @@ struct FormWriter {
         key: String,
         parts: [KeyPart],
         strategy: ResolvedStrategy
-    ) throws(ScalarText.Failure) {
+    ) throws(FormValue.Failure) {
         if strategy.arrays == .indexed {
             for (index, element) in elements.enumerated() {
                 try append(element, key: key, parts: parts + [.index(index)], strategy: strategy)
@@ -129,32 +145,7 @@ struct FormWriter {
                 )
             )
         }
-        var texts: [String] = []
-        texts.reserveCapacity(elements.count)
-        for element in elements {
-            if case .null = element {
-                if let text = strategy.nils.text { texts.append(text) }
-            } else if let text = scalarText(element, strategy) {
-                texts.append(text)
-            }
-        }
-        appendList(key, texts, strategy, parts: parts)
-    }
-
-    /// The text of a scalar node.
-    private func scalarText(_ value: FormValue, _ strategy: ResolvedStrategy) -> String? {
-        Self.text(of: value, strategy)
-    }
-
-    /// The text of a scalar node, `nil` for a list or an object; also used for multipart text parts.
-    static func text(of value: FormValue, _ strategy: ResolvedStrategy) -> String? {
-        switch value {
-        case .text(let text): text
-        case .bool(let bool): strategy.bools.text(bool)
-        case .date(let date): strategy.dates.text(date)
-        case .null: strategy.nils.text
-        case .list, .object: nil
-        }
+        appendList(key, FormValue.list(elements).flatTexts(strategy) ?? [], strategy, parts: parts)
     }
 
     // MARK: Writing

@@ -13,6 +13,12 @@ enum HTTPSyntax {
         text.withUTF8InPlace { isValidFieldValue($0) }
     }
 
+    /// Whether `text` holds any C0 control character, tab included, or DEL: what a path
+    /// segment may not hold. A header value (``isValidFieldValue(_:)``) may hold a tab.
+    static func containsControlCharacter(_ text: String) -> Bool {
+        !isValidFieldValue(text) || text.utf8.contains(0x09)
+    }
+
     /// `isValidFieldValue` on UTF-8 bytes, eight at a time: a header value is checked on
     /// every request, and most hold no byte below 0x20 or 0x7F at all.
     private static func isValidFieldValue(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -76,6 +82,12 @@ enum HTTPSyntax {
     /// does), without allocating lower-cased copies.
     static func namesEqual(_ a: String, _ b: String) -> Bool {
         a.utf8.count == b.utf8.count && zip(a.utf8, b.utf8).allSatisfy { lower($0) == lower($1) }
+    }
+
+    /// `name` with ASCII letters in lower case: equal for names that ``namesEqual(_:_:)`` finds
+    /// equal, for hashing them.
+    static func lowercased(_ name: String) -> String {
+        String(decoding: name.utf8.map(lower), as: UTF8.self)
     }
 
     @inline(__always)

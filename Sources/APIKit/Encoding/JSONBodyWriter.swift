@@ -35,7 +35,7 @@ enum JSONBodyWriter {
     ///
     /// - Parameter strategy: The request's strategy, which each member's overrides.
     static func write(
-        _ members: [DeclaredParameters.Declared<BodyParameter>],
+        _ members: [DeclaredParameters.Member],
         strategy request: EncodingStrategy = .inherit
     ) throws(MemberFailure) -> Data {
         var body: [UInt8] = [UInt8(ascii: "{")]
@@ -64,57 +64,32 @@ enum JSONBodyWriter {
     }
 
     /// Appends a member: nothing for a `nil` the nil strategy omits, else `,` (after the first
-    /// member), the key and the value. Generic so that the field plan's writer, which knows
-    /// the value's type, calls it without boxing the value (``DirectWriting``).
+    /// member), the key and the value. The common scalars are written as they are held
+    /// (``DeclaredValue``); inlined, so that the field plan's writer, which knows the value's
+    /// type, gets a writer specialised for it (``DirectWriting``).
     ///
     /// - Parameters:
-    ///   - field: The member's strategy.
+    ///   - field: The member's strategy, read member by member where it is stored; only its
+    ///     nils and bools apply to a scalar.
     ///   - request: The request's strategy, which `field` overrides.
     ///   - isFirst: Whether no member has been written yet; cleared when this one is.
-    /// - Throws: What encoding the value throws.
+    /// - Throws: ``NonFiniteNumber`` for a NaN or infinite double, or what encoding another
+    ///   value throws.
     @inline(__always)
-    static func appendMember<Value: Encodable>(
-        _ value: Value,
+    static func appendMember(
+        _ value: consuming DeclaredValue,
         key: String,
-        field: EncodingStrategy,
+        field: @autoclosure () -> EncodingStrategy,
         request: EncodingStrategy,
         isFirst: inout Bool,
         to body: inout [UInt8]
     ) throws {
-        var known = KnownScalar(value)
-        if case .unknown = known {
-            if !isNil(value) {
-                appendKey(key, isFirst: &isFirst, to: &body)
-                try appendEncoded(value, strategy: ResolvedStrategy(field: field, request: request), to: &body)
-                return
-            }
-            known = .none
-        }
-        try appendMember(key, known, field: field, request: request, isFirst: &isFirst, to: &body)
-    }
-
-    /// Appends a member whose value is one of the known scalars, or `nil` (`.none`): nothing
-    /// for a `nil` the nil strategy omits, else `,` (after the first member), the key and the
-    /// value.
-    ///
-    /// - Parameters:
-    ///   - value: The value; `.unknown` is not written (callers write other types themselves).
-    ///   - field: The member's strategy; only its nils and bools apply to a scalar.
-    ///   - request: The request's strategy, which `field` overrides.
-    ///   - isFirst: Whether no member has been written yet; cleared when this one is.
-    /// - Throws: ``NonFiniteNumber`` for a NaN or infinite double.
-    @inline(__always)
-    private static func appendMember(
-        _ key: String,
-        _ value: KnownScalar,
-        field: EncodingStrategy,
-        request: EncodingStrategy,
-        isFirst: inout Bool,
-        to body: inout [UInt8]
-    ) throws {
-        switch value {
-        case .none, .unknown:
-            guard (field.nils ?? request.nils ?? .omit) == .null else { return }
+        switch consume value {
+        case .other(let other) where !isNil(other.value):
+            appendKey(key, isFirst: &isFirst, to: &body)
+            try appendEncoded(other.value, strategy: ResolvedStrategy(field: field(), request: request), to: &body)
+        case .none, .other:
+            guard ResolvedStrategy.nils(field: field().nils, request: request.nils) == .null else { return }
             appendKey(key, isFirst: &isFirst, to: &body)
             body.append(contentsOf: "null".utf8)
         case .string(let string):
@@ -125,7 +100,8 @@ enum JSONBodyWriter {
             body.append(contentsOf: String(int).utf8)
         case .bool(let bool):
             appendKey(key, isFirst: &isFirst, to: &body)
-            body.append(contentsOf: (field.bools ?? request.bools ?? .literal).text(bool).utf8)
+            let bools = ResolvedStrategy.bools(field: field().bools, request: request.bools)
+            body.append(contentsOf: bools.text(bool).utf8)
         case .double(let double):
             guard double.isFinite else { throw NonFiniteNumber() }
             appendKey(key, isFirst: &isFirst, to: &body)
@@ -151,9 +127,9 @@ enum JSONBodyWriter {
     /// One value as a whole JSON document: an object, an array or a fragment.
     ///
     /// - Parameter strategy: Its dates and bools strategies apply.
-    static func document(_ value: any Encodable, strategy: ResolvedStrategy) throws -> Data {
+    static func document(_ value: DeclaredValue, strategy: ResolvedStrategy) throws -> Data {
         var body: [UInt8] = []
-        switch KnownScalar(opening: value) {
+        switch value {
         case .string(let string): appendString(string, to: &body)
         case .int(let int): body.append(contentsOf: String(int).utf8)
         case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
@@ -161,7 +137,7 @@ enum JSONBodyWriter {
         case .strings(let strings): appendStrings(strings, to: &body)
         case .ints(let ints): appendInts(ints, to: &body)
         case .none: body.append(contentsOf: "null".utf8)
-        case .unknown: try appendEncoded(value, strategy: strategy, to: &body)
+        case .other(let other): try appendEncoded(other.value, strategy: strategy, to: &body)
         }
         return Data(body)
     }

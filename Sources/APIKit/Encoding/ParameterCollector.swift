@@ -23,21 +23,31 @@ enum ParameterCollector {
     }
 
     /// - Parameter strategy: The request's strategy; it decides whether `nil` query values
-    ///   are declared at all (``DeclaredParameters/keepsNilQueryValues``).
+    ///   are declared at all (``DeclaredParameters/requestNils``).
     static func collect<Configuration>(
         from configuration: Configuration,
         reading: Reading = .automatic,
         strategy: EncodingStrategy = .inherit
     ) -> DeclaredParameters {
-        let keepsNil = strategy.nils.map { $0 != .omit } ?? false
-        if reading == .automatic, let plan = FieldPlan.plan(for: configuration),
-            var parameters = collect(from: configuration, plan: plan, keepsNil: keepsNil)
-        {
-            parameters.keepsNilQueryValues = keepsNil
+        collect(
+            from: configuration,
+            plan: reading == .automatic ? FieldPlan.plan(for: configuration) : nil,
+            strategy: strategy
+        )
+    }
+
+    /// Collects the parameters through `plan`, the configuration type's cached field plan
+    /// already looked up, or with Mirror when it is `nil`.
+    static func collect<Configuration>(
+        from configuration: Configuration,
+        plan: FieldPlan?,
+        strategy: EncodingStrategy
+    ) -> DeclaredParameters {
+        if let plan, let parameters = collect(from: configuration, plan: plan, requestNils: strategy.nils) {
             return parameters
         }
         var parameters = DeclaredParameters()
-        parameters.keepsNilQueryValues = keepsNil
+        parameters.requestNils = strategy.nils
         var visited: Set<ObjectIdentifier> = []
         if type(of: configuration as Any) is AnyClass {
             visited.insert(ObjectIdentifier(configuration as AnyObject))
@@ -56,12 +66,12 @@ enum ParameterCollector {
     private static func collect<Configuration>(
         from configuration: Configuration,
         plan: FieldPlan,
-        keepsNil: Bool
+        requestNils: NilEncoding?
     ) -> DeclaredParameters? {
         withUnsafeBytes(of: configuration) { bytes -> DeclaredParameters? in
             guard let base = bytes.baseAddress else { return plan.fields.isEmpty ? DeclaredParameters() : nil }
             var parameters = DeclaredParameters()
-            parameters.keepsNilQueryValues = keepsNil
+            parameters.requestNils = requestNils
             parameters.headers.reserveCapacity(plan.headerCount)
             parameters.query.reserveCapacity(plan.queryCount)
             parameters.body.reserveCapacity(plan.bodyCount)
@@ -75,7 +85,7 @@ enum ParameterCollector {
                     let storage = base + field.pointee.offset
                     if let declarer = field.pointee.declarer {
                         if let check = field.pointee.nilCheck, check.isNil(in: storage),
-                            check.omitsNil(in: storage, requestKeepsNil: keepsNil)
+                            check.omitsNil(in: storage, requestNils: requestNils)
                         {
                             check.declareOmitted(in: storage, into: &parameters, field: field.pointee.name)
                             continue

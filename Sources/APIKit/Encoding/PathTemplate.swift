@@ -2,7 +2,8 @@
 ///
 /// A placeholder is `{`, one or more characters other than `{`, `}` and `/`, and `}`; other
 /// braces are left to be percent-encoded with the rest of the path. Each value is written as
-/// text by the query rules and percent-encoded as one segment (everything outside the
+/// text by the query's value encoder (``FormValue``, with the default strategies) and
+/// percent-encoded as one segment (everything outside the
 /// unreserved set, `/` included), so it cannot reach another segment, the query or the
 /// fragment. Every placeholder needs exactly one value and every value a placeholder.
 enum PathTemplate {
@@ -11,11 +12,9 @@ enum PathTemplate {
     {
         let hasBrace = path.withUTF8InPlace { $0.contains(UInt8(ascii: "{")) }
         guard !declared.isEmpty || hasBrace else { return path }
-        for index in declared.indices {
-            for earlier in 0..<index where declared[earlier].parameter.name == declared[index].parameter.name {
-                throw .duplicatePathValue(
-                    declared[index].parameter.name, fields: [declared[earlier].field, declared[index].field])
-            }
+        if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.name }) {
+            throw .duplicatePathValue(
+                declared[later].parameter.name, fields: [declared[earlier].field, declared[later].field])
         }
         var filled = ""
         var used = Set<String>()
@@ -51,13 +50,22 @@ enum PathTemplate {
         -> String
     {
         let name = item.parameter.name
-        var texts: [String] = []
-        try ScalarText.forEachText(of: item.parameter.value, key: name, field: item.field) { texts.append($0) }
+        let value = item.parameter.value
+        let texts: [String]?
+        do {
+            texts = try FormValue.make(value).flatTexts(ResolvedStrategy(field: .inherit, request: .inherit))
+        } catch {
+            throw error.buildError(field: item.field, key: name)
+        }
+        guard let texts else {
+            let type = type(of: (value as? any OptionalProtocol)?.flattenedValue ?? value)
+            throw .unsupportedValue(field: item.field, key: name, reason: .nestedValue(String(describing: type)))
+        }
         guard let text = texts.first else { throw .missingPathValue(name, path: path) }
         guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
         guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }
         guard text != ".", text != ".." else { throw .invalidPathValue(name, field: item.field, reason: .dotSegment) }
-        guard !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F }) else {
+        guard !HTTPSyntax.containsControlCharacter(text) else {
             throw .invalidPathValue(name, field: item.field, reason: .controlCharacter)
         }
         return PercentEncoding.encode(text, style: .query)

@@ -46,7 +46,12 @@ extension Request {
             acceptedContentType: parser.contentType,
             strategy: encodingStrategy
         )
-        if reading == .automatic, let plan = FieldPlan.plan(for: configuration), let direct = plan.direct {
+        // Read once: `configuration` is often computed (`var configuration: Self { self }`), and
+        // each read copies the whole struct. The plan is looked up once too: it serves the
+        // direct writer or the collector.
+        let configuration = self.configuration
+        let plan = reading == .automatic ? FieldPlan.plan(for: configuration) : nil
+        if let plan, let direct = plan.direct {
             let written = withUnsafeBytes(of: configuration) { bytes -> Result<URLRequest, BuildError>? in
                 // A configuration with no stored properties has no address; it has no fields either.
                 guard let base = bytes.baseAddress else { return nil }
@@ -56,7 +61,9 @@ extension Request {
             if let written { return try written.get() }
         }
         return try serializer.urlRequest(
-            for: ParameterCollector.collect(from: configuration, reading: reading, strategy: encodingStrategy))
+            for: ParameterCollector.collect(from: configuration, plan: plan, strategy: encodingStrategy),
+            plan: plan
+        )
     }
 
     /// The context errors carry before the URL is known. Computed only when an error is

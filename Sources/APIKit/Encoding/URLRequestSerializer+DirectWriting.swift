@@ -15,12 +15,12 @@ extension URLRequestSerializer {
         // No path parameters: this still rejects a template with placeholders.
         let path = try PathTemplate.fill(path, with: [])
         let strategy = self.strategy
-        let url = URLComposer.url(base: base, path: path) { (text: inout [UInt8]) in
+        let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
             // The writer takes the text over and gives it back: no copy.
             var writer = FormWriter(style: .query)
             swap(&writer.output, &text)
-            direct.appendQuery(at: configuration, request: strategy, to: &writer)
-            swap(&writer.output, &text)
+            defer { swap(&writer.output, &text) }
+            try direct.appendQuery(at: configuration, plan: plan, request: strategy, to: &writer)
         }
         guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
         let body =

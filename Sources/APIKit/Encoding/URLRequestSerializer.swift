@@ -16,7 +16,10 @@ struct URLRequestSerializer {
     /// The request's ``Request/encodingStrategy``, which each field's strategy overrides.
     var strategy: EncodingStrategy = .inherit
 
-    func urlRequest(for parameters: DeclaredParameters) throws(BuildError) -> URLRequest {
+    /// - Parameter plan: The configuration type's field plan, if it has one: declared header
+    ///   names among its checked ones (``FieldPlan/checkedHeaderNames``), in order, need only
+    ///   their values checked.
+    func urlRequest(for parameters: DeclaredParameters, plan: FieldPlan? = nil) throws(BuildError) -> URLRequest {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
         let path = try PathTemplate.fill(path, with: parameters.path)
         // The closure captures the strategy alone: capturing `self` copies the serializer.
@@ -25,12 +28,12 @@ struct URLRequestSerializer {
             try Self.appendQuery(parameters.query, strategy: strategy, to: &text)
         }
         guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
-        let body = try self.body(parameters.body)
+        let body = try self.body(parameters.body, plan: plan)
         var request = URLRequest(url: url)
         // `GET` is URLRequest's default, and setting a method costs a case-insensitive
         // comparison against every standard method.
         if method != .get { request.httpMethod = method.rawValue }
-        request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType)
+        request.allHTTPHeaderFields = try headerFields(parameters.headers, contentType: body?.contentType, plan: plan)
         if let body { request.setRequestBody(body.content) }
         return request
     }
@@ -39,7 +42,7 @@ struct URLRequestSerializer {
 
     /// Appends the query items, percent-encoded and joined by `&`, to the URL's text.
     private static func appendQuery(
-        _ items: [DeclaredParameters.Declared<QueryParameter>],
+        _ items: [DeclaredParameters.Item],
         strategy: EncodingStrategy,
         to text: inout [UInt8]
     ) throws(BuildError) {
@@ -48,40 +51,45 @@ struct URLRequestSerializer {
         swap(&writer.output, &text)
         defer { swap(&writer.output, &text) }
         for index in items.indices {
-            switch items[index].parameter.value {
-            case .keyOnly:
+            guard let value = items[index].parameter.value else {
                 writer.appendKeyOnly(items[index].parameter.key)
-            case .encodable(let value):
-                let strategy = ResolvedStrategy(field: items[index].parameter.strategy, request: strategy)
-                try writer.append(value, key: items[index].parameter.key, field: items[index].field, strategy: strategy)
+                continue
             }
+            try writer.append(
+                value,
+                key: items[index].parameter.key,
+                strategy: items[index].parameter.strategy,
+                request: strategy,
+                field: items[index].field
+            )
         }
     }
 
     // MARK: Headers
 
-    /// The declared header fields, checked, with `Content-Type` and `Accept` added unless
-    /// declared. The headers that frame the message (``HTTPSyntax/isFramingHeader(_:)``) are
-    /// the transport's, decided from the body: declaring one is an error.
+    /// The declared header fields, checked (``HeaderRules``), with `Content-Type` and `Accept`
+    /// added unless declared.
     private func headerFields(
         _ declared: [DeclaredParameters.Declared<HeaderField>],
-        contentType: String?
+        contentType: String?,
+        plan: FieldPlan?
     ) throws(BuildError) -> [String: String] {
+        if let plan, plan.checkedHeaderNames(cover: declared.count, name: { declared[$0].parameter.name }) {
+            for index in declared.indices {
+                try HeaderRules.checkValue(
+                    declared[index].parameter.value, name: declared[index].parameter.name, field: declared[index].field)
+            }
+        } else {
+            try HeaderRules.check(
+                count: declared.count,
+                name: { declared[$0].parameter.name },
+                value: { declared[$0].parameter.value },
+                field: { declared[$0].field }
+            )
+        }
         var fields: [String: String] = Dictionary(minimumCapacity: declared.count + 2)
         for index in declared.indices {
-            let name = declared[index].parameter.name
-            let value = declared[index].parameter.value
-            guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: declared[index].field) }
-            guard !HTTPSyntax.isFramingHeader(name) else {
-                throw .framingHeader(name, source: .property(declared[index].field))
-            }
-            guard HTTPSyntax.isValidFieldValue(value) else {
-                throw .invalidHeaderValue(name: name, field: declared[index].field)
-            }
-            for earlier in 0..<index where HTTPSyntax.namesEqual(declared[earlier].parameter.name, name) {
-                throw .duplicateHeader(name, fields: [declared[earlier].field, declared[index].field])
-            }
-            fields[name] = value
+            fields[declared[index].parameter.name] = declared[index].parameter.value
         }
         if let contentType, !declared.contains(where: { HTTPSyntax.namesEqual($0.parameter.name, "Content-Type") }) {
             fields["Content-Type"] = contentType
@@ -115,9 +123,9 @@ struct URLRequestSerializer {
     }
 
     // These loops read elements by index: binding a whole element copies its key, field name
-    // and boxed value.
+    // and value.
 
-    private func body(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Body? {
+    private func body(_ declared: [DeclaredParameters.Member], plan: FieldPlan?) throws(BuildError) -> Body? {
         guard !declared.isEmpty else { return nil }
         let encoding = declared[0].parameter.encoding
         for index in declared.indices.dropFirst()
@@ -127,15 +135,13 @@ struct URLRequestSerializer {
         let data: Data
         switch encoding.kind {
         case .multipart: return Body(multipart: try MultipartWriter.body(declared, strategy: strategy))
-        case .json: data = try jsonBody(declared)
+        case .json: data = try jsonBody(declared, plan: plan)
         case .formURLEncoded: data = try formBody(declared)
         case .wholeJSON:
             guard let whole = try wholeJSONBody(declared[0]) else { return nil }
             data = whole
         case .raw(let contentType):
-            guard HTTPSyntax.isValidFieldValue(contentType) else {
-                throw .invalidHeaderValue(name: "Content-Type", field: declared[0].field)
-            }
+            try HeaderRules.checkValue(contentType, name: "Content-Type", field: declared[0].field)
             guard let raw = try rawBody(declared[0]) else { return nil }
             data = raw
         case .file(let contentType):
@@ -145,9 +151,9 @@ struct URLRequestSerializer {
     }
 
     /// The value as one JSON document, or `nil` for a `nil` value.
-    private func wholeJSONBody(_ item: DeclaredParameters.Declared<BodyParameter>) throws(BuildError) -> Data? {
+    private func wholeJSONBody(_ item: DeclaredParameters.Member) throws(BuildError) -> Data? {
         let value = item.parameter.value
-        if isNil(value) { return nil }
+        if value.isNil { return nil }
         do {
             let strategy = ResolvedStrategy(field: item.parameter.strategy, request: strategy)
             return try JSONBodyWriter.document(value, strategy: strategy)
@@ -157,10 +163,10 @@ struct URLRequestSerializer {
     }
 
     /// The value's bytes, or `nil` for a `nil` value.
-    private func rawBody(_ item: DeclaredParameters.Declared<BodyParameter>) throws(BuildError) -> Data? {
+    private func rawBody(_ item: DeclaredParameters.Member) throws(BuildError) -> Data? {
         let value = item.parameter.value
-        if isNil(value) { return nil }
-        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        if value.isNil { return nil }
+        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
         guard let data = unwrapped as? Data else {
             throw .unsupportedValue(
                 field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
@@ -170,29 +176,32 @@ struct URLRequestSerializer {
 
     /// The file the value names as the whole body, or `nil` for a `nil` value.
     private func fileBody(
-        _ item: DeclaredParameters.Declared<BodyParameter>,
+        _ item: DeclaredParameters.Member,
         contentType: String?
     ) throws(BuildError) -> Body? {
         let value = item.parameter.value
-        if isNil(value) { return nil }
-        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        if value.isNil { return nil }
+        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
         guard let url = unwrapped as? URL else {
             throw .unsupportedValue(
                 field: item.field, key: item.parameter.key, reason: .notFileURL(String(describing: type(of: unwrapped)))
             )
         }
         let type = contentType ?? MIMETypeTable.mimeType(forFilename: url.lastPathComponent)
-        guard HTTPSyntax.isValidFieldValue(type) else {
-            throw .invalidHeaderValue(name: "Content-Type", field: item.field)
-        }
+        try HeaderRules.checkValue(type, name: "Content-Type", field: item.field)
         let size = try FileCheck.size(of: url, field: item.field, key: item.parameter.key)
         return Body(content: RequestBody(segments: [.file(url, size: size)]), contentType: type)
     }
 
-    private func jsonBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
-        if let (earlier, index) = Self.firstDuplicateKey(declared) {
+    /// - Parameter plan: The configuration type's field plan, if it has one: keys among its
+    ///   checked ones (``FieldPlan/checkedJSONKeys``), in order, are distinct.
+    private func jsonBody(_ declared: [DeclaredParameters.Member], plan: FieldPlan?) throws(BuildError) -> Data {
+        let key = { (index: Int) in declared[index].parameter.key }
+        if plan?.checkedJSONKeys(cover: declared.count, key: key) != true,
+            let (earlier, later) = DuplicateKeys.first(count: declared.count, key: key)
+        {
             throw .duplicateBodyKey(
-                declared[index].parameter.key, fields: [declared[earlier].field, declared[index].field])
+                declared[later].parameter.key, fields: [declared[earlier].field, declared[later].field])
         }
         do {
             return try JSONBodyWriter.write(declared, strategy: strategy)
@@ -202,41 +211,16 @@ struct URLRequestSerializer {
         }
     }
 
-    /// The first member whose key an earlier member already has, and the first member with
-    /// that key, by declaration order; `nil` when the keys are unique.
-    ///
-    /// Up to 32 keys are compared pairwise, which costs less than hashing them; more go
-    /// through a dictionary, so that the cost grows linearly with the number of members. Both
-    /// compare as `String`'s `==` does (canonical equivalence: `"caf\u{E9}"` is `"cafe\u{301}"`).
-    static func firstDuplicateKey(_ declared: [DeclaredParameters.Declared<BodyParameter>]) -> (Int, Int)? {
-        if declared.count <= 32 {
-            for index in declared.indices {
-                for earlier in 0..<index where declared[earlier].parameter.key == declared[index].parameter.key {
-                    return (earlier, index)
-                }
-            }
-            return nil
-        }
-        var first: [String: Int] = Dictionary(minimumCapacity: declared.count)
-        for index in declared.indices {
-            if let earlier = first.updateValue(index, forKey: declared[index].parameter.key) {
-                // `updateValue` replaced the first occurrence: the pair is found, stop here.
-                return (earlier, index)
-            }
-        }
-        return nil
-    }
-
-    private func formBody(_ declared: [DeclaredParameters.Declared<BodyParameter>]) throws(BuildError) -> Data {
+    private func formBody(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Data {
         var writer = FormWriter(style: .form)
         writer.output.reserveCapacity(32 * declared.count)
         for index in declared.indices where !declared[index].isOmitted {
-            let strategy = ResolvedStrategy(field: declared[index].parameter.strategy, request: strategy)
             try writer.append(
                 declared[index].parameter.value,
                 key: declared[index].parameter.key,
-                field: declared[index].field,
-                strategy: strategy
+                strategy: declared[index].parameter.strategy,
+                request: strategy,
+                field: declared[index].field
             )
         }
         return Data(writer.output)

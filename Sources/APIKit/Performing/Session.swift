@@ -133,24 +133,21 @@ public struct Session: Sendable {
     /// The field name that errors about ``defaultHeaders`` carry.
     static let defaultHeadersField = "Session.defaultHeaders"
 
-    /// Adds the default headers that `urlRequest` does not declare.
+    /// Adds the default headers that `urlRequest` does not declare, checked by the rules of
+    /// declared headers (``HeaderRules``).
     func addDefaultHeaders(to urlRequest: inout URLRequest) throws(BuildError) {
         let field = Self.defaultHeadersField
         let names = defaultHeaders.keys.sorted()
-        for (index, name) in names.enumerated() {
-            guard HTTPSyntax.isToken(name) else { throw .invalidHeaderName(name, field: field) }
-            guard !HTTPSyntax.isFramingHeader(name) else { throw .framingHeader(name, source: .sessionDefaultHeaders) }
-            if names[..<index].contains(where: { HTTPSyntax.namesEqual($0, name) }) {
-                throw .duplicateHeader(name, fields: [field])
-            }
-        }
+        try HeaderRules.check(
+            count: names.count,
+            name: { names[$0] },
+            value: { defaultHeaders[names[$0]] ?? "" },
+            field: { _ in field },
+            source: .sessionDefaultHeaders
+        )
         let declared = urlRequest.allHTTPHeaderFields ?? [:]
-        for name in names {
-            let value = defaultHeaders[name] ?? ""
-            guard HTTPSyntax.isValidFieldValue(value) else { throw .invalidHeaderValue(name: name, field: field) }
-            if !declared.keys.contains(where: { HTTPSyntax.namesEqual($0, name) }) {
-                urlRequest.setValue(value, forHTTPHeaderField: name)
-            }
+        for name in names where !declared.keys.contains(where: { HTTPSyntax.namesEqual($0, name) }) {
+            urlRequest.setValue(defaultHeaders[name], forHTTPHeaderField: name)
         }
     }
 
@@ -164,14 +161,14 @@ public struct Session: Sendable {
         let names = defaultQueryItems.keys.sorted()
         if names.first == "" { throw .emptyQueryKey(field: field) }
         guard let url = urlRequest.url else { return }
-        let strategy = ResolvedStrategy(field: .inherit, request: .inherit)
         let appended = try URLComposer.url(url) { (existing, text: inout [UInt8]) throws(BuildError) in
             // The writer takes the text over and gives it back: no copy.
             var writer = FormWriter(style: .query)
             swap(&writer.output, &text)
             defer { swap(&writer.output, &text) }
             for name in names where !existing.contains(name) {
-                try writer.append(defaultQueryItems[name] ?? "", key: name, field: field, strategy: strategy)
+                let value = DeclaredValue.string(defaultQueryItems[name] ?? "")
+                try writer.append(value, key: name, strategy: .inherit, request: .inherit, field: field)
             }
         }
         guard let appended else { throw .invalidURL(base: url.absoluteString, path: "") }

@@ -59,24 +59,24 @@ struct JSONBodyWriterTests {
         let ints: [[Int]] = [[], [0], [1, -2, 3], [Int.max, Int.min]]
         for (index, sample) in strings.enumerated() {
             let expected = String(decoding: try Self.reference.encode(sample), as: UTF8.self)
-            let members: [DeclaredParameters.Declared<BodyParameter>] = [
-                .init(field: "a", parameter: BodyParameter(key: "a", value: sample, encoding: .json)),
-                .init(field: "b", parameter: BodyParameter(key: "b", value: [String]?.some(sample), encoding: .json)),
-                .init(field: "c", parameter: BodyParameter(key: "c", value: [String]?.none, encoding: .json)),
+            let members: [DeclaredParameters.Member] = [
+                .init(field: "a", parameter: .init(key: "a", value: sample, encoding: .json)),
+                .init(field: "b", parameter: .init(key: "b", value: [String]?.some(sample), encoding: .json)),
+                .init(field: "c", parameter: .init(key: "c", value: [String]?.none, encoding: .json)),
             ]
             let body = try JSONBodyWriter.write(members, strategy: .bools(.numeric))
             #expect(
                 String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected)}", "strings #\(index)")
             let document = try JSONBodyWriter.document(
-                sample, strategy: ResolvedStrategy(field: .inherit, request: .inherit))
+                DeclaredValue(sample), strategy: ResolvedStrategy(field: .inherit, request: .inherit))
             #expect(String(decoding: document, as: UTF8.self) == expected, "document #\(index)")
         }
         for (index, sample) in ints.enumerated() {
             let expected = String(decoding: try Self.reference.encode(sample), as: UTF8.self)
-            let members: [DeclaredParameters.Declared<BodyParameter>] = [
-                .init(field: "a", parameter: BodyParameter(key: "a", value: sample, encoding: .json)),
-                .init(field: "b", parameter: BodyParameter(key: "b", value: [Int]?.some(sample), encoding: .json)),
-                .init(field: "c", parameter: BodyParameter(key: "c", value: [Int]?.none, encoding: .json)),
+            let members: [DeclaredParameters.Member] = [
+                .init(field: "a", parameter: .init(key: "a", value: sample, encoding: .json)),
+                .init(field: "b", parameter: .init(key: "b", value: [Int]?.some(sample), encoding: .json)),
+                .init(field: "c", parameter: .init(key: "c", value: [Int]?.none, encoding: .json)),
             ]
             let body = try JSONBodyWriter.write(members, strategy: .nils(.null))
             #expect(
@@ -88,13 +88,13 @@ struct JSONBodyWriterTests {
     @Test("members keep declaration order, nil members are left out, unknown values go through JSONEncoder")
     func members() throws {
         struct Nested: Encodable { var b = 1, a = [true] }
-        let members: [DeclaredParameters.Declared<BodyParameter>] = [
-            .init(field: "s", parameter: BodyParameter(key: "s", value: "x", encoding: .json)),
-            .init(field: "n", parameter: BodyParameter(key: "n", value: Int?.none, encoding: .json)),
-            .init(field: "u", parameter: BodyParameter(key: "u", value: UInt8(7), encoding: .json)),
-            .init(field: "o", parameter: BodyParameter(key: "o", value: Nested?.some(Nested()), encoding: .json)),
-            .init(field: "z", parameter: BodyParameter(key: "z", value: String??.some(nil), encoding: .json)),
-            .init(field: "d", parameter: BodyParameter(key: "d", value: Double?.some(2), encoding: .json)),
+        let members: [DeclaredParameters.Member] = [
+            .init(field: "s", parameter: .init(key: "s", value: "x", encoding: .json)),
+            .init(field: "n", parameter: .init(key: "n", value: Int?.none, encoding: .json)),
+            .init(field: "u", parameter: .init(key: "u", value: UInt8(7), encoding: .json)),
+            .init(field: "o", parameter: .init(key: "o", value: Nested?.some(Nested()), encoding: .json)),
+            .init(field: "z", parameter: .init(key: "z", value: String??.some(nil), encoding: .json)),
+            .init(field: "d", parameter: .init(key: "d", value: Double?.some(2), encoding: .json)),
         ]
         let body = try JSONBodyWriter.write(members)
         #expect(String(decoding: body, as: UTF8.self) == #"{"s":"x","u":7,"o":{"a":[true],"b":1},"d":2}"#)

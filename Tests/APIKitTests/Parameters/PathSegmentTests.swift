@@ -121,6 +121,39 @@ struct PathTests {
         }
     }
 
+    struct Point: Encodable, Sendable {
+        var x = 1
+        var y = 2
+    }
+
+    struct Structured: RequestConfiguration, Sendable {
+        @PathSegment("v") var v = Point()
+        @PathSegment("w") var w: [Double] = [1.5]
+
+        struct One: RequestConfiguration, Sendable {
+            @PathSegment("w") var w: [Double] = [1.5]
+        }
+    }
+
+    struct NotFinite: RequestConfiguration, Sendable {
+        @PathSegment("v") var v = Double.nan
+    }
+
+    @Test("values go through the query's value encoder: structure is rejected, a list of one is its element")
+    func valueEncoder() throws {
+        let error = try #require(buildError(Structured(), path: "{v}/{w}"))
+        guard case .unsupportedValue(field: "v", key: "v", reason: .nestedValue("Point")) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(try urlRequest(Structured.One(), path: "x/{w}").url?.path == "/x/1.5")
+        let nan = try #require(buildError(NotFinite(), path: "{v}"))
+        guard case .unsupportedValue(field: "v", key: "v", reason: .nonFiniteNumber) = nan else {
+            Issue.record("unexpected \(nan)")
+            return
+        }
+    }
+
     struct None: RequestConfiguration, Sendable {}
 
     @Test("braces that are not placeholders are escaped with the path; {name} needs a value")

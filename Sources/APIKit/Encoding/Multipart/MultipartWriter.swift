@@ -23,7 +23,7 @@ enum MultipartWriter {
     }
 
     static func body(
-        _ declared: [DeclaredParameters.Declared<BodyParameter>],
+        _ declared: [DeclaredParameters.Member],
         strategy: EncodingStrategy = .inherit
     ) throws(BuildError) -> MultipartBody {
         var drafts: [Draft] = []
@@ -54,7 +54,7 @@ enum MultipartWriter {
     // MARK: Parts
 
     private static func appendParts(
-        of item: DeclaredParameters.Declared<BodyParameter>,
+        of item: DeclaredParameters.Member,
         strategy: ResolvedStrategy,
         to drafts: inout [Draft]
     ) throws(BuildError) {
@@ -62,14 +62,14 @@ enum MultipartWriter {
         let field = item.field
         let value = item.parameter.value
         guard let name = escaped(key) else { throw .invalidPartName(key, field: field) }
-        if isNil(value) {
+        if value.isNil {
             // Omitted by default; `.empty` and `.null` write a text part.
             if let text = strategy.nils.text {
                 drafts.append(Draft(headers: disposition(name), content: .bytes(Data(text.utf8))))
             }
             return
         }
-        let unwrapped = (value as? any OptionalProtocol)?.flattenedValue ?? value
+        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
         if let file = unwrapped as? MultipartFile {
             drafts.append(try filePart(file, name: name, key: key, field: field))
             return
@@ -89,30 +89,13 @@ enum MultipartWriter {
         do {
             tree = try FormValue.make(value)
         } catch {
-            switch error {
-            case .unsupported(let reason):
-                throw .unsupportedValue(field: field, key: key, reason: reason)
-            case .encodingFailed(let underlying):
-                throw .valueEncodingFailed(field: field, key: key, underlying: underlying)
-            }
+            throw error.buildError(field: field, key: key)
         }
-        let elements: [FormValue]
-        if case .list(let list) = tree { elements = list } else { elements = [tree] }
-        var texts: [String] = []
-        for element in elements {
-            switch element {
-            case .list, .object:
-                let headers = disposition(name) + "Content-Type: application/json\r\n"
-                drafts.append(
-                    Draft(
-                        headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy)))
-                )
-                return
-            case .null:
-                if let text = strategy.nils.text { texts.append(text) }
-            default:
-                if let text = FormWriter.text(of: element, strategy) { texts.append(text) }
-            }
+        guard let texts = tree.flatTexts(strategy) else {
+            let headers = disposition(name) + "Content-Type: application/json\r\n"
+            drafts.append(
+                Draft(headers: headers, content: .bytes(try json(value, key: key, field: field, strategy: strategy))))
+            return
         }
         for text in texts {
             drafts.append(Draft(headers: disposition(name), content: .bytes(Data(text.utf8))))
@@ -128,9 +111,7 @@ enum MultipartWriter {
         guard let filename = escaped(file.filename) else {
             throw .invalidFilename(file.filename, field: field, key: key)
         }
-        guard HTTPSyntax.isValidFieldValue(file.mimeType) else {
-            throw .invalidHeaderValue(name: "Content-Type", field: field)
-        }
+        try HeaderRules.checkValue(file.mimeType, name: "Content-Type", field: field)
         let headers =
             "Content-Disposition: form-data; name=\"\(name)\"; filename=\"\(filename)\"\r\n"
             + "Content-Type: \(file.mimeType)\r\n"
@@ -148,7 +129,7 @@ enum MultipartWriter {
     }
 
     private static func json(
-        _ value: any Encodable,
+        _ value: DeclaredValue,
         key: String,
         field: String,
         strategy: ResolvedStrategy
