@@ -162,24 +162,34 @@ private func endToEndBenchmark(_ name: String, client: Client, inFlight: Int, ba
 
 // MARK: Interleaved
 
-/// The same work as ``endToEndBenchmark(_:client:inFlight:base:)`` for both clients in one
-/// benchmark: each iteration runs one APIKit batch and one raw batch, in alternating order, and
-/// records each side's requests per second, latency and client CPU time in metrics of its own.
-/// Whatever else the machine does in a moment slows both sides alike, so the ratio between
-/// them holds still where two separate benchmarks, seconds apart, drift by 10–30% here.
-private func interleavedBenchmark(_ name: String, inFlight: Int, base: String) {
-    let sides: [(client: Client, rps: BenchmarkMetric, latency: BenchmarkMetric, cpu: BenchmarkMetric)] = [
+/// One client of an interleaved benchmark: a label for its metrics and how it sends a batch.
+struct InterleavedSide: Sendable {
+    var label: String
+    /// Sends that many requests at once and waits for all of them: the latency of each, and
+    /// the first error.
+    var batch: @Sendable (_ count: Int) async -> (latencies: [UInt64], error: (any Error)?)
+}
+
+/// The same work as ``endToEndBenchmark(_:client:inFlight:base:)`` for several clients in one
+/// benchmark: each iteration runs one batch per client, in rotating order, and records each
+/// side's requests per second, latency and client CPU time in metrics of its own ("LABEL
+/// requests per s", ...). Whatever else the machine does in a moment slows every side alike, so
+/// the ratios between them hold still where separate benchmarks, seconds apart, drift by 10–30%
+/// here.
+func interleavedBenchmark(
+    _ name: String, inFlight: Int, sides clients: [InterleavedSide], maxDuration: (sequential: Int, batched: Int)
+) {
+    let sides = clients.map { client in
         (
-            .apikit, .custom("APIKit requests per s", polarity: .prefersLarger, useScalingFactor: false),
-            .custom("APIKit latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
-            .custom("APIKit CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)
-        ),
-        (
-            .raw, .custom("raw requests per s", polarity: .prefersLarger, useScalingFactor: false),
-            .custom("raw latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
-            .custom("raw CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)
-        ),
-    ]
+            client: client,
+            rps: BenchmarkMetric.custom(
+                "\(client.label) requests per s", polarity: .prefersLarger, useScalingFactor: false),
+            latency: BenchmarkMetric.custom(
+                "\(client.label) latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
+            cpu: BenchmarkMetric.custom(
+                "\(client.label) CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)
+        )
+    }
     let metrics = sides.flatMap { [$0.rps, $0.latency, $0.cpu] }
     let configuration = Benchmark.Configuration(
         metrics: [.wallClock, .peakMemoryResident] + metrics,
@@ -187,13 +197,15 @@ private func interleavedBenchmark(_ name: String, inFlight: Int, base: String) {
         units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, .count) }),
         warmupIterations: inFlight == 1 ? 50 : 5,
         scalingFactor: .one,
-        maxDuration: .seconds(inFlight == 1 ? 8 : 12),
+        maxDuration: .seconds(inFlight == 1 ? maxDuration.sequential : maxDuration.batched),
         maxIterations: inFlight == 1 ? 10_000 : 1_000,
         setup: {
+            // Open the connections and check each client decodes what the server answers.
             for side in sides {
-                let (_, error) = await side.client.batch(inFlight, base: base, session: endToEndSession)
+                let (_, error) = await side.client.batch(inFlight)
                 if let error {
-                    throw EndToEndSetupFailed(description: "\(name): warm-up request to \(base) failed: \(error)")
+                    throw EndToEndSetupFailed(
+                        description: "\(name): warm-up request with \(side.client.label) failed: \(error)")
                 }
             }
         }
@@ -201,16 +213,17 @@ private func interleavedBenchmark(_ name: String, inFlight: Int, base: String) {
     Benchmark(name, configuration: configuration) { benchmark in
         var iteration = 0
         for _ in benchmark.scaledIterations {
-            let order = iteration.isMultiple(of: 2) ? [sides[0], sides[1]] : [sides[1], sides[0]]
+            // Rotate who goes first, so that no client always runs right after another.
+            let first = iteration % sides.count
             iteration += 1
-            for side in order {
+            for side in sides[first...] + sides[..<first] {
                 let cpuStart = processCPUNanoseconds()
                 let start = DispatchTime.now().uptimeNanoseconds
-                let (latencies, error) = await side.client.batch(inFlight, base: base, session: endToEndSession)
+                let (latencies, error) = await side.client.batch(inFlight)
                 let elapsed = max(DispatchTime.now().uptimeNanoseconds - start, 1)
                 let cpu = processCPUNanoseconds() - cpuStart
                 if let error {
-                    benchmark.error("\(name): request failed: \(error)")
+                    benchmark.error("\(name): \(side.client.label) request failed: \(error)")
                     return
                 }
                 benchmark.measurement(side.rps, Int((UInt64(inFlight) * 1_000_000_000) / elapsed))
@@ -246,6 +259,9 @@ func registerEndToEndBenchmarks() {
     endToEndBenchmark("E2E GET sequential: raw URLSession", client: .raw, inFlight: 1, base: base)
     endToEndBenchmark("E2E GET 50 in flight: APIKit perform", client: .apikit, inFlight: 50, base: base)
     endToEndBenchmark("E2E GET 50 in flight: raw URLSession", client: .raw, inFlight: 50, base: base)
-    interleavedBenchmark("E2E GET sequential, interleaved", inFlight: 1, base: base)
-    interleavedBenchmark("E2E GET 50 in flight, interleaved", inFlight: 50, base: base)
+    let sides = [("APIKit", Client.apikit), ("raw", Client.raw)].map { label, client in
+        InterleavedSide(label: label) { count in await client.batch(count, base: base, session: endToEndSession) }
+    }
+    interleavedBenchmark("E2E GET sequential, interleaved", inFlight: 1, sides: sides, maxDuration: (8, 12))
+    interleavedBenchmark("E2E GET 50 in flight, interleaved", inFlight: 50, sides: sides, maxDuration: (8, 12))
 }

@@ -108,67 +108,11 @@ enum RawAsyncHTTPClientItems {
     }
 }
 
-/// The three clients, interleaved: see the top of the file.
-private func transportBenchmark(_ name: String, inFlight: Int, base: String) {
-    let sides = TransportClient.allCases.map { client in
-        (
-            client: client,
-            rps: BenchmarkMetric.custom(
-                "\(client.label) requests per s", polarity: .prefersLarger, useScalingFactor: false),
-            latency: BenchmarkMetric.custom(
-                "\(client.label) latency in µs", polarity: .prefersSmaller, useScalingFactor: false),
-            cpu: BenchmarkMetric.custom(
-                "\(client.label) CPU in µs per request", polarity: .prefersSmaller, useScalingFactor: false)
-        )
-    }
-    let metrics = sides.flatMap { [$0.rps, $0.latency, $0.cpu] }
-    let configuration = Benchmark.Configuration(
-        metrics: [.wallClock, .peakMemoryResident] + metrics,
-        timeUnits: .microseconds,
-        units: Dictionary(uniqueKeysWithValues: metrics.map { ($0, .count) }),
-        warmupIterations: inFlight == 1 ? 50 : 5,
-        scalingFactor: .one,
-        maxDuration: .seconds(inFlight == 1 ? 10 : 15),
-        maxIterations: inFlight == 1 ? 10_000 : 1_000,
-        setup: {
-            // Open the connections and check each client decodes what the server answers.
-            for side in sides {
-                let (_, error) = await side.client.batch(inFlight, base: base)
-                if let error {
-                    throw EndToEndSetupFailed(
-                        description: "\(name): warm-up request to \(base) with \(side.client.label) failed: \(error)")
-                }
-            }
-        }
-    )
-    Benchmark(name, configuration: configuration) { benchmark in
-        var iteration = 0
-        for _ in benchmark.scaledIterations {
-            // Rotate who goes first, so that no client always runs right after another.
-            let first = iteration % sides.count
-            iteration += 1
-            for side in sides[first...] + sides[..<first] {
-                let cpuStart = processCPUNanoseconds()
-                let start = DispatchTime.now().uptimeNanoseconds
-                let (latencies, error) = await side.client.batch(inFlight, base: base)
-                let elapsed = max(DispatchTime.now().uptimeNanoseconds - start, 1)
-                let cpu = processCPUNanoseconds() - cpuStart
-                if let error {
-                    benchmark.error("\(name): \(side.client.label) request failed: \(error)")
-                    return
-                }
-                benchmark.measurement(side.rps, Int((UInt64(inFlight) * 1_000_000_000) / elapsed))
-                benchmark.measurement(side.cpu, Int(cpu / UInt64(inFlight) / 1_000))
-                for latency in latencies {
-                    benchmark.measurement(side.latency, Int(latency / 1_000))
-                }
-            }
-        }
-    }
-}
-
 func registerTransportBenchmarks() {
     guard let base = endToEndBase else { return }
-    transportBenchmark("Transports GET sequential, interleaved", inFlight: 1, base: base)
-    transportBenchmark("Transports GET 50 in flight, interleaved", inFlight: 50, base: base)
+    let sides = TransportClient.allCases.map { client in
+        InterleavedSide(label: client.label) { count in await client.batch(count, base: base) }
+    }
+    interleavedBenchmark("Transports GET sequential, interleaved", inFlight: 1, sides: sides, maxDuration: (10, 15))
+    interleavedBenchmark("Transports GET 50 in flight, interleaved", inFlight: 50, sides: sides, maxDuration: (10, 15))
 }
