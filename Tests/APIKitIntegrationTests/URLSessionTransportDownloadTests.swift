@@ -54,6 +54,20 @@ private func leakedCorelibsFiles(since before: Set<String>) async throws -> Set<
     return left
 }
 
+/// Whether a corelibs file that was not there `before` has bytes in it within 10 s.
+private func firstWrittenCorelibsFile(since before: Set<String>) async throws -> Bool {
+    for _ in 0..<1_000 {
+        for name in corelibsFiles().subtracting(before) {
+            let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
+            if let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size > 0 {
+                return true
+            }
+        }
+        try await Task.sleep(nanoseconds: 10_000_000)
+    }
+    return false
+}
+
 /// Whether the file at `url` holds `size` bytes of the server's pattern (byte I = I % 251).
 private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
     let handle = try FileHandle(forReadingFrom: url)
@@ -107,7 +121,7 @@ struct URLSessionTransportDownloadTests {
             try await Task.sleep(nanoseconds: 20_000_000)
             #expect(calls.value == 1)
         }
-        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
     @Test("cancelled mid-body: one completion with cancelled, nothing at the destination, no temporary file anywhere")
@@ -138,7 +152,7 @@ struct URLSessionTransportDownloadTests {
             return
         }
         #expect(try names(in: directory).isEmpty)
-        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before) == [])
         #expect(calls.value == 1)
     }
 
@@ -171,7 +185,67 @@ struct URLSessionTransportDownloadTests {
             #expect(calls.value == 1)
         }
         #expect(try names(in: directory).allSatisfy { !$0.hasPrefix(".") })
-        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before) == [])
+    }
+
+    @Test("cancelled after its first chunk was written but before the busy delegate queue reported it: no file left")
+    func cancelBeforeFirstReport() async throws {
+        let directory = try makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let before = corelibsFiles()
+        let transport = URLSessionTransport()
+        // The first progress report of `blocker` holds the transport's delegate queue until
+        // `release` is signalled (30 s at most, so that a failure cannot hang the suite).
+        let release = DispatchSemaphore(value: 0)
+        let (blocking, blockingContinuation) = AsyncStream<Void>.makeStream()
+        let (blockerEnded, blockerEndedContinuation) = AsyncStream<Void>.makeStream()
+        let reported = Protected(false)
+        _ = transport.download(
+            try FastAPIDownloadRequest(size: 1 << 20).makeURLRequest(),
+            to: directory.appendingPathComponent("blocker.bin"),
+            progress: { _ in
+                let first = reported.withLock { wasReported in
+                    defer { wasReported = true }
+                    return !wasReported
+                }
+                guard first else { return }
+                blockingContinuation.yield()
+                _ = release.wait(timeout: .now() + 30)
+            }
+        ) { _ in blockerEndedContinuation.yield() }
+        for await _ in blocking { break }
+        // Meanwhile corelibs writes the first chunks of `cancelled` to a file of its own, and
+        // the download is cancelled before any of them is reported.
+        let beforeCancelled = corelibsFiles()
+        let steps = Protected(0)
+        let (ended, endedContinuation) = AsyncStream<Result<TransportDownload, any Error>>.makeStream()
+        let cancelled = transport.download(
+            try FastAPIDownloadRequest(size: 256 << 20).makeURLRequest(),
+            to: directory.appendingPathComponent("cancelled.bin"),
+            progress: { _ in steps.withLock { $0 += 1 } }
+        ) { endedContinuation.yield($0) }
+        let written = try await firstWrittenCorelibsFile(since: beforeCancelled)
+        try await Task.sleep(nanoseconds: 100_000_000)
+        let reportsBeforeCancel = steps.value
+        cancelled.cancel()
+        // corelibs lets go of the task's protocol object on its work queue once the cancellation
+        // has run there: give it that time before the reports come.
+        try await Task.sleep(nanoseconds: 500_000_000)
+        release.signal()
+        var result: Result<TransportDownload, any Error>?
+        for await outcome in ended {
+            result = outcome
+            break
+        }
+        for await _ in blockerEnded { break }
+        #expect(written, "no corelibs file was written to within 10 s")
+        #expect(reportsBeforeCancel == 0, "the delegate queue was not held: \(reportsBeforeCancel) reports came first")
+        guard case .failure(let error as URLError) = result, error.code == .cancelled else {
+            Issue.record("expected URLError(.cancelled), got \(String(describing: result))")
+            return
+        }
+        #expect(try names(in: directory) == ["blocker.bin"])
+        #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
     @Test("a 4xx: the error body, read from the download task's file, decoded; no file anywhere")
@@ -187,7 +261,7 @@ struct URLSessionTransportDownloadTests {
         #expect(error?.statusCode == 409)
         #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 409, error: "Conflict"))
         #expect(try names(in: directory).isEmpty)
-        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
     @Test("a request with a file body goes through the stream-based download, its body sent with Content-Length")
@@ -223,7 +297,7 @@ struct URLSessionTransportDownloadFaultTests {
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
             #expect(try names(in: directory).isEmpty, "\(path)")
         }
-        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
     @Test("a RetryPolicy retries a download cut off mid-body; every attempt's files are gone")
@@ -242,6 +316,6 @@ struct URLSessionTransportDownloadFaultTests {
         #expect(error?.stage == .transport)
         #expect(attempts.value == 2)
         #expect(try names(in: directory).isEmpty)
-        #expect(try await leakedCorelibsFiles(since: before).isEmpty)
+        #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 }

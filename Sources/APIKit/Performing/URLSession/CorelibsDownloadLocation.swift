@@ -8,38 +8,50 @@
 /// nowhere public.
 ///
 /// The file is the lazy `tempFileURL` of the task's protocol object (`_NativeProtocol`), created
-/// when the first chunk arrives and never changed after. It is read with `Mirror`, at the first
-/// `didWriteData` — after that chunk was written, so the lazy value is set — and the task's
-/// protocol is read under the task's own `_protocolLock`, which guards it. When corelibs does not
-/// have that shape (another version), or the task has already let go of its protocol, the
-/// answer is `nil` and nothing is removed. On Apple platforms `URLSession` removes its own
-/// files: always `nil`.
-enum CorelibsDownloadLocation {
-    /// The file corelibs writes `task`'s body to, or `nil` when it cannot be found.
-    static func location(of task: URLSessionDownloadTask) -> URL? {
+/// by the first chunk written and never changed after. The protocol object is taken from the
+/// task with `Mirror` as soon as `resume()` returns: corelibs creates it inside `resume()`
+/// (download tasks skip the cache lookup that would defer it), under the task's own
+/// `_protocolLock`, and lets go of it when the task ends — which, for a transfer cancelled
+/// right after its first chunk, can come before that chunk's `didWriteData` reaches the
+/// delegate queue, so a look at that moment may find nothing. Holding the object from the
+/// start, its file is read once the task has completed and nothing writes to it any more.
+///
+/// When corelibs does not have that shape (another version), the answer is `nil` and nothing is
+/// removed; tests fail then. On Apple platforms `URLSession` removes its own files: always
+/// `nil`.
+struct CorelibsDownloadLocation: @unchecked Sendable {
+    /// The task's protocol object; only its lazy file is read, after the task has completed.
+    private let urlProtocol: AnyObject
+
+    /// The protocol object of `task`, which has just been resumed; `nil` when it cannot be found.
+    init?(resumed task: URLSessionDownloadTask) {
         #if canImport(FoundationNetworking)
-            guard let lock = field("_protocolLock", of: task) as? NSLock else { return nil }
+            guard let lock = Self.field("_protocolLock", of: task) as? NSLock else { return nil }
             let urlProtocol: AnyObject? = lock.withLock {
-                guard let storage = field("_protocolStorage", of: task) else { return nil }
+                guard let storage = Self.field("_protocolStorage", of: task) else { return nil }
                 // `case existing(URLProtocol)`: the one child of the enum's mirror
                 return Mirror(reflecting: storage).children.first.map { $0.value as AnyObject }
             }
             guard let urlProtocol, urlProtocol is URLProtocol else { return nil }
-            return field("$__lazy_storage_$_tempFileURL", of: urlProtocol).flatMap { $0 as? URL? } ?? nil
+            self.urlProtocol = urlProtocol
         #else
             return nil
         #endif
     }
 
-    #if canImport(FoundationNetworking)
-        /// The stored property `label` of `object`, looked up in its class and its superclasses.
-        private static func field(_ label: String, of object: AnyObject) -> Any? {
-            var mirror: Mirror? = Mirror(reflecting: object)
-            while let current = mirror {
-                if let child = current.children.first(where: { $0.label == label }) { return child.value }
-                mirror = current.superclassMirror
-            }
-            return nil
+    /// The file the body was written to, or `nil` when nothing was written; read only once the
+    /// task has completed.
+    var file: URL? {
+        Self.field("$__lazy_storage_$_tempFileURL", of: urlProtocol).flatMap { $0 as? URL? } ?? nil
+    }
+
+    /// The stored property `label` of `object`, looked up in its class and its superclasses.
+    private static func field(_ label: String, of object: AnyObject) -> Any? {
+        var mirror: Mirror? = Mirror(reflecting: object)
+        while let current = mirror {
+            if let child = current.children.first(where: { $0.label == label }) { return child.value }
+            mirror = current.superclassMirror
         }
-    #endif
+        return nil
+    }
 }

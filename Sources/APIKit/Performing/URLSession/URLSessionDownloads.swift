@@ -19,8 +19,9 @@
 /// `didFinishDownloadingTo` with the file, then `didCompleteWithError(nil)`; Apple's
 /// `URLSession` deletes the file when `didFinishDownloadingTo` returns, corelibs never does, so
 /// the file is moved there, to the caller's `fileURL`. A transfer that fails or is cancelled
-/// only calls `didCompleteWithError`, and corelibs leaves its partial file behind: its location
-/// is learnt at the first `didWriteData` (``CorelibsDownloadLocation``) and the file removed.
+/// only calls `didCompleteWithError`, and corelibs leaves its partial file behind: the object
+/// that knows its location is taken from the task when it is resumed
+/// (``CorelibsDownloadLocation``), and the file removed when the task completes.
 /// Cancelling a download task has no crash like the upload one
 /// (``FileUploadCancellation``): libcurl never waits for a file read there. ``cancel(_:)`` marks
 /// the download cancelled before it cancels the task, and the body is moved only under the same
@@ -30,10 +31,8 @@ final class URLSessionDownloads: Sendable {
         let fileURL: URL
         let progress: ProgressHandler
         let completion: @Sendable (Result<TransportDownload, any Error>) -> Void
-        /// Whether the location of corelibs' own file was looked for.
-        var located = false
-        /// corelibs' own file, while it may still exist.
-        var location: URL?
+        /// What knows where corelibs writes the body, until `didFinishDownloadingTo` hands it over.
+        var partial: CorelibsDownloadLocation?
         /// Whether the body reached `fileURL`.
         var moved = false
         /// Why the body could not be moved to `fileURL`.
@@ -55,17 +54,14 @@ final class URLSessionDownloads: Sendable {
         downloads.withLock { $0[task.taskIdentifier] = download }
     }
 
-    /// Reports the bytes written so far; learns where corelibs writes them the first time.
+    /// Learns where corelibs will write the body of `task`; call as soon as `resume()` returns.
+    func didResume(_ task: URLSessionDownloadTask) {
+        guard let partial = CorelibsDownloadLocation(resumed: task) else { return }
+        downloads.withLock { $0[task.taskIdentifier]?.partial = partial }
+    }
+
+    /// Reports the bytes written so far.
     func didWrite(_ task: URLSessionDownloadTask, totalBytesWritten: Int64, totalBytesExpected: Int64) {
-        let locate = downloads.withLock { downloads -> Bool? in
-            guard var download = downloads[task.taskIdentifier] else { return nil }
-            defer { download.located = true; downloads[task.taskIdentifier] = download }
-            return !download.located
-        }
-        guard let locate else { return }
-        if locate, let location = CorelibsDownloadLocation.location(of: task) {
-            downloads.withLock { $0[task.taskIdentifier]?.location = location }
-        }
         let progress = downloads.withLock { $0[task.taskIdentifier]?.progress }
         progress?(
             TransferProgress(
@@ -106,7 +102,7 @@ final class URLSessionDownloads: Sendable {
         downloads.withLock { downloads in
             guard var download = downloads[task.taskIdentifier] else { return }
             defer { downloads[task.taskIdentifier] = download }
-            download.location = nil
+            download.partial = nil
             if moveError == nil, !download.cancelled, rename(source.path, fileURL.path) != 0 {
                 let code = POSIXErrorCode(rawValue: errno) ?? .EIO
                 moveError = DownloadError.fileWriteFailed(fileURL, underlying: POSIXError(code))
@@ -121,8 +117,8 @@ final class URLSessionDownloads: Sendable {
     /// the completion. Returns whether `task` was a download.
     func didComplete(_ task: URLSessionTask, error: (any Error)?) -> Bool {
         guard let download = downloads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return false }
-        if let location = download.location {
-            _ = unlink(location.path)
+        if let file = download.partial?.file {
+            _ = unlink(file.path)
         }
         if let error {
             download.completion(.failure(error))

@@ -146,6 +146,7 @@ public final class URLSessionTransport: Transport {
         let task = session.downloadTask(with: request)
         router.downloads.register(task, to: fileURL, progress: progress, completion: completion)
         task.resume()
+        router.downloads.didResume(task)
         return URLSessionDownloadHandle(task: task, downloads: router.downloads)
     }
 
