@@ -32,6 +32,7 @@ let endToEndBase: String? = {
 private final class Batch: @unchecked Sendable {
     private let lock = NSLock()
     private var remaining: Int
+    private var started = 0
     private var latencies: [UInt64]
     private var firstError: (any Error)?
     private var continuation: CheckedContinuation<Void, Never>?
@@ -39,6 +40,15 @@ private final class Batch: @unchecked Sendable {
     init(count: Int) {
         remaining = count
         latencies = Array(repeating: 0, count: count)
+    }
+
+    /// The index of the next request to start, or `nil` when all were started.
+    func nextIndex() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard started < latencies.count else { return nil }
+        defer { started += 1 }
+        return started
     }
 
     func start(_ continuation: CheckedContinuation<Void, Never>) {
@@ -105,14 +115,25 @@ enum Client: Sendable {
 
     /// Sends `count` requests at once and waits for all of them.
     func batch(_ count: Int, base: String, session: URLSession) async -> (latencies: [UInt64], error: (any Error)?) {
-        let batch = Batch(count: count)
-        await withCheckedContinuation { continuation in
-            for index in 0..<count {
-                let start = DispatchTime.now().uptimeNanoseconds
-                send(base: base, session: session) { error in
-                    batch.finish(index, startedAt: start, error: error)
-                }
+        await batch(inFlight: count, total: count, base: base, session: session)
+    }
+
+    /// Sends `total` requests, `inFlight` at a time: each completion starts the next request
+    /// until all were started; waits for all of them.
+    func batch(
+        inFlight: Int, total: Int, base: String, session: URLSession
+    ) async -> (latencies: [UInt64], error: (any Error)?) {
+        let batch = Batch(count: total)
+        @Sendable func sendNext() {
+            guard let index = batch.nextIndex() else { return }
+            let start = DispatchTime.now().uptimeNanoseconds
+            send(base: base, session: session) { error in
+                batch.finish(index, startedAt: start, error: error)
+                sendNext()
             }
+        }
+        await withCheckedContinuation { continuation in
+            for _ in 0..<min(inFlight, total) { sendNext() }
             batch.start(continuation)
         }
         return batch.result
@@ -165,9 +186,9 @@ private func endToEndBenchmark(_ name: String, client: Client, inFlight: Int, ba
 /// One client of an interleaved benchmark: a label for its metrics and how it sends a batch.
 struct InterleavedSide: Sendable {
     var label: String
-    /// Sends that many requests at once and waits for all of them: the latency of each, and
-    /// the first error.
-    var batch: @Sendable (_ count: Int) async -> (latencies: [UInt64], error: (any Error)?)
+    /// Sends `total` requests, `inFlight` at a time (a new one as soon as one ends), and waits
+    /// for all of them: the latency of each, and the first error.
+    var batch: @Sendable (_ inFlight: Int, _ total: Int) async -> (latencies: [UInt64], error: (any Error)?)
 }
 
 /// The same work as ``endToEndBenchmark(_:client:inFlight:base:)`` for several clients in one
@@ -176,9 +197,16 @@ struct InterleavedSide: Sendable {
 /// requests per s", ...). Whatever else the machine does in a moment slows every side alike, so
 /// the ratios between them hold still where separate benchmarks, seconds apart, drift by 10–30%
 /// here.
+///
+/// - Parameters:
+///   - inFlight: How many requests each side keeps in flight.
+///   - total: How many requests a batch sends: `inFlight` (the default) starts them all at
+///     once, a multiple of it keeps `inFlight` in flight until the last ones end.
 func interleavedBenchmark(
-    _ name: String, inFlight: Int, sides clients: [InterleavedSide], maxDuration: (sequential: Int, batched: Int)
+    _ name: String, inFlight: Int, total: Int? = nil, sides clients: [InterleavedSide],
+    maxDuration: (sequential: Int, batched: Int)
 ) {
+    let total = total ?? inFlight
     let sides = clients.map { client in
         (
             client: client,
@@ -202,7 +230,7 @@ func interleavedBenchmark(
         setup: {
             // Open the connections and check each client decodes what the server answers.
             for side in sides {
-                let (_, error) = await side.client.batch(inFlight)
+                let (_, error) = await side.client.batch(inFlight, total)
                 if let error {
                     throw EndToEndSetupFailed(
                         description: "\(name): warm-up request with \(side.client.label) failed: \(error)")
@@ -219,15 +247,15 @@ func interleavedBenchmark(
             for side in sides[first...] + sides[..<first] {
                 let cpuStart = processCPUNanoseconds()
                 let start = DispatchTime.now().uptimeNanoseconds
-                let (latencies, error) = await side.client.batch(inFlight)
+                let (latencies, error) = await side.client.batch(inFlight, total)
                 let elapsed = max(DispatchTime.now().uptimeNanoseconds - start, 1)
                 let cpu = processCPUNanoseconds() - cpuStart
                 if let error {
                     benchmark.error("\(name): \(side.client.label) request failed: \(error)")
                     return
                 }
-                benchmark.measurement(side.rps, Int((UInt64(inFlight) * 1_000_000_000) / elapsed))
-                benchmark.measurement(side.cpu, Int(cpu / UInt64(inFlight) / 1_000))
+                benchmark.measurement(side.rps, Int((UInt64(total) * 1_000_000_000) / elapsed))
+                benchmark.measurement(side.cpu, Int(cpu / UInt64(total) / 1_000))
                 for latency in latencies {
                     benchmark.measurement(side.latency, Int(latency / 1_000))
                 }
@@ -260,7 +288,9 @@ func registerEndToEndBenchmarks() {
     endToEndBenchmark("E2E GET 50 in flight: APIKit perform", client: .apikit, inFlight: 50, base: base)
     endToEndBenchmark("E2E GET 50 in flight: raw URLSession", client: .raw, inFlight: 50, base: base)
     let sides = [("APIKit", Client.apikit), ("raw", Client.raw)].map { label, client in
-        InterleavedSide(label: label) { count in await client.batch(count, base: base, session: endToEndSession) }
+        InterleavedSide(label: label) { inFlight, total in
+            await client.batch(inFlight: inFlight, total: total, base: base, session: endToEndSession)
+        }
     }
     interleavedBenchmark("E2E GET sequential, interleaved", inFlight: 1, sides: sides, maxDuration: (8, 12))
     interleavedBenchmark("E2E GET 50 in flight, interleaved", inFlight: 50, sides: sides, maxDuration: (8, 12))
