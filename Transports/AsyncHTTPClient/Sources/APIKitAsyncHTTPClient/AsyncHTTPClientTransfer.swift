@@ -19,6 +19,9 @@ import NIOFoundationCompat
 ///
 /// Progress and the end share a lock, so no progress is reported once the end has been
 /// decided (the request body may still be pulled by the client after a server answered early).
+/// The idle clock has a lock of its own, never held while a handler runs: the
+/// ``IdleSweeper`` reads every transfer's clock, and a progress handler that takes its time
+/// must not hold the others' timeouts back.
 final class AsyncHTTPClientTransfer: Sendable {
     /// What the transfer does with the response.
     enum Delivery: Sendable {
@@ -33,21 +36,50 @@ final class AsyncHTTPClientTransfer: Sendable {
     }
 
     private struct State {
-        var progress: TransferProgress
+        var progress = TransferProgress()
         var isFinished = false
+    }
+
+    /// The idle clock, and what a timeout needs.
+    private struct Idleness {
         /// When something was last sent or received, in `NIODeadline` uptime nanoseconds.
         var lastActivity: UInt64
+        /// How long the transfer may be idle, in nanoseconds; `.max` without a timeout.
+        var limit: UInt64 = .max
+        /// Whether the last look of the ``IdleSweeper`` found the transfer idle too long.
+        var seemsIdle = false
+        /// Set by ``timeOut()``: the transfer's task is cancelled because it was idle too long.
+        var isTimedOut = false
+        /// The task that runs the transfer, to cancel it when it times out; `nil` once it ended.
+        var task: Task<Void, Never>?
+        var isFinished = false
+    }
+
+    /// What the ``IdleSweeper`` learns from a look at the transfer's idle clock.
+    enum IdleCheck {
+        /// Not idle too long: look again at that moment (uptime nanoseconds).
+        case lookAgain(UInt64)
+        /// Idle too long at two looks in a row: time it out.
+        case expired
     }
 
     private let request: URLRequest
     private let delivery: Delivery
-    private let state: NIOLockedValueBox<State>
+    private let state = NIOLockedValueBox(State())
+    private let idleness = NIOLockedValueBox(Idleness(lastActivity: NIODeadline.now().uptimeNanoseconds))
 
     init(request: URLRequest, delivery: Delivery) {
         self.request = request
         self.delivery = delivery
-        self.state = NIOLockedValueBox(
-            State(progress: TransferProgress(), lastActivity: NIODeadline.now().uptimeNanoseconds))
+    }
+
+    /// Hands over the task that runs the transfer, so that a timeout can cancel it.
+    func attach(_ task: Task<Void, Never>) {
+        let isTimedOut = idleness.withLockedValue { idleness in
+            if !idleness.isFinished { idleness.task = task }
+            return idleness.isTimedOut
+        }
+        if isTimedOut { task.cancel() }
     }
 
     /// Runs the transfer and ends it, once, however it ends: the completion, or the stream's
@@ -57,12 +89,19 @@ final class AsyncHTTPClientTransfer: Sendable {
         do {
             result = .success(try await exchangeWithinTimeout(on: client))
         } catch {
-            result = .failure(
-                Task.isCancelled
-                    ? URLError(.cancelled, underlying: error, url: request.url)
-                    : URLError.mapping(error, url: request.url))
+            if idleness.withLockedValue({ $0.isTimedOut }) {
+                result = .failure(URLError(.timedOut, underlying: nil, url: request.url))
+            } else if Task.isCancelled {
+                result = .failure(URLError(.cancelled, underlying: error, url: request.url))
+            } else {
+                result = .failure(URLError.mapping(error, url: request.url))
+            }
         }
         state.withLockedValue { $0.isFinished = true }
+        idleness.withLockedValue {
+            $0.isFinished = true
+            $0.task = nil
+        }
         switch (delivery, result) {
         case (.whole(_, let completion), _): completion(result)
         case (.stream(let onEvent), .success): onEvent(.finished)
@@ -86,17 +125,15 @@ final class AsyncHTTPClientTransfer: Sendable {
         // response head (and fails with the last connection error); when there is one, the idle
         // clock starts a little later so that it loses that race.
         let offset: UInt64 = outgoing.headDeadline != .distantFuture ? 500_000_000 : 0
-        state.withLockedValue { $0.lastActivity = NIODeadline.now().uptimeNanoseconds + offset }
-        return try await withThrowingTaskGroup(of: TransportResponse?.self) { group in
-            group.addTask { try await self.exchange(outgoing, on: client) }
-            group.addTask {
-                try await self.watchIdleness(limit: idleTimeout)
-                return nil
-            }
-            defer { group.cancelAll() }
-            guard let first = try await group.next(), let response = first else { throw CancellationError() }
-            return response
+        let limit = UInt64(idleTimeout * 1_000_000_000)
+        let firstDeadline = idleness.withLockedValue { idleness in
+            idleness.lastActivity = NIODeadline.now().uptimeNanoseconds + offset
+            idleness.limit = limit
+            return idleness.lastActivity &+ limit
         }
+        IdleSweeper.shared.watch(self, firstDeadline: firstDeadline)
+        defer { IdleSweeper.shared.unwatch(self) }
+        return try await exchange(outgoing, on: client)
     }
 
     /// Sends the request and hands the response over: collected (the body in the returned
@@ -134,32 +171,28 @@ final class AsyncHTTPClientTransfer: Sendable {
         return TransportResponse(data: data, urlResponse: head)
     }
 
-    /// Throws `URLError(.timedOut)` once nothing was sent or received for `limit` seconds.
-    ///
-    /// The transfer's task and this watcher share an executor (``TransferExecutor``, or Swift's
-    /// cooperative pool on older Apple systems): when the process keeps it busy, bytes that
-    /// arrived in time wait unread while the clock runs on. So a timeout is declared on a second
-    /// look only: after a short pause, which queues this watcher behind a transfer that was woken
-    /// by new bytes, the transfer must still be idle. A truly idle transfer times out at most
-    /// 50 ms late.
-    private func watchIdleness(limit: TimeInterval) async throws {
-        let limit = UInt64(limit * 1_000_000_000)
-        var expiredOnce = false
-        while true {
-            let last = state.withLockedValue { $0.lastActivity }
-            let now = NIODeadline.now().uptimeNanoseconds
-            let idleUntil = last &+ limit
-            guard now >= idleUntil else {
-                expiredOnce = false
-                try await Task.sleep(nanoseconds: idleUntil - now)
-                continue
+    /// A look at the idle clock, for the ``IdleSweeper``: idle too long only when the last
+    /// look found it so too (see ``IdleSweeper`` for why).
+    func idleCheck(now: UInt64) -> IdleCheck {
+        idleness.withLockedValue { idleness in
+            let idleUntil = idleness.lastActivity &+ idleness.limit
+            if now < idleUntil {
+                idleness.seemsIdle = false
+                return .lookAgain(idleUntil)
             }
-            if expiredOnce {
-                throw URLError(.timedOut, underlying: nil, url: request.url)
-            }
-            expiredOnce = true
-            try await Task.sleep(nanoseconds: min(limit / 10, 50_000_000))
+            if idleness.seemsIdle { return .expired }
+            idleness.seemsIdle = true
+            return .lookAgain(now + min(idleness.limit / 10, 50_000_000))
         }
+    }
+
+    /// Ends the transfer with `URLError(.timedOut)`: cancels its task.
+    func timeOut() {
+        let task = idleness.withLockedValue { idleness in
+            idleness.isTimedOut = true
+            return idleness.task
+        }
+        task?.cancel()
     }
 
     private func sent(_ count: Int) {
@@ -167,15 +200,15 @@ final class AsyncHTTPClientTransfer: Sendable {
     }
 
     private func touch() {
-        state.withLockedValue { $0.lastActivity = max($0.lastActivity, NIODeadline.now().uptimeNanoseconds) }
+        let now = NIODeadline.now().uptimeNanoseconds
+        idleness.withLockedValue { $0.lastActivity = max($0.lastActivity, now) }
     }
 
     /// Updates the progress and reports it, unless the completion was decided.
     private func report(_ update: (inout TransferProgress) -> Void) {
-        let now = NIODeadline.now().uptimeNanoseconds
+        touch()
         state.withLockedValue { state in
             guard !state.isFinished else { return }
-            state.lastActivity = max(state.lastActivity, now)
             update(&state.progress)
             // Under the lock: the end cannot be decided while a report is running.
             if case .whole(let progress?, _) = delivery { progress(state.progress) }

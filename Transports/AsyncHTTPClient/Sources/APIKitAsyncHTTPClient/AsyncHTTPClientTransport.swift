@@ -294,6 +294,7 @@ public final class AsyncHTTPClientTransport: Transport {
                 await transfer.run(on: client)
             }
         }
+        transfer.attach(task)
         return AsyncHTTPClientTransportTask(task: task)
     }
 }

@@ -36,6 +36,38 @@ struct BehaviourTests {
         try await transport.shutdown()
     }
 
+    @Test("a progress handler that holds its transfer does not hold back another transfer's idle timeout")
+    func heldProgressDoesNotDelayTimeouts() async throws {
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        // The first progress step of `held` blocks its transfer until the other has timed out
+        // (30 s at most, so that a failure cannot hang the suite).
+        let release = DispatchSemaphore(value: 0)
+        let holding = CompletionProbe<Void>()
+        let heldEnded = CompletionProbe<Result<TransportResponse, any Error>>()
+        var held = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("bytes/100000"))
+        held.timeoutInterval = 60
+        _ = transport.send(
+            held,
+            progress: { _ in
+                guard holding.count == 0 else { return }
+                holding.record(())
+                _ = release.wait(timeout: .now() + 30)
+            }
+        ) { heldEnded.record($0) }
+        defer { release.signal() }
+        try #require(await holding.first(timeout: 30) != nil, "no progress from /bytes within 30 s")
+
+        var never = URLRequest(url: try #require(FaultServer.url).appendingPathComponent("never"))
+        never.timeoutInterval = 1
+        let started = Date()
+        let result = try await send(never, through: transport, timeout: 30)
+        #expect(urlErrorCode(result) == .timedOut)
+        // A 1 s idle timeout, looked at twice; far below the 30 s the other transfer is held.
+        #expect(Date().timeIntervalSince(started) < 15)
+        release.signal()
+        #expect(await heldEnded.first(timeout: 30) != nil, "the held transfer did not end once released")
+    }
+
     /// The difference from URLSession (which fails a refused connection at once) that the
     /// README documents, pinned.
     @Test("over HTTPClient.shared a refused connection is retried until the request's timeout")
