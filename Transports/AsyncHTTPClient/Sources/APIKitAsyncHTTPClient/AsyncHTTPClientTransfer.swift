@@ -38,6 +38,11 @@ final class AsyncHTTPClientTransfer: Sendable {
     private struct State {
         var progress = TransferProgress()
         var isFinished = false
+        /// Until ``attach(_:)``: the transport's `send` or `stream` has not returned yet.
+        var isStarting = true
+        /// The end, when the transfer ended before `send` or `stream` returned: delivered by
+        /// ``attach(_:)``, never on the caller's thread.
+        var pendingEnd: (@Sendable () -> Void)?
     }
 
     /// The idle clock, and what a timeout needs.
@@ -73,13 +78,22 @@ final class AsyncHTTPClientTransfer: Sendable {
         self.delivery = delivery
     }
 
-    /// Hands over the task that runs the transfer, so that a timeout can cancel it.
+    /// Hands over the task that runs the transfer, so that a timeout can cancel it; call as
+    /// `send` or `stream` returns. An end that came before is delivered now, on a Dispatch
+    /// thread: the transfer's task may fail at once (a URL AsyncHTTPClient refuses) on another
+    /// thread while the caller is still in `send`, and must not call back before it returns.
     func attach(_ task: Task<Void, Never>) {
         let isTimedOut = idleness.withLockedValue { idleness in
             if !idleness.isFinished { idleness.task = task }
             return idleness.isTimedOut
         }
         if isTimedOut { task.cancel() }
+        let pendingEnd = state.withLockedValue { state in
+            state.isStarting = false
+            defer { state.pendingEnd = nil }
+            return state.pendingEnd
+        }
+        if let pendingEnd { DispatchQueue.global().async(execute: pendingEnd) }
     }
 
     /// Runs the transfer and ends it, once, however it ends: the completion, or the stream's
@@ -97,16 +111,23 @@ final class AsyncHTTPClientTransfer: Sendable {
                 result = .failure(URLError.mapping(error, url: request.url))
             }
         }
-        state.withLockedValue { $0.isFinished = true }
         idleness.withLockedValue {
             $0.isFinished = true
             $0.task = nil
         }
-        switch (delivery, result) {
-        case (.whole(_, let completion), _): completion(result)
-        case (.stream(let onEvent), .success): onEvent(.finished)
-        case (.stream(let onEvent), .failure(let error)): onEvent(.failed(error))
+        let end: @Sendable () -> Void = { [delivery] in
+            switch (delivery, result) {
+            case (.whole(_, let completion), _): completion(result)
+            case (.stream(let onEvent), .success): onEvent(.finished)
+            case (.stream(let onEvent), .failure(let error)): onEvent(.failed(error))
+            }
         }
+        let endsNow = state.withLockedValue { state in
+            state.isFinished = true
+            if state.isStarting { state.pendingEnd = end }
+            return !state.isStarting
+        }
+        if endsNow { end() }
     }
 
     /// The exchange, raced against the idle timeout when the request has one.
@@ -232,7 +253,10 @@ extension HTTPURLResponse {
             }
         }
         let version = response.version
-        guard let url = response.url ?? requestURL,
+        // Without a redirect the final URL is the request's: `response.url` would parse it
+        // again from AsyncHTTPClient's string.
+        let finalURL = response.history.count > 1 ? response.url : requestURL
+        guard let url = finalURL ?? response.url,
             let made = HTTPURLResponse(
                 url: url,
                 statusCode: Int(response.status.code),

@@ -36,6 +36,28 @@ struct BehaviourTests {
         try await transport.shutdown()
     }
 
+    @Test("a request refused before it is sent (an unsupported scheme) completes once, after send returned")
+    func refusedBeforeSending() async throws {
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        for url in ["ftp://127.0.0.1/file", "http:///no-host"] {
+            let returned = Protected(false)
+            let calledBeforeReturn = Protected(false)
+            let ended = CompletionProbe<Result<TransportResponse, any Error>>()
+            // The transfer starts on this thread: a failure before its first suspension must
+            // still wait for `send` to return.
+            _ = transport.send(URLRequest(url: try #require(URL(string: url)))) { result in
+                if !returned.value { calledBeforeReturn.withLock { $0 = true } }
+                ended.record(result)
+            }
+            returned.withLock { $0 = true }
+            let result = try #require(await ended.first(timeout: 30), "\(url): no completion within 30 s")
+            #expect(!calledBeforeReturn.value, "\(url): the completion ran before send returned")
+            #expect([.unsupportedURL, .badURL].contains(urlErrorCode(result)), "\(url): \(result)")
+            await pause(0.05)
+            #expect(ended.count == 1, "\(url)")
+        }
+    }
+
     @Test("a progress handler that holds its transfer does not hold back another transfer's idle timeout")
     func heldProgressDoesNotDelayTimeouts() async throws {
         let transport = AsyncHTTPClientTransport(client: .shared)
