@@ -187,7 +187,9 @@ struct FaultServerDownloadTests {
             Issue.record("expected cancelled, got \(result)")
             return
         }
-        #expect(Date().timeIntervalSince(started) < 10)
+        // "promptly": well before the 60 s idle timeout that would end it otherwise; the bound
+        // leaves room for a loaded machine (12.9 s seen beside four other builds)
+        #expect(Date().timeIntervalSince(started) < 30)
         #expect(try names(in: directory).isEmpty)
     }
 }

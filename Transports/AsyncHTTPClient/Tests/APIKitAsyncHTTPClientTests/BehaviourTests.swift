@@ -84,8 +84,9 @@ struct BehaviourTests {
         let started = Date()
         let result = try await send(never, through: transport, timeout: 30)
         #expect(urlErrorCode(result) == .timedOut)
-        // A 1 s idle timeout, looked at twice; far below the 30 s the other transfer is held.
-        #expect(Date().timeIntervalSince(started) < 15)
+        // A 1 s idle timeout, looked at twice; below the 30 s the other transfer is held, with
+        // room for a loaded machine.
+        #expect(Date().timeIntervalSince(started) < 25)
         release.signal()
         #expect(await heldEnded.first(timeout: 30) != nil, "the held transfer did not end once released")
     }
