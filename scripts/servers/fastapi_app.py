@@ -28,6 +28,11 @@ Downloads and streams:
                             chunks; "Range: bytes=START-" (or START-END) answers 206 with the rest;
                             ETag "size-N"; an If-Range that is not that ETag gets the whole body (200)
     GET /status/{code}      that status, with {"status": code, "error": reason} (no body for 1xx/204/304)
+
+Query values:
+
+    GET /float?value=X      X parsed by FastAPI as a `float` query parameter (pydantic) →
+                            {"value": the float}; text it cannot parse answers 422
 """
 
 import asyncio
@@ -178,3 +183,8 @@ async def status(code: int):
     except ValueError:
         reason = "Unknown"
     return JSONResponse({"status": code, "error": reason}, status_code=code)
+
+
+@app.get("/float")
+async def parse_float(value: float) -> dict:
+    return {"value": value}

@@ -11,8 +11,8 @@ public enum BuildError: Error, Sendable {
     case invalidMethod(HTTPMethod)
     /// A header name is not an HTTP token.
     case invalidHeaderName(String, field: String)
-    /// A header value holds CR, LF, NUL or another control character other than tab.
-    /// The value itself is not kept.
+    /// A header value holds a control character — U+0000–U+001F other than tab, or U+007F;
+    /// CR, LF and NUL among them (<doc:DeclaringRequests#Control-characters>). The value itself is not kept.
     case invalidHeaderValue(name: String, field: String)
     /// The same header name, compared case-insensitively, is declared by more than one
     /// property (or twice by one).
@@ -37,10 +37,12 @@ public enum BuildError: Error, Sendable {
     case duplicatePathValue(_ name: String, fields: [String])
     /// A path value that would not stay one plain segment.
     case invalidPathValue(_ name: String, field: String, reason: InvalidPathValueReason)
-    /// A multipart part name holds CR, LF, NUL or another control character other than tab,
-    /// which could inject lines into the part's headers.
+    /// A multipart part name holds a control character — U+0000–U+001F other than tab, or
+    /// U+007F; CR, LF and NUL among them (<doc:DeclaringRequests#Control-characters>) — which could inject lines into the part's
+    /// headers.
     case invalidPartName(_ name: String, field: String)
-    /// A multipart filename holds CR, LF, NUL or another control character other than tab.
+    /// A multipart filename holds a control character — U+0000–U+001F other than tab, or
+    /// U+007F; CR, LF and NUL among them (<doc:DeclaringRequests#Control-characters>).
     case invalidFilename(_ filename: String, field: String, key: String)
     /// A file to upload (``MultipartFile/file(_:filename:mimeType:)``) cannot be read; checked
     /// when the request is built, so nothing is sent.
@@ -84,7 +86,8 @@ public enum BuildError: Error, Sendable {
         case empty
         /// `.` or `..`, which would change the path's meaning.
         case dotSegment
-        /// A control character such as CR, LF or NUL.
+        /// A control character — U+0000–U+001F, tab included, or U+007F; CR, LF and NUL among
+        /// them (<doc:DeclaringRequests#Control-characters>).
         case controlCharacter
         /// More than one value (an array), where a segment holds one.
         case multipleValues

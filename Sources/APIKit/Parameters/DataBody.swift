@@ -10,8 +10,9 @@
 /// The bytes are sent as they are with the given `Content-Type` (a ``Header`` named
 /// `Content-Type` replaces it); `nil` sends no body. It must be the request's only body
 /// parameter: together with ``JSON``, ``Field`` or another whole body it fails with
-/// ``BuildError/conflictingBodies(_:_:)``. A content type holding CR, LF or another control
-/// character fails with ``BuildError/invalidHeaderValue(name:field:)``.
+/// ``BuildError/conflictingBodies(_:_:)``. A content type holding a control character (CR, LF,
+/// NUL, any other of U+0000–U+001F but tab, or DEL: <doc:DeclaringRequests#Control-characters>) fails with
+/// ``BuildError/invalidHeaderValue(name:field:)``.
 @propertyWrapper
 public struct DataBody: BodyProtocol, Sendable, Hashable {
     /// The media type of the bytes, sent as `Content-Type`.

@@ -24,8 +24,8 @@
 /// Together with ``JSON``, ``Field`` or a whole body it fails with
 /// ``BuildError/conflictingBodies(_:_:)``; a file that is missing, not a regular file or not
 /// readable fails with ``BuildError/unreadableFile(field:key:path:reason:)``; a filename
-/// holding CR, LF, NUL or another control character (tab excepted) fails with
-/// ``BuildError/invalidFilename(_:field:key:)``. Either way nothing is sent.
+/// holding a control character (CR, LF, NUL, any other of U+0000–U+001F but tab, or DEL:
+/// <doc:DeclaringRequests#Control-characters>) fails with ``BuildError/invalidFilename(_:field:key:)``. Either way nothing is sent.
 @propertyWrapper
 public struct FilePart<Value: Encodable & Sendable>: BodyProtocol, Sendable {
     /// The part's name, sent in its `Content-Disposition`.

@@ -9,8 +9,8 @@
 /// ```
 ///
 /// The key is the field name on the wire. It must be an HTTP token, and the value
-/// must not hold CR, LF, NUL or another control character other than tab —
-/// otherwise building the request fails with ``BuildError/invalidHeaderName(_:field:)``
+/// must not hold a control character (CR, LF, NUL, any other of U+0000–U+001F but tab, or
+/// DEL: <doc:DeclaringRequests#Control-characters>) — otherwise building the request fails with ``BuildError/invalidHeaderName(_:field:)``
 /// or ``BuildError/invalidHeaderValue(name:field:)`` and nothing is sent.
 /// A `Content-Type` or `Accept` declared here replaces the one APIKit would set.
 @propertyWrapper

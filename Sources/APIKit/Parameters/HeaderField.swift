@@ -9,7 +9,9 @@ public struct HeaderField: Hashable, Sendable {
     ///
     /// - Parameters:
     ///   - name: The field name; it must be an HTTP token.
-    ///   - value: The field value; it must not contain CR, LF or NUL.
+    ///   - value: The field value; it must not hold a control character (CR, LF, NUL, any
+    ///     other of U+0000–U+001F but tab, or DEL), or the request fails with
+    ///     ``BuildError/invalidHeaderValue(name:field:)``.
     public init(name: String, value: String) {
         self.name = name
         self.value = value

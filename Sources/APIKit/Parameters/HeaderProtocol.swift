@@ -15,8 +15,8 @@
 /// }
 /// ```
 ///
-/// Every name must be an HTTP token and no value may hold CR, LF, NUL or another
-/// control character other than tab; the same name (compared case-insensitively)
+/// Every name must be an HTTP token and no value may hold a control character (CR, LF, NUL,
+/// any other of U+0000–U+001F but tab, or DEL: <doc:DeclaringRequests#Control-characters>); the same name (compared case-insensitively)
 /// may be declared only once per request. A violation fails the request with a
 /// ``BuildError`` naming the property; nothing is sent.
 public protocol HeaderProtocol {

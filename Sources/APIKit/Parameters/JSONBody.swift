@@ -7,17 +7,29 @@
 /// }
 /// ```
 ///
-/// The value is encoded like a ``JSON`` member (dates as ISO 8601 unless the wrapper's
-/// `strategy:` or the request's ``Request/encodingStrategy`` says otherwise, bools by its bool
-/// strategy, `/` not escaped, nested keys sorted) and sent with `Content-Type: application/json`; `nil` sends no body. It must
-/// be the request's only body parameter: together with ``JSON``, ``Field`` or another
-/// whole body it fails with ``BuildError/conflictingBodies(_:_:)``.
+/// The value is encoded like a ``JSON`` member (`/` not escaped, nested keys sorted) and sent
+/// with `Content-Type: application/json`; `nil` sends no body. It must be the request's only
+/// body parameter: together with ``JSON``, ``Field`` or another whole body it fails with
+/// ``BuildError/conflictingBodies(_:_:)``.
+///
+/// Like every other value wrapper, it takes a `strategy:` over the request's
+/// ``Request/encodingStrategy``. For a whole JSON body two of its parts apply, everywhere in
+/// the value: dates (ISO 8601 by default; `.dates(.secondsSince1970)` writes `86400`) and bools
+/// (`.bools(.numeric)` writes `1` and `0`). The others do not: arrays and nesting shape query and
+/// form text, and JSON has arrays and objects of its own; and `nil` inside the value is written
+/// as the type's own `encode(to:)` says, as with `JSONEncoder` — a synthesized conformance leaves
+/// a `nil` member out, `container.encode(note, forKey: .note)` writes `"note":null` — while a
+/// `nil` whole value sends no body.
+///
+/// ```swift
+/// @JSONBody(strategy: .dates(.secondsSince1970).bools(.numeric)) var events: [Event] = []
+/// ```
 @propertyWrapper
 public struct JSONBody<Value: Encodable>: BodyProtocol {
     /// The body's value.
     public var wrappedValue: Value
-    /// How the value is written (dates, bools, `nil`), over the request's
-    /// ``Request/encodingStrategy``, like every other value wrapper's.
+    /// How dates and bools inside the value are written, over the request's
+    /// ``Request/encodingStrategy``; `.inherit` unless given.
     public let strategy: EncodingStrategy
 
     /// Declares the whole body.

@@ -36,9 +36,9 @@
 /// with `Content-Type: multipart/form-data; boundary=…` (RFC 7578).
 ///
 /// Declaring `@Part` together with ``JSON``, ``Field`` or a whole body fails with
-/// ``BuildError/conflictingBodies(_:_:)``; a name holding CR, LF, NUL or another control
-/// character (tab excepted) fails with ``BuildError/invalidPartName(_:field:)`` before
-/// anything is sent. A `"` in the name is sent as `%22`.
+/// ``BuildError/conflictingBodies(_:_:)``; a name holding a control character (CR, LF, NUL,
+/// any other of U+0000–U+001F but tab, or DEL: <doc:DeclaringRequests#Control-characters>) fails with
+/// ``BuildError/invalidPartName(_:field:)`` before anything is sent. A `"` in the name is sent as `%22`.
 @propertyWrapper
 public struct Part<Value: Encodable>: BodyProtocol {
     /// The part's name, sent in its `Content-Disposition`.

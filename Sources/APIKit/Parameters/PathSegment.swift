@@ -23,7 +23,8 @@
 /// a placeholder without a value or with a `nil` value (``BuildError/missingPathValue(_:path:)``),
 /// a value whose placeholder is not in the path (``BuildError/unusedPathValue(_:field:path:)``),
 /// one name declared twice (``BuildError/duplicatePathValue(_:fields:)``), and a value that
-/// is empty, `.` or `..`, or holds a control character (``BuildError/invalidPathValue(_:field:reason:)``).
+/// is empty, `.` or `..`, or holds a control character or a tab (U+0000–U+001F or DEL;
+/// ``BuildError/invalidPathValue(_:field:reason:)``).
 ///
 /// (It is not called `Path`, so that it does not clash with SwiftUI's `Path` in files that
 /// import both.)

@@ -17,7 +17,8 @@
 /// | `nil` | item omitted |
 /// | `""` | `key=` |
 /// | `Bool` | `true` / `false` |
-/// | integers, `Double`, `Float`, `Decimal` | no locale: integers and `Decimal` exact (`18446744073709551615`); `Double` and `Float` as Swift prints them (`0.1`, `1e-07`, `1e+21`) |
+/// | integers, `Decimal` | exact decimal text, no locale, never an exponent (`18446744073709551615`, `0.0000001`) |
+/// | `Double`, `Float` | as Swift prints them, no locale (`0.1`, `3.0`); below `0.0001` or above 2^53 (2^24 for `Float`) with an exponent: `1e-07`, `1e+21` (sent as `1e%2B21`) — see <doc:DeclaringRequests#Numbers> |
 /// | enum with a raw value | the raw value |
 /// | `Date` | ISO 8601 in UTC (`2024-05-01T12:00:00Z`) |
 /// | `URL`, `UUID` | the absolute string, the UUID string |

@@ -27,7 +27,9 @@ public struct StubTransport: Transport {
     /// A transport that answers each request with what `respond` returns for it.
     ///
     /// - Parameter respond: Called once per request sent, on a global queue, with the request
-    ///   as APIKit built it (headers, body, options and every interceptor applied).
+    ///   as APIKit built it (headers, body, options and every interceptor applied). Its body,
+    ///   in memory or streamed from disk, reads back whole with `request.requestBody?.data()`
+    ///   (``RequestBody/data()``).
     public init(_ respond: @escaping @Sendable (URLRequest) -> StubResponse) {
         self.respond = respond
     }

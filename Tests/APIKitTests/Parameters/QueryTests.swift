@@ -220,4 +220,44 @@ struct QueryNumberTextTests {
             try urlRequest(Numbers()).percentEncodedQuery
                 == "small=1e-07&large=1e%2B21&plain=0.1&big=18446744073709551615")
     }
+
+    struct Boundaries: RequestConfiguration, Sendable {
+        @Query("a") var smallestPlain = 0.0001
+        @Query("b") var below = 0.00009
+        @Query("c") var largestPlain = 9_007_199_254_740_992.0  // 2^53
+        @Query("d") var above = 9_007_199_254_740_994.0
+        @Query("e") var whole = 3.0
+        @Query("f") var negativeZero = -0.0
+        @Query("g") var floatPlain: Float = 16_777_216  // 2^24
+        @Query("h") var floatAbove: Float = 16_777_218
+        @Query("i") var floatSmall: Float = 0.00009
+    }
+
+    @Test("exponent form exactly below 0.0001 and above 2^53 (2^24 for Float); whole numbers keep .0")
+    func exponentBoundaries() throws {
+        #expect(
+            try urlRequest(Boundaries()).percentEncodedQuery
+                == "a=0.0001&b=9e-05&c=9007199254740992.0&d=9.007199254740994e%2B15&e=3.0&f=-0.0"
+                + "&g=16777216.0&h=1.6777218e%2B07&i=9e-05")
+    }
+
+    struct Decimals: RequestConfiguration, Sendable {
+        @Query("small") var small = Decimal(string: "1e-7")!
+        @Query("large") var large = Decimal(string: "1e21")!
+    }
+
+    @Test("a Decimal is written as plain decimal text, never with an exponent")
+    func decimalsArePlain() throws {
+        #expect(try urlRequest(Decimals()).percentEncodedQuery == "small=0.0000001&large=1000000000000000000000")
+    }
+
+    struct FormNumbers: RequestConfiguration, Sendable {
+        @Field("small") var small = 1e-7
+        @Field("large") var large = 1e21
+    }
+
+    @Test("form fields write numbers like query items")
+    func formNumbers() throws {
+        #expect(try urlRequest(FormNumbers(), method: .post).bodyText == "small=1e-07&large=1e%2B21")
+    }
 }

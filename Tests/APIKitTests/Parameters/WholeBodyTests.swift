@@ -149,3 +149,29 @@ struct JSONBodyStrategyTests {
         #expect(try urlRequest(Inherits(), method: .post).bodyText == #"[{"at":"1970-01-02T00:00:00Z","done":true}]"#)
     }
 }
+
+@Suite("@JSONBody strategy: what applies to a whole JSON body")
+struct JSONBodyStrategyScopeTests {
+    struct Item: Encodable, Sendable {
+        var note: String?
+        var tags: [String]
+        var filter: [String: Int]
+    }
+
+    struct Nulls: RequestConfiguration, Sendable {
+        @JSONBody(strategy: .nils(.null).arrays(.indexed).nesting(.dotted)) var items = [
+            Item(note: nil, tags: ["a", "b"], filter: ["x": 1])
+        ]
+    }
+
+    struct Omits: RequestConfiguration, Sendable {
+        @JSONBody var items = [Item(note: nil, tags: ["a"], filter: [:])]
+    }
+
+    @Test("the nil, array and nesting strategies do not change a whole JSON body: nil members follow encode(to:)")
+    func nilsArraysNesting() throws {
+        let nulls = try urlRequest(Nulls(), method: .post).bodyText
+        #expect(nulls == #"[{"filter":{"x":1},"tags":["a","b"]}]"#, "synthesized Encodable leaves nil out")
+        #expect(try urlRequest(Omits(), method: .post).bodyText == #"[{"filter":{},"tags":["a"]}]"#)
+    }
+}
