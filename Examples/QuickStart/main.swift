@@ -28,8 +28,6 @@ struct SetPushRequest: JSONDecodableRequest, RequestConfiguration {
     let base: URL = httpbin
     let path: String = "anything/v3/config/set_push"
     let method: HTTPMethod = .post
-
-    var configuration: Self { return self }
 }
 
 let token = "secret-token"

@@ -9,7 +9,6 @@
 ///     let presignedURL: URL
 ///     @FileBody("application/octet-stream") var file: URL? = nil
 ///
-///     var configuration: Self { self }
 ///     var base: URL { presignedURL }
 ///     var path: String { "" }
 ///     var method: HTTPMethod { .put }

@@ -10,7 +10,6 @@
 ///     let base = URL(string: "https://api.example.com/v1")!
 ///     let path = "users/{user}/posts/{page}"     // users/me/posts/1
 ///     let method: HTTPMethod = .get
-///     var configuration: Self { self }
 /// }
 /// ```
 ///

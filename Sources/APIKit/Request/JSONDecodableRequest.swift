@@ -17,8 +17,6 @@
 ///     let base: URL = URL(string: "https://dev-api.thuhole.com")!
 ///     let path: String = "v3/config/set_push"
 ///     let method: HTTPMethod = .post
-///
-///     var configuration: Self { return self }
 /// }
 /// ```
 ///

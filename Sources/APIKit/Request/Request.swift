@@ -13,7 +13,6 @@
 ///     let base = URL(string: "https://api.example.com/v1")!
 ///     let path = "user"
 ///     let method: HTTPMethod = .get
-///     var configuration: Self { self }
 ///     var parser: StringParser { StringParser() }
 ///
 ///     func response(from object: String, urlResponse: URLResponse) throws -> String {
@@ -41,7 +40,10 @@
 /// Requests are values that may be performed from any thread, so they are `Sendable`.
 public protocol Request: Sendable {
     /// The type whose wrapped properties declare the request's parameters.
-    associatedtype Configuration: RequestConfiguration
+    ///
+    /// Inferred from ``configuration``; for a request that declares none it is the request
+    /// itself, which must then conform to ``RequestConfiguration`` (the compiler says so if not).
+    associatedtype Configuration: RequestConfiguration = Self
     /// The value a successful request produces.
     associatedtype Response
     /// The parser that reads the response body.

@@ -9,7 +9,8 @@
 /// items, body fields and path segments, in declaration order. Every other property
 /// (those of `Optional` type too), computed properties and `lazy` storage are ignored.
 ///
-/// A request can be its own configuration:
+/// A request can be its own configuration, and then needs no `configuration` property
+/// (``Request/configuration`` defaults to the request):
 ///
 /// ```swift
 /// struct SearchRequest: JSONDecodableRequest, RequestConfiguration {
@@ -21,7 +22,6 @@
 ///     let base = URL(string: "https://api.example.com")!
 ///     let path = "search"
 ///     let method: HTTPMethod = .get
-///     var configuration: Self { self }
 /// }
 /// ```
 ///

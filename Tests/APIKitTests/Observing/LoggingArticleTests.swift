@@ -15,7 +15,6 @@ struct LoggingArticleTests {
         var base = URL(string: "https://httpbin.org")!
         var path = "anything/login"
         var method: HTTPMethod = .post
-        var configuration: Self { self }
         var parser: StringParser { StringParser() }
     }
 
@@ -27,7 +26,6 @@ struct LoggingArticleTests {
         var base = URL(string: "https://httpbin.org")!
         var path = "post"
         var method: HTTPMethod = .post
-        var configuration: Self { self }
     }
 
     @Test("the Logging example logs the lines the article shows (the stub answers like httpbin)")

@@ -12,7 +12,6 @@ struct ResilienceArticleTests {
         var base = URL(string: "https://httpbin.org")!
         var path = "status/503"
         var method: HTTPMethod { .get }
-        var configuration: Self { self }
         var parser: StringParser { StringParser() }
     }
 
@@ -39,7 +38,6 @@ struct ResilienceArticleTests {
         var base = URL(string: "https://httpbin.org")!
         var path = "bearer"
         var method: HTTPMethod { .get }
-        var configuration: Self { self }
     }
 
     struct Tokens: Authenticator {
@@ -72,7 +70,6 @@ struct ResilienceArticleTests {
         var base = URL(string: "https://api.example.com/v1")!
         var path = "login"
         var method: HTTPMethod { .post }
-        var configuration: Self { self }
         var parser: StringParser { StringParser() }
     }
 

@@ -20,7 +20,6 @@ protocol GiphyRequest: JSONDecodableRequest, RequestConfiguration {}
 extension GiphyRequest {
     var base: URL { URL(string: "https://api.giphy.com/v1")! }
     var method: HTTPMethod { .get }
-    var configuration: Self { self }
 
     func intercept(urlRequest: URLRequest) throws -> URLRequest {
         var request = urlRequest

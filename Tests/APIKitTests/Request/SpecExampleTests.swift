@@ -45,25 +45,3 @@ struct SpecExampleTests {
         #expect(response.code == 0 && response.msg == "ok")
     }
 }
-
-/// A request that is its own configuration and says nothing about `configuration`.
-struct SelfConfiguredRequest: JSONDecodableRequest, RequestConfiguration {
-    struct Response: Decodable {}
-    @Query("q") var query: String? = "swift"
-    @Header("X-Trace") var trace: String? = "1"
-
-    let base = URL(string: "https://api.example.com")!
-    let path = "search"
-    let method: HTTPMethod = .get
-}
-
-@Suite("Requests that are their own configuration")
-struct SelfConfiguredRequestTests {
-    @Test("need no configuration property: the default returns the request itself")
-    func defaultConfiguration() throws {
-        let urlRequest = try SelfConfiguredRequest(query: "a b").makeURLRequest()
-        #expect(urlRequest.url?.absoluteString == "https://api.example.com/search?q=a%20b")
-        #expect(urlRequest.header("X-Trace") == "1")
-        #expect(SelfConfiguredRequest.Configuration.self == SelfConfiguredRequest.self)
-    }
-}
