@@ -101,7 +101,7 @@ extension AppRequest {
     var configuration: Self { self }
 
     func send() async throws(RequestError) -> Response {
-        try await response(session: AppAPI.session)
+        try await response(using: AppAPI.session)
     }
 }
 

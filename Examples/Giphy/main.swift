@@ -142,7 +142,7 @@ check(
 )
 
 // The same calls work with async/await, on the same session.
-let gif = try await Giphy.GetGIF(id: "xT4uQulxzV39haRFjG").response(session: Giphy.session)
+let gif = try await Giphy.GetGIF(id: "xT4uQulxzV39haRFjG").response(using: Giphy.session)
 check(gif.args == ["api_key": Giphy.apiKey], "GetGIF carried the key and nothing else in its query")
 check(URL(string: gif.url)?.path == "/anything/v1/gifs/xT4uQulxzV39haRFjG", "GetGIF's id is a path segment")
 
@@ -167,7 +167,7 @@ stubbed.transport = StubTransport(
     .success(status: 403, body: #"{"meta": {"status": 403, "msg": "Forbidden", "error_code": "invalid_api_key"}}"#)
 )
 do {
-    _ = try await Giphy.GetRandomImage(tag: "cat").response(session: stubbed)
+    _ = try await Giphy.GetRandomImage(tag: "cat").response(using: stubbed)
     check(false, "a 403 should fail")
 } catch {
     let meta = error.errorBody(as: Giphy.ErrorBody.self)?.meta

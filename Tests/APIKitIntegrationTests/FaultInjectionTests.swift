@@ -203,7 +203,7 @@ struct FaultInjectionTests {
         let started = ContinuousClock.now
         let result: Result<Data, RequestError>
         do {
-            result = .success(try await request.response(session: Session(transport: isolated.transport)))
+            result = .success(try await request.response(using: Session(transport: isolated.transport)))
         } catch {
             result = .failure(error)
         }

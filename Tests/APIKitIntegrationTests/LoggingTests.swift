@@ -50,7 +50,7 @@ struct LoggingTests {
         let lines = LogLines()
         let session = Session(transport: TestTransport.shared, logger: lines.logger())
 
-        let body = try await CredentialedRequest().response(session: session)
+        let body = try await CredentialedRequest().response(using: session)
 
         let events = lines.all
         #expect(events.count == 2)
@@ -79,7 +79,7 @@ struct LoggingTests {
         request.base = try HTTPBin.refusedURL()
 
         do {
-            _ = try await request.response(session: session)
+            _ = try await request.response(using: session)
             Issue.record("a refused connection succeeded")
         } catch {
             #expect(error.stage == .transport)

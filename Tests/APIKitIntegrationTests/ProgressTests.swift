@@ -122,7 +122,7 @@ struct ProgressTests {
     )
     func download() async throws {
         let log = ProgressLog()
-        let data = try await RandomBytesRequest(count: 100_000).response(session: session, progress: log.handler)
+        let data = try await RandomBytesRequest(count: 100_000).response(using: session, progress: log.handler)
 
         #expect(data.count == 100_000)
         let received = log.steps.map(\.bytesReceived)
@@ -136,13 +136,13 @@ struct ProgressTests {
 
     @Test("the transport without progress, and an error status, go through the usual stages")
     func plainUse() async throws {
-        let data = try await RandomBytesRequest(count: 10).response(session: session)
+        let data = try await RandomBytesRequest(count: 10).response(using: session)
         #expect(data.count == 10)
         var missing = RandomBytesRequest(count: 1)
         missing.path = "status/404/{count}"
         let result: Result<Data, RequestError>
         do {
-            result = .success(try await missing.response(session: session))
+            result = .success(try await missing.response(using: session))
         } catch {
             result = .failure(error)
         }

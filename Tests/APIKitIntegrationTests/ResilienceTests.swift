@@ -60,12 +60,12 @@ struct ResilienceIntegrationTests {
     func bearerRefresh() async throws {
         let tokens = NumberedTokens()
         let session = Session(transport: TestTransport.shared, authentication: Authentication(tokens))
-        let response = try await BearerRequest().response(session: session)
+        let response = try await BearerRequest().response(using: session)
         #expect(response.authenticated)
         #expect(response.token == "token-1")
         #expect(tokens.refreshes.withLock { $0 } == 1)
         // Later requests carry the new token at once.
-        #expect(try await BearerRequest().response(session: session).token == "token-1")
+        #expect(try await BearerRequest().response(using: session).token == "token-1")
         #expect(tokens.refreshes.withLock { $0 } == 1)
     }
 
@@ -75,7 +75,7 @@ struct ResilienceIntegrationTests {
         let session = Session(transport: TestTransport.shared, authentication: Authentication(tokens))
         let tokensSeen = try await withThrowingTaskGroup(of: String.self) { group -> [String] in
             for _ in 0..<20 {
-                group.addTask { try await BearerRequest().response(session: session).token }
+                group.addTask { try await BearerRequest().response(using: session).token }
             }
             var seen: [String] = []
             for try await token in group { seen.append(token) }
@@ -92,7 +92,7 @@ struct ResilienceIntegrationTests {
         let session = Session(
             transport: TestTransport.shared, interceptors: [counter], retryPolicy: recordingPolicy(waits: waits))
         do {
-            _ = try await StatusRequest(code: 503).response(session: session)
+            _ = try await StatusRequest(code: 503).response(using: session)
             Issue.record("expected a status error")
         } catch {
             #expect(error.statusCode == 503)
@@ -109,7 +109,7 @@ struct ResilienceIntegrationTests {
         let base = try HTTPBin.refusedURL()
         let session = Session(transport: TestTransport.shared, retryPolicy: recordingPolicy(waits: waits))
         do {
-            _ = try await GetRequest(path: "anything", parser: RawDataParser(), base: base).response(session: session)
+            _ = try await GetRequest(path: "anything", parser: RawDataParser(), base: base).response(using: session)
             Issue.record("expected a transport error")
         } catch {
             #expect(error.stage == .transport)
@@ -124,7 +124,7 @@ struct ResilienceIntegrationTests {
         let session = Session(transport: TestTransport.shared, retryPolicy: policy)
         let request = GetRequest(
             path: "response-headers", parser: RawDataParser(), base: HTTPBin.baseURL.appendingQuery("Retry-After=7"))
-        _ = try await request.response(session: session)
+        _ = try await request.response(using: session)
         #expect(waits.withLock { $0 } == [7])
     }
 
@@ -132,7 +132,7 @@ struct ResilienceIntegrationTests {
     func undecodableBody() async throws {
         let session = Session(transport: TestTransport.shared, errorBodyDecoder: .json(HTTPBinFailure.self))
         do {
-            _ = try await StatusRequest(code: 418).response(session: session)
+            _ = try await StatusRequest(code: 418).response(using: session)
             Issue.record("expected a status error")
         } catch {
             #expect(error.statusCode == 418)

@@ -78,7 +78,7 @@ struct SessionIntegrationTests {
     @Test("response() throws the status error with the body")
     func asyncStatusError() async throws {
         do {
-            _ = try await StatusRequest(code: 418).response(session: Session(transport: TestTransport.shared))
+            _ = try await StatusRequest(code: 418).response(using: Session(transport: TestTransport.shared))
             Issue.record("expected a status error")
         } catch {
             #expect(error.statusCode == 418)
@@ -95,7 +95,7 @@ struct SessionIntegrationTests {
             interceptors: [interceptor]
         )
 
-        let response = try await HeadersRequest(declared: "declared").response(session: session)
+        let response = try await HeadersRequest(declared: "declared").response(using: session)
 
         #expect(response.header("X-Api-Key") == "k-123")
         #expect(response.header("X-Client") == "APIKitTests")
@@ -108,10 +108,10 @@ struct SessionIntegrationTests {
         let items = ["api_key": "k+1 /é&=", "lang": "en"]
         let session = Session(transport: TestTransport.shared, defaultQueryItems: items)
 
-        let response = try await GetArgsRequest(query: "cats & dogs").response(session: session)
+        let response = try await GetArgsRequest(query: "cats & dogs").response(using: session)
         #expect(response.args == ["q": "cats & dogs", "api_key": "k+1 /é&=", "lang": "en"])
 
-        let declared = try await GetArgsRequest(apiKey: "declared").response(session: session)
+        let declared = try await GetArgsRequest(apiKey: "declared").response(using: session)
         #expect(declared.args == ["api_key": "declared", "lang": "en"])
     }
 
@@ -123,7 +123,7 @@ struct SessionIntegrationTests {
         let session = Session(transport: TestTransport.shared, interceptors: [SignalOnAdapt(signal: signal)])
         let task = Task { () async -> RequestError? in
             do throws(RequestError) {
-                _ = try await DelayRequest(seconds: 8).response(session: session)
+                _ = try await DelayRequest(seconds: 8).response(using: session)
                 return nil
             } catch {
                 return error
@@ -141,7 +141,7 @@ struct SessionIntegrationTests {
     func perCallTimeout() async throws {
         let session = Session(transport: TestTransport.shared, options: RequestOptions(timeout: 30))
         do {
-            _ = try await DelayRequest(seconds: 5).response(session: session, options: RequestOptions(timeout: 1))
+            _ = try await DelayRequest(seconds: 5).response(using: session, options: RequestOptions(timeout: 1))
             Issue.record("expected a timeout")
         } catch {
             #expect(error.stage == .transport)

@@ -39,7 +39,7 @@ public enum RequestError: Error {
     /// ``Request/response(from:urlResponse:)`` threw.
     case responseConversionFailed(any Error, response: URLResponse, context: RequestContext)
     /// The request was cancelled — through its ``RequestHandle``, or by cancelling the `Task`
-    /// awaiting ``Request/response(session:options:)`` — before it completed.
+    /// awaiting ``Request/response(using:options:)`` — before it completed.
     case cancelled(context: RequestContext)
 
     /// The stages of a request, in order; each ``RequestError`` belongs to one.

@@ -10,7 +10,7 @@ extension Request {
     ///
     /// This is `Session(transport: session, completionQueue: completionQueue).perform(self)`:
     /// the same pipeline as ``Session/perform(_:options:completion:)`` and
-    /// ``response(session:options:)``. Use a ``Session`` for default headers, interceptors,
+    /// ``response(using:options:)``. Use a ``Session`` for default headers, interceptors,
     /// per-call options or another transport.
     ///
     /// ```swift

@@ -7,7 +7,7 @@ extension Request {
     ///
     /// ```swift
     /// let uploads = Session(transport: URLSessionTransport())
-    /// let echo = try await UploadRequest(file: file).response(session: uploads, progress: { progress in
+    /// let echo = try await UploadRequest(file: file).response(using: uploads, progress: { progress in
     ///     print(progress.bytesSent)
     /// })
     /// ```
@@ -20,10 +20,31 @@ extension Request {
     /// - Throws: A ``RequestError`` naming the stage that failed, or
     ///   ``RequestError/cancelled(context:)``.
     public func response(
-        session: Session,
+        using session: Session,
         options: RequestOptions? = nil,
         progress: @escaping ProgressHandler
     ) async throws(RequestError) -> Response {
         try await session.response(for: self, options: options, progress: progress)
+    }
+
+    /// Builds, sends and parses the request through `session` and reports its progress: the
+    /// earlier spelling of ``response(using:options:progress:)``.
+    ///
+    /// `session:` names a `URLSession` in ``perform(session:completionQueue:completion:)``;
+    /// a ``Session`` is passed with `using:`.
+    ///
+    /// - Parameters:
+    ///   - session: The session that performs the request.
+    ///   - options: Options for this call only.
+    ///   - progress: Receives the bytes sent and received so far, each time they change.
+    /// - Returns: The ``Response``.
+    /// - Throws: What ``response(using:options:progress:)`` throws.
+    @available(*, deprecated, renamed: "response(using:options:progress:)")
+    public func response(
+        session: Session,
+        options: RequestOptions? = nil,
+        progress: @escaping ProgressHandler
+    ) async throws(RequestError) -> Response {
+        try await response(using: session, options: options, progress: progress)
     }
 }

@@ -18,9 +18,25 @@ extension Request {
     /// - Returns: The ``Response``.
     /// - Throws: A ``RequestError`` naming the stage that failed, or
     ///   ``RequestError/cancelled(context:)``.
-    public func response(session: Session = .shared, options: RequestOptions? = nil) async throws(RequestError)
+    public func response(using session: Session = .shared, options: RequestOptions? = nil) async throws(RequestError)
         -> Response
     {
         try await session.response(for: self, options: options)
+    }
+
+    /// Builds, sends and parses the request through `session`: the earlier spelling of
+    /// ``response(using:options:)``.
+    ///
+    /// `session:` names a `URLSession` in ``perform(session:completionQueue:completion:)``;
+    /// a ``Session`` is passed with `using:`.
+    ///
+    /// - Parameters:
+    ///   - session: The session that performs the request.
+    ///   - options: Options for this call only.
+    /// - Returns: The ``Response``.
+    /// - Throws: What ``response(using:options:)`` throws.
+    @available(*, deprecated, renamed: "response(using:options:)")
+    public func response(session: Session, options: RequestOptions? = nil) async throws(RequestError) -> Response {
+        try await response(using: session, options: options)
     }
 }

@@ -120,7 +120,7 @@ extension Request {
     /// see ``Session/download(for:to:options:progress:)``.
     ///
     /// ```swift
-    /// let download = try await ReportRequest(id: 7).download(to: destination, session: api)
+    /// let download = try await ReportRequest(id: 7).download(to: destination, using: api)
     /// ```
     ///
     /// - Parameters:
@@ -133,10 +133,33 @@ extension Request {
     /// - Throws: A ``RequestError``, as ``Session/download(for:to:options:progress:)`` throws it.
     public func download(
         to destination: URL,
-        session: Session = .shared,
+        using session: Session = .shared,
         options: RequestOptions? = nil,
         progress: ProgressHandler? = nil
     ) async throws(RequestError) -> DownloadResponse {
         try await session.download(for: self, to: destination, options: options, progress: progress)
+    }
+
+    /// Sends this request through `session` and writes its response's body to `destination`:
+    /// the earlier spelling of ``download(to:using:options:progress:)``.
+    ///
+    /// `session:` names a `URLSession` in ``perform(session:completionQueue:completion:)``;
+    /// a ``Session`` is passed with `using:`.
+    ///
+    /// - Parameters:
+    ///   - destination: A file URL; its directory must exist.
+    ///   - session: The session that sends the request.
+    ///   - options: Options for this call only.
+    ///   - progress: Receives the bytes written so far and the expected total after each chunk.
+    /// - Returns: The file's URL, the response and the number of bytes.
+    /// - Throws: What ``download(to:using:options:progress:)`` throws.
+    @available(*, deprecated, renamed: "download(to:using:options:progress:)")
+    public func download(
+        to destination: URL,
+        session: Session,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil
+    ) async throws(RequestError) -> DownloadResponse {
+        try await download(to: destination, using: session, options: options, progress: progress)
     }
 }

@@ -34,14 +34,29 @@ extension Request {
     /// ``Session/stream(for:options:maximumBufferSize:)``.
     ///
     /// ```swift
-    /// for try await line in LogRequest().stream(session: api).lines { print(line) }
+    /// for try await line in LogRequest().stream(using: api).lines { print(line) }
     /// ```
     ///
     /// - Parameters:
     ///   - session: The session that sends the request; ``Session/shared`` by default.
     ///   - options: Options for this call only.
     /// - Returns: The stream.
-    public func stream(session: Session = .shared, options: RequestOptions? = nil) -> ResponseStream {
+    public func stream(using session: Session = .shared, options: RequestOptions? = nil) -> ResponseStream {
         session.stream(for: self, options: options)
+    }
+
+    /// The body of this request's response, read while it arrives, through `session`: the
+    /// earlier spelling of ``stream(using:options:)``.
+    ///
+    /// `session:` names a `URLSession` in ``perform(session:completionQueue:completion:)``;
+    /// a ``Session`` is passed with `using:`.
+    ///
+    /// - Parameters:
+    ///   - session: The session that sends the request.
+    ///   - options: Options for this call only.
+    /// - Returns: The stream.
+    @available(*, deprecated, renamed: "stream(using:options:)")
+    public func stream(session: Session, options: RequestOptions? = nil) -> ResponseStream {
+        stream(using: session, options: options)
     }
 }

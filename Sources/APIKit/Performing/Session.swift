@@ -3,7 +3,7 @@
 ///
 /// A `Session` is a value: copies share the transport, and changing a copy's properties
 /// changes only that copy. ``shared`` (used by ``Request/perform(session:completionQueue:completion:)``
-/// and ``Request/response(session:options:)``) sends with `URLSession.shared` and adds nothing.
+/// and ``Request/response(using:options:)``) sends with `URLSession.shared` and adds nothing.
 ///
 /// ```swift
 /// let api = Session(
@@ -83,7 +83,7 @@ public struct Session: Sendable {
     public var logger: RequestLogger?
 
     /// The session of ``Request/perform(session:completionQueue:completion:)`` and
-    /// ``Request/response(session:options:)`` when none is given: `URLSession.shared`, no
+    /// ``Request/response(using:options:)`` when none is given: `URLSession.shared`, no
     /// completion queue, no default headers, query items, options or interceptors.
     public static let shared = Session()
 

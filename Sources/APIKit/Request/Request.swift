@@ -4,7 +4,7 @@
 /// ``method``), the parameters (``configuration``, a ``RequestConfiguration``
 /// whose wrapped properties become headers, query items and body fields), and
 /// how the body is read (``parser`` and ``response(from:urlResponse:)``). Then
-/// call ``perform(session:completionQueue:completion:)`` or `try await` ``response(session:options:)``.
+/// call ``perform(session:completionQueue:completion:)`` or `try await` ``response(using:options:)``.
 ///
 /// ```swift
 /// struct UserRequest: Request, RequestConfiguration {
@@ -32,7 +32,7 @@
 /// 5. ``parser`` turns the body into a ``APIKitParsers/Parser/Object``;
 /// 6. ``response(from:urlResponse:)`` turns that into the ``Response``.
 ///
-/// Performed through a ``Session`` (``Request/response(session:options:)``,
+/// Performed through a ``Session`` (``Request/response(using:options:)``,
 /// ``Session/perform(_:options:completion:)``), the session's default headers and the
 /// ``RequestOptions`` are applied right after step 1, and its ``Interceptor``s adapt the
 /// request after step 2 and inspect the response before step 4.

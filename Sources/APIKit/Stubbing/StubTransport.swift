@@ -15,7 +15,7 @@
 ///     }
 /// }
 /// let session = Session(transport: stub)
-/// let user = try await UserRequest(id: 1).response(session: session)
+/// let user = try await UserRequest(id: 1).response(using: session)
 /// ```
 ///
 /// Answers always come asynchronously, on a global queue, after the response's

@@ -34,7 +34,7 @@ struct LoggingArticleTests {
         let session = Session(
             transport: StubTransport(.success(body: String(repeating: "x", count: 612))), logger: recorder.logger())
 
-        _ = try await Login().response(session: session)
+        _ = try await Login().response(using: session)
 
         let request = try #require(recorder.requests.first)
         let response = try #require(recorder.responses.first)
@@ -69,7 +69,7 @@ struct LoggingArticleTests {
         let uploads = Session(transport: URLSessionTransport(configuration: .default))
         let start: (URL) async throws -> Upload.Response = { file in
             try await Upload(photo: .file(file)).response(
-                session: uploads,
+                using: uploads,
                 progress: { progress in
                     if let fraction = progress.fractionSent { _ = "uploaded \(Int(fraction * 100)) %" }
                 })

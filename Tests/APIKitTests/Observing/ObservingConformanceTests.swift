@@ -25,7 +25,7 @@ struct ObservingConformanceTests {
         let recorder = ProgressRecorder()
 
         let value = try await SecretRequest().response(
-            session: Session(transport: transport), progress: recorder.handler)
+            using: Session(transport: transport), progress: recorder.handler)
 
         #expect(value == "plain")
         #expect(transport.sent.withLock { $0.count } == 1)

@@ -12,7 +12,7 @@ struct RequestLoggerTests {
         let stub = StubTransport(.success(status: 201, headers: ["Content-Type": "text/plain"], body: "created"))
         let session = Session(transport: stub, logger: recorder.logger())
 
-        let body = try await SecretRequest().response(session: session)
+        let body = try await SecretRequest().response(using: session)
 
         #expect(body == "created")
         let events = recorder.all
@@ -51,7 +51,7 @@ struct RequestLoggerTests {
         )
         let session = Session(transport: stub, logger: recorder.logger())
 
-        _ = try await SecretRequest().response(session: session)
+        _ = try await SecretRequest().response(using: session)
 
         let lines = recorder.lines
         #expect(lines.count > 10)
@@ -75,7 +75,7 @@ struct RequestLoggerTests {
         let stub = StubTransport(.success(headers: ["Set-Cookie": LogSecrets.cookie, "X-Request-Id": "r1"]))
         let session = Session(transport: stub, logger: recorder.logger(privacy))
 
-        _ = try await SecretRequest().response(session: session)
+        _ = try await SecretRequest().response(using: session)
 
         let request = try #require(recorder.requests.first)
         #expect(request.url.contains("token=\(LogSecrets.query)"))
@@ -103,7 +103,7 @@ struct RequestLoggerTests {
             logger: recorder.logger(LogPrivacy(revealsHeaderValues: true))
         )
 
-        _ = try await SecretRequest().response(session: session)
+        _ = try await SecretRequest().response(using: session)
 
         let sent = try #require(transport.sent.withLock { $0.first })
         let logged = try #require(recorder.requests.first)

@@ -22,7 +22,7 @@ struct RetryObservationTests {
             retryPolicy: WaitRecorder().policy(),
             logger: RequestLogger { event in events.withLock { $0.append(event) } }
         )
-        let text = try await TextRequest().response(session: session, progress: { _ in steps.withLock { $0 += 1 } })
+        let text = try await TextRequest().response(using: session, progress: { _ in steps.withLock { $0 += 1 } })
         #expect(text == "ok")
         #expect(calls.withLock { $0 } == 2)
         let logged = events.withLock { $0 }

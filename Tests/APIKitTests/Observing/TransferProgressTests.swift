@@ -65,14 +65,14 @@ struct TransferProgressTests {
     func asyncProgress() async throws {
         let recorder = ProgressRecorder()
         let session = Session(transport: StubTransport(.success(body: "abc")))
-        let value = try await SecretRequest().response(session: session, progress: recorder.handler)
+        let value = try await SecretRequest().response(using: session, progress: recorder.handler)
         #expect(value == "abc")
         #expect(recorder.all.last?.bytesReceived == 3)
 
         let failing = ProgressRecorder()
         let failed = Session(transport: StubTransport(.failure(URLError(.notConnectedToInternet))))
         await #expect(throws: RequestError.self) {
-            try await SecretRequest().response(session: failed, progress: failing.handler)
+            try await SecretRequest().response(using: failed, progress: failing.handler)
         }
         #expect(failing.all.isEmpty)
     }
@@ -100,7 +100,7 @@ struct TransferProgressTests {
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain.test"))
 
-        let value = try await request.response(session: session, progress: recorder.handler)
+        let value = try await request.response(using: session, progress: recorder.handler)
 
         #expect(value == "plain")
         #expect(recorder.all.isEmpty)
@@ -119,7 +119,7 @@ struct TransferProgressTests {
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-transport.test"))
 
-        let value = try await request.response(session: session, progress: recorder.handler)
+        let value = try await request.response(using: session, progress: recorder.handler)
 
         #expect(value.count == 5000)
         let last = try #require(recorder.all.last)
@@ -147,6 +147,6 @@ struct TransferProgressTests {
         #expect(underlying.code == .cannotConnectToHost)
 
         request.base = try #require(URL(string: "https://progress-none.test"))
-        #expect(try await request.response(session: session) == "ok")
+        #expect(try await request.response(using: session) == "ok")
     }
 }

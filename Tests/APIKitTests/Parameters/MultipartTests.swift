@@ -280,7 +280,7 @@ struct MultipartTests {
 
     private func buildFailure(of request: some Request, session: Session) async -> RequestError? {
         do {
-            _ = try await request.response(session: session)
+            _ = try await request.response(using: session)
             return nil
         } catch {
             return error

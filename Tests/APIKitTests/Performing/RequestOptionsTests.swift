@@ -14,7 +14,7 @@ struct RequestOptionsTests {
         let transport = RecordingTransport(StubTransport(.success()))
         let session = Session(transport: transport, options: options)
         let request = OptionsRequest(base: stubBase, options: requestOptions)
-        _ = try await request.response(session: session, options: call)
+        _ = try await request.response(using: session, options: call)
         return (try #require(transport.sentRequests.first), try #require(request.seen.withLock { $0.first }))
     }
 

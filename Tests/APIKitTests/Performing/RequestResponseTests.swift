@@ -9,7 +9,7 @@ struct RequestResponseTests {
     @Test("returns the typed response")
     func success() async throws {
         let session = Session(transport: StubTransport(.success(body: "hello")))
-        let value: String = try await ProbeRequest(base: stubBase).response(session: session)
+        let value: String = try await ProbeRequest(base: stubBase).response(using: session)
         #expect(value == "hello")
     }
 
@@ -23,7 +23,7 @@ struct RequestResponseTests {
     func typedThrows() async {
         let session = Session(transport: StubTransport(.success(status: 500)))
         do {
-            _ = try await ProbeRequest(base: stubBase).response(session: session)
+            _ = try await ProbeRequest(base: stubBase).response(using: session)
             Issue.record("expected a failure")
         } catch {
             let typed: RequestError = error

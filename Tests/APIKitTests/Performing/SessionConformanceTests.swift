@@ -36,7 +36,7 @@ struct SessionConformanceTests {
     func ownOptionsProperty() async throws {
         let transport = RecordingTransport(StubTransport(.success()))
         let request = OwnOptionsPropertyRequest()
-        _ = try await request.response(session: Session(transport: transport))
+        _ = try await request.response(using: Session(transport: transport))
         #expect(request.options == "verbose")
         #expect(transport.sentRequests.first?.url?.query == "options=verbose")
     }

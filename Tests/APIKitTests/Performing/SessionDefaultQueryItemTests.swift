@@ -29,7 +29,7 @@ struct SessionDefaultQueryItemTests {
     func sentURL(_ request: ItemsRequest = ItemsRequest(), items: [String: String]) async throws -> String {
         let transport = RecordingTransport(StubTransport(.success()))
         let session = Session(transport: transport, defaultQueryItems: items)
-        _ = try await request.response(session: session)
+        _ = try await request.response(using: session)
         return try #require(transport.sentRequests.first?.url?.absoluteString)
     }
 
@@ -140,7 +140,7 @@ struct SessionDefaultQueryItemTests {
         )
         let request = ItemsRequest()
 
-        _ = try await request.response(session: session)
+        _ = try await request.response(using: session)
 
         let expected = "https://api.example.test/v1/items?api_key=k"
         #expect(request.seen.withLock { $0 }.map { $0?.absoluteString } == [expected])
@@ -171,7 +171,7 @@ struct SessionDefaultQueryItemTests {
         policy.wait = { _ in }
         let session = Session(transport: transport, defaultQueryItems: ["api_key": "k"], retryPolicy: policy)
 
-        #expect(try await ItemsRequest().response(session: session) == "ok")
+        #expect(try await ItemsRequest().response(using: session) == "ok")
 
         let urls = transport.sentRequests.map { $0.url?.absoluteString }
         #expect(urls == Array(repeating: "https://api.example.test/v1/items?api_key=k", count: 3))
@@ -230,7 +230,7 @@ struct SessionDefaultQueryItemTests {
             logger: recorder.logger()
         )
 
-        _ = try await ItemsRequest().response(session: session)
+        _ = try await ItemsRequest().response(using: session)
 
         let logged = try #require(recorder.requests.first)
         #expect(logged.url.contains("api_key=***"))
@@ -240,7 +240,7 @@ struct SessionDefaultQueryItemTests {
         let revealing = LogRecorder()
         var open = session
         open.logger = revealing.logger(LogPrivacy(revealsQueryValues: true))
-        _ = try await ItemsRequest().response(session: open)
+        _ = try await ItemsRequest().response(using: open)
         #expect(try #require(revealing.requests.first).url.contains("api_key=\(secret)"))
     }
 

@@ -111,10 +111,10 @@ extension Session {
 }
 
 extension Request {
-    /// The outcome of ``response(session:options:)`` as a `Result`.
+    /// The outcome of ``response(using:options:)`` as a `Result`.
     func result(session: Session, options: RequestOptions? = nil) async -> Result<Response, RequestError> {
         do {
-            return .success(try await response(session: session, options: options))
+            return .success(try await response(using: session, options: options))
         } catch {
             return .failure(error)
         }

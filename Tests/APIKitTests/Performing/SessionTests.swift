@@ -29,7 +29,7 @@ struct SessionInterceptorTests {
         let log = EventLog()
         let (session, _) = session(log: log)
 
-        let value = try await ProbeRequest(base: stubBase, log: log).response(session: session)
+        let value = try await ProbeRequest(base: stubBase, log: log).response(using: session)
 
         #expect(value == "hello")
         #expect(log.names == Self.fullOrder)
@@ -61,7 +61,7 @@ struct SessionInterceptorTests {
             ]
         )
 
-        _ = try await ProbeRequest(base: stubBase, log: log).response(session: session)
+        _ = try await ProbeRequest(base: stubBase, log: log).response(using: session)
 
         #expect(seen.names[0] == "adapt A: ProbeRequest Content-Type,X-Intercepted")
         #expect(seen.names[1] == "adapt B: ProbeRequest Content-Type,X-A,X-Intercepted")
@@ -167,7 +167,7 @@ struct SessionInterceptorTests {
             interceptors: [RecordingInterceptor(name: "A", log: log), RecordingInterceptor(name: "B", log: log)]
         )
 
-        let value = try await ProbeRequest(base: endpoint.base, log: log).response(session: session)
+        let value = try await ProbeRequest(base: endpoint.base, log: log).response(using: session)
 
         #expect(value == "over URLSession")
         #expect(log.names == Self.fullOrder)
@@ -208,7 +208,7 @@ struct SessionDefaultHeaderTests {
         var request = ProbeRequest(base: stubBase)
         request.authorization = "Bearer declared"
 
-        _ = try await request.response(session: session)
+        _ = try await request.response(using: session)
 
         let sent = try #require(transport.sentRequests.first)
         #expect(sent.headerValue("Authorization") == "Bearer declared")
@@ -223,7 +223,7 @@ struct SessionDefaultHeaderTests {
         let transport = RecordingTransport(StubTransport(.success(body: "{}")))
         let session = Session(transport: transport, defaultHeaders: ["ACCEPT": "text/plain"])
 
-        _ = try await JSONObjectRequest(base: stubBase).response(session: session)
+        _ = try await JSONObjectRequest(base: stubBase).response(using: session)
 
         #expect(transport.sentRequests.first?.headerValue("Accept") == "application/json")
     }

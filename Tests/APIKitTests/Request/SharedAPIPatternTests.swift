@@ -51,7 +51,7 @@ struct SharedAPIPatternTests {
         }
         let session = Session(transport: stub)
 
-        let gifs = try await SearchGIFs(query: "cats").response(session: session)
+        let gifs = try await SearchGIFs(query: "cats").response(using: session)
 
         #expect(gifs.data == [GIF(id: "a")])
         let request = try #require(sent.withLock { $0.first })

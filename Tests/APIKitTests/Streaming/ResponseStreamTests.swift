@@ -242,11 +242,11 @@ struct ResponseStreamTests {
         #expect(try await iterator.next() == nil)
     }
 
-    @Test("Request.stream(session:) is the session's stream")
+    @Test("Request.stream(using:) is the session's stream")
     func requestConvenience() async throws {
         let session = session(.stream(chunks: ["a", "b"]))
         var text = ""
-        for try await chunk in StreamedRequest().stream(session: session) {
+        for try await chunk in StreamedRequest().stream(using: session) {
             text += String(decoding: chunk, as: UTF8.self)
         }
         #expect(text == "ab")

@@ -56,7 +56,7 @@ struct StubTransportTests {
         var request = ProbeRequest(base: stubBase)
         request.authorization = "Bearer t"
 
-        #expect(try await request.response(session: Session(transport: transport)) == "Bearer t")
+        #expect(try await request.response(using: Session(transport: transport)) == "Bearer t")
         let other = ProbeRequest(base: URL(string: "https://api.example.test/other")!)
         let result = await other.result(session: Session(transport: transport))
         #expect(result.errorValue?.statusCode == 404)
@@ -85,7 +85,7 @@ struct StubTransportTests {
     @Test("through a session: status errors, parsing and delivery are the real pipeline's")
     func realPipeline() async throws {
         let session = Session(transport: StubTransport(.success(status: 200, body: #"{"a":"b"}"#)))
-        #expect(try await JSONObjectRequest(base: stubBase).response(session: session) == ["a": "b"])
+        #expect(try await JSONObjectRequest(base: stubBase).response(using: session) == ["a": "b"])
 
         let broken = Session(transport: StubTransport(.success(status: 200, body: "not json")))
         let result = await JSONObjectRequest(base: stubBase).result(session: broken)
