@@ -27,7 +27,7 @@ struct QueryNumberTests {
         ])
     func roundTrip(_ value: Double) async throws {
         let base = try #require(FastAPIServer.url)
-        let parsed = try await ParseFloat(value: value, base: base).response(session: Session())
+        let parsed = try await ParseFloat(value: value, base: base).response(using: Session())
         #expect(parsed.value.bitPattern == value.bitPattern, "\(value) came back as \(parsed.value)")
     }
 }

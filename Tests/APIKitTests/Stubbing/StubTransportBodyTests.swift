@@ -58,7 +58,7 @@ struct StubTransportBodyTests {
             }
         }
         let session = Session(transport: stub, interceptors: [AddsHeader()])
-        _ = try await AvatarUpload(avatar: .file(file.url)).response(session: session)
+        _ = try await AvatarUpload(avatar: .file(file.url)).response(using: session)
 
         let sent = try #require(seen.withLock { $0 }.first)
         #expect(sent.contains(#"name="user""#) && sent.contains("ada"))
@@ -84,7 +84,7 @@ struct StubTransportBodyTests {
                 return .failure(error)
             }
         }
-        _ = try await Backup(file: file.url).response(session: Session(transport: stub))
+        _ = try await Backup(file: file.url).response(using: Session(transport: stub))
         #expect(seen.withLock { $0 } == contents)
     }
 
@@ -103,7 +103,7 @@ struct StubTransportBodyTests {
             }
         }
         do {
-            _ = try await AvatarUpload(avatar: .file(file.url)).response(session: Session(transport: stub))
+            _ = try await AvatarUpload(avatar: .file(file.url)).response(using: Session(transport: stub))
             Issue.record("the call succeeded although the stub could not read the body")
         } catch {
             guard case .transportFailed(let underlying, _) = error,
