@@ -39,7 +39,10 @@ struct RetryTests {
         let started = Date()
         #expect(try await TextRequest().result(session: session).get() == "ok")
         #expect(transport.count == 3)
-        #expect(Date().timeIntervalSince(started) < 10, "no 60-second Retry-After was waited")
+        // Honouring both Retry-Afters would take 120 s. The bound is loose on purpose: a busy
+        // test run (two cores, every suite in parallel) took 26 s here. The exact delays (0) are
+        // pinned without a clock in RetryPolicyTests.
+        #expect(Date().timeIntervalSince(started) < 100, "the Retry-After: 60 answers were not waited")
     }
 
     @Test("still failing after maxAttempts: the last error, with the attempts in context and description")
