@@ -1,4 +1,4 @@
-import APIKit
+@_spi(Testing) import APIKit
 import APIKitTestSupport
 import Testing
 
@@ -42,7 +42,9 @@ struct AttemptCounter: Interceptor {
     }
 }
 
-/// A retry policy that records its waits instead of sleeping.
+/// A retry policy that records its waits instead of sleeping, through the `@_spi(Testing)` hook
+/// `RetryPolicy.wait` (an SPI import works here and when this suite is compiled inside the
+/// AsyncHTTPClient package, where APIKit is a package dependency).
 func recordingPolicy(_ base: RetryPolicy = .default, waits: Protected<[TimeInterval]>) -> RetryPolicy {
     var policy = base
     policy.wait = { seconds in waits.withLock { $0.append(seconds) } }
@@ -59,7 +61,7 @@ struct ResilienceIntegrationTests {
     @Test("/bearer without a credential: 401, one refresh, the replay succeeds with token-1")
     func bearerRefresh() async throws {
         let tokens = NumberedTokens()
-        let session = Session(transport: TestTransport.shared, authentication: Authentication(tokens))
+        let session = Session(transport: TestTransport.shared, credentialStore: CredentialStore(tokens))
         let response = try await BearerRequest().response(using: session)
         #expect(response.authenticated)
         #expect(response.token == "token-1")
@@ -72,7 +74,7 @@ struct ResilienceIntegrationTests {
     @Test("/bearer with 20 concurrent requests and no credential: one refresh, 20 successes")
     func bearerConcurrent() async throws {
         let tokens = NumberedTokens()
-        let session = Session(transport: TestTransport.shared, authentication: Authentication(tokens))
+        let session = Session(transport: TestTransport.shared, credentialStore: CredentialStore(tokens))
         let tokensSeen = try await withThrowingTaskGroup(of: String.self) { group -> [String] in
             for _ in 0..<20 {
                 group.addTask { try await BearerRequest().response(using: session).token }

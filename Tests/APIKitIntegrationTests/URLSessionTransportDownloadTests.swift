@@ -305,16 +305,15 @@ struct URLSessionTransportDownloadFaultTests {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = corelibsFiles()
-        let attempts = Protected(0)
+        let waits = Protected<[TimeInterval]>([])
         let session = Session(
-            transport: URLSessionTransport(),
-            retryPolicy: RetryPolicy(maxAttempts: 3, wait: { _ in attempts.withLock { $0 += 1 } }))
+            transport: URLSessionTransport(), retryPolicy: recordingPolicy(RetryPolicy(maxAttempts: 3), waits: waits))
         let error = await #expect(throws: RequestError.self) {
             try await session.download(
                 for: FaultRequest(path: "reset-mid-body"), to: directory.appendingPathComponent("body.bin"))
         }
         #expect(error?.stage == .transport)
-        #expect(attempts.value == 2)
+        #expect(waits.value.count == 2)
         #expect(try names(in: directory).isEmpty)
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }

@@ -9,7 +9,7 @@ public enum HeaderSource: Sendable, Hashable, CustomStringConvertible {
     case requestIntercept
     /// A session ``Interceptor``'s ``Interceptor/adapt(_:for:)``; the interceptor's type name.
     case interceptor(String)
-    /// The ``Authenticator`` of the session's ``Authentication``; its type name.
+    /// The ``Authenticator`` of the session's ``CredentialStore``; its type name.
     case authenticator(String)
 
     /// Where the header came from, as a person reads it: "property `length`",

@@ -10,7 +10,7 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// The URL the request was sent to, or would have been sent to, once known.
     public let url: URL?
     /// How many times the request was sent: more than 1 after retries (``RetryPolicy``) or a
-    /// replay after a credential refresh (``Authentication``); 1 otherwise, also for errors
+    /// replay after a credential refresh (``CredentialStore``); 1 otherwise, also for errors
     /// raised before anything was sent and for ``RequestError/cancelled(context:)`` (the
     /// handle that reports a cancellation does not know how far the attempts went).
     public let attempts: Int

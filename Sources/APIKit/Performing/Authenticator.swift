@@ -1,5 +1,9 @@
-/// Puts a credential on requests and gets a new one when the server rejects it: the hooks
-/// behind a ``Session``'s ``Session/authentication``.
+/// Puts a credential on requests and gets a new one when the server rejects it: the protocol
+/// you conform to, which a ``CredentialStore`` drives for a ``Session``.
+///
+/// An authenticator says *how* (put the token in a header, ask the auth server for a new
+/// one); the ``CredentialStore`` you wrap it in holds the current credential, shared by every
+/// copy of the session (``Session/credentialStore``), and makes sure one refresh runs at a time.
 ///
 /// When a response says the credential is no longer accepted (``isUnauthorized(_:)``, by
 /// default status 401), the session calls ``refresh()`` and sends the request again with the
@@ -23,7 +27,7 @@
 ///     }
 /// }
 ///
-/// let api = Session(authentication: Authentication(BearerAuthenticator(auth: client), credential: savedToken))
+/// let api = Session(credentialStore: CredentialStore(BearerAuthenticator(auth: client), credential: savedToken))
 /// ```
 public protocol Authenticator: Sendable {
     /// The credential: a token, a token pair, a signed cookie.
@@ -39,7 +43,7 @@ public protocol Authenticator: Sendable {
     ///   ``RequestError/requestInterceptorFailed(_:context:)``.
     func apply(_ credential: Credential, to urlRequest: inout URLRequest) throws
 
-    /// Gets a new credential; never runs twice at the same time for one ``Authentication``.
+    /// Gets a new credential; never runs twice at the same time for one ``CredentialStore``.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in

@@ -1,5 +1,5 @@
 /// The pipeline's loop for requests that may be sent more than once: retries
-/// (``RetryPolicy``) and replays after a credential refresh (``Authentication``).
+/// (``RetryPolicy``) and replays after a credential refresh (``CredentialStore``).
 ///
 /// One `Task`, attached to the ``RequestHandle`` once, runs every attempt: authorize, the
 /// interceptors' `adapt`, send, then either wait and go round again, or the interceptors'
@@ -12,12 +12,12 @@ extension RequestPipeline {
     /// credential (the plain pipeline).
     ///
     /// The common case — no policy of the request type's, the session's sending once, no
-    /// authentication — costs two field reads: the policy is neither copied nor validated.
+    /// credential store — costs two field reads: the policy is neither copied nor validated.
     func attemptPolicy() throws(RequestError) -> RetryPolicy? {
         let policy: RetryPolicy
         if let own = request.retryPolicy {
             policy = own
-        } else if session.retryPolicy.maxAttempts == 1, session.authentication == nil {
+        } else if session.retryPolicy.maxAttempts == 1, session.credentialStore == nil {
             return nil
         } else {
             policy = session.retryPolicy
@@ -27,13 +27,13 @@ extension RequestPipeline {
         } catch {
             throw .buildFailed(error, context: request.initialContext)
         }
-        guard policy.maxAttempts > 1 || session.authentication != nil else { return nil }
+        guard policy.maxAttempts > 1 || session.credentialStore != nil else { return nil }
         return policy
     }
 
-    /// Sends `first`, and again as `policy` and the session's authentication say, then finishes.
+    /// Sends `first`, and again as `policy` and the session's credential store say, then finishes.
     func runAttempts(first: URLRequest, policy: RetryPolicy, handle: RequestHandle) async {
-        let credentials = session.authentication?.store
+        let credentials = session.credentialStore?.storage
         var attempt = 0
         var replayed = false
         var prepared: URLRequest? = first

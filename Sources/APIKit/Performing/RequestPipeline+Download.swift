@@ -92,7 +92,7 @@ extension RequestPipeline {
                 (response, body) = (accepted, Data())
             }
 
-            if let credentials = session.authentication?.store, !replayed, let http = response as? HTTPURLResponse,
+            if let credentials = session.credentialStore?.storage, !replayed, let http = response as? HTTPURLResponse,
                 credentials.isUnauthorized(http)
             {
                 resuming = file.abandon()
@@ -160,7 +160,7 @@ extension RequestPipeline {
             urlRequest.setValue(resuming.validator, forHTTPHeaderField: "If-Range")
         }
         var ticket = CredentialTicket()
-        if let credentials = session.authentication?.store {
+        if let credentials = session.credentialStore?.storage {
             do {
                 (urlRequest, ticket) = try await credentials.authorize(urlRequest)
             } catch {

@@ -30,7 +30,7 @@ extension RequestPipeline {
         if let lastEventID {
             urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
-        if let credentials = session.authentication?.store {
+        if let credentials = session.credentialStore?.storage {
             do {
                 (urlRequest, _) = try await credentials.authorize(urlRequest)
             } catch {

@@ -16,7 +16,7 @@
 /// With no interceptors nothing is asynchronous but the transport: no `Task` is made and the
 /// response is processed where the transport calls back, as before sessions existed.
 ///
-/// With a ``RetryPolicy`` that allows more than one attempt, or an ``Authentication``, the
+/// With a ``RetryPolicy`` that allows more than one attempt, or a ``CredentialStore``, the
 /// stages after ``start(_:)`` run in one `Task` that may go round several times
 /// (`RequestPipeline+Attempts.swift`).
 ///

@@ -24,13 +24,13 @@
 /// With no interceptors every stage runs synchronously, on the transport's callback queue.
 ///
 /// Opt-in, a session also sends failed requests again (``retryPolicy``), refreshes a rejected
-/// credential once for all requests in flight (``authentication``) and decodes the API's
+/// credential once for all requests in flight (``credentialStore``) and decodes the API's
 /// error payloads (``errorBodyDecoder``):
 ///
 /// ```swift
 /// let api = Session(
 ///     retryPolicy: .default,
-///     authentication: Authentication(BearerAuthenticator(auth: client), credential: savedToken),
+///     credentialStore: CredentialStore(BearerAuthenticator(auth: client), credential: savedToken),
 ///     errorBodyDecoder: .json(APIFailure.self)
 /// )
 /// ```
@@ -72,8 +72,8 @@ public struct Session: Sendable {
     /// type's ``Request/retryPolicy`` wins.
     public var retryPolicy: RetryPolicy
     /// The credential put on every request and refreshed, once for all requests in flight, when
-    /// a response rejects it; `nil` (none) by default.
-    public var authentication: Authentication?
+    /// a response rejects it, by the session's ``Authenticator``; `nil` (none) by default.
+    public var credentialStore: CredentialStore?
     /// Reads the API's error payload from the body of rejected responses, into
     /// ``RequestError/errorBody``; `nil` by default. A request type's
     /// ``Request/errorBodyDecoder`` wins.
@@ -99,7 +99,8 @@ public struct Session: Sendable {
     ///   - interceptors: Session-wide hooks, run in list order before sending and in reverse
     ///     order after.
     ///   - retryPolicy: When failed requests are sent again; never by default.
-    ///   - authentication: The credential applied to every request and refreshed on rejection.
+    ///   - credentialStore: Holds the credential applied to every request and refreshed on
+    ///     rejection; `nil` (none) by default.
     ///   - errorBodyDecoder: Reads the error payload of rejected responses.
     ///   - logger: Receives every request as sent and every response, redacted; `nil` logs nothing.
     ///
@@ -114,7 +115,7 @@ public struct Session: Sendable {
         options: RequestOptions = RequestOptions(),
         interceptors: [any Interceptor] = [],
         retryPolicy: RetryPolicy = .none,
-        authentication: Authentication? = nil,
+        credentialStore: CredentialStore? = nil,
         errorBodyDecoder: ErrorBodyDecoder? = nil,
         logger: RequestLogger? = nil
     ) {
@@ -125,7 +126,7 @@ public struct Session: Sendable {
         self.options = options
         self.interceptors = interceptors
         self.retryPolicy = retryPolicy
-        self.authentication = authentication
+        self.credentialStore = credentialStore
         self.errorBodyDecoder = errorBodyDecoder
         self.logger = logger
     }

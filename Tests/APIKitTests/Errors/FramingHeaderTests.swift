@@ -179,7 +179,7 @@ struct FramingHeaderTests {
     func authenticator() async {
         let sent = Locked(0)
         let session = Self.countingSession(sent) {
-            $0.authentication = Authentication(LengthSigning(), credential: "t")
+            $0.credentialStore = CredentialStore(LengthSigning(), credential: "t")
         }
         await #expect {
             _ = try await session.response(for: Posted())

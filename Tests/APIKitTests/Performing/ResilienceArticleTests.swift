@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 /// The examples of the DocC articles "Retries and credentials" (Retrying, Refreshing tokens) and
 /// "Handling errors" (Error bodies), compiled and run against stubs that answer like httpbin (the
@@ -60,7 +60,7 @@ struct ResilienceArticleTests {
 
     @Test("Refreshing tokens: 401, one refresh, replayed with token-1")
     func refreshing() async throws {
-        let api = Session(transport: Self.bearer, authentication: Authentication(Tokens(), credential: nil))
+        let api = Session(transport: Self.bearer, credentialStore: CredentialStore(Tokens(), credential: nil))
         let check = try await api.response(for: BearerCheck())
         #expect(check.token == "token-1")
         #expect(check.authenticated)

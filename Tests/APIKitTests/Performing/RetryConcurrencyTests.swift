@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 @Suite("Retries and refreshes: exactly once under concurrency and cancellation")
 struct RetryConcurrencyTests {
@@ -47,7 +47,7 @@ struct RetryConcurrencyTests {
             ),
             Session(
                 transport: transport(bearer: true), retryPolicy: policy,
-                authentication: Authentication(QuickAuthenticator(), credential: "old")),
+                credentialStore: CredentialStore(QuickAuthenticator(), credential: "old")),
         ]
     }
 

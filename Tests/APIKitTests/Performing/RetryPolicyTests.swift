@@ -49,6 +49,17 @@ struct RetryPolicyTests {
         #expect(listsCancelled.retryDelay(after: .failure(URLError(.cancelled)), method: .get, attempt: 1) == nil)
     }
 
+    @Test("zero backoff and maxRetryAfter 0 retry without a delay, also after Retry-After: 60")
+    func zeroDelayPolicy() {
+        let policy = RetryPolicy(backoff: .init(baseDelay: 0), maxRetryAfter: 0)
+        for attempt in [1, 2] {
+            #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: attempt) == 0)
+            let retryAfter = Self.response(429, headers: ["Retry-After": "60"])
+            #expect(policy.retryDelay(after: retryAfter, method: .get, attempt: attempt) == 0)
+        }
+        #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 3) == nil)
+    }
+
     @Test("maxAttempts bounds the attempts, the first included")
     func bounded() {
         let policy = Self.noJitter  // 3 attempts

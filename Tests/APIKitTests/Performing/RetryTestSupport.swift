@@ -2,7 +2,7 @@ import APIKitTestSupport
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 /// A transport that answers each request with the next of `script` (the last one repeats), and
 /// counts and keeps what it was sent.
@@ -27,6 +27,16 @@ struct ScriptedTransport: Transport {
         }
         let answer = script[min(index, script.count - 1)]
         return StubTransport(answer).send(request, completion: completion)
+    }
+}
+
+extension RetryPolicy {
+    /// This policy, retrying at once: its `wait` (the `@_spi(Testing)` hook) returns without
+    /// sleeping.
+    var immediate: RetryPolicy {
+        var policy = self
+        policy.wait = { _ in }
+        return policy
     }
 }
 

@@ -2,7 +2,7 @@ import APIKitTestSupport
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 @Suite("Session retry policy: attempts, backoff, Retry-After, cancellation")
 struct RetryTests {
@@ -25,6 +25,24 @@ struct RetryTests {
             #expect(waits.recorded == [0.25, 0.5], "\(api)")
             #expect(builds.withLock { $0 } == 3, "the request is built again for each attempt (\(api))")
         }
+    }
+
+    @Test("the public way to retry without sleeping: zero backoff and maxRetryAfter 0, even under Retry-After: 60")
+    func zeroDelayPolicyDoesNotSleep() async throws {
+        let transport = ScriptedTransport([
+            .success(status: 503, headers: ["Retry-After": "60"]),
+            .success(status: 429, headers: ["Retry-After": "60"]),
+            .success(body: "ok"),
+        ])
+        let policy = RetryPolicy(backoff: .init(baseDelay: 0), maxRetryAfter: 0)
+        let session = Session(transport: transport, retryPolicy: policy)
+        let started = Date()
+        #expect(try await TextRequest().result(session: session).get() == "ok")
+        #expect(transport.count == 3)
+        // Honouring both Retry-Afters would take 120 s. The bound is loose on purpose: a busy
+        // test run (two cores, every suite in parallel) took 26 s here. The exact delays (0) are
+        // pinned without a clock in RetryPolicyTests.
+        #expect(Date().timeIntervalSince(started) < 100, "the Retry-After: 60 answers were not waited")
     }
 
     @Test("still failing after maxAttempts: the last error, with the attempts in context and description")

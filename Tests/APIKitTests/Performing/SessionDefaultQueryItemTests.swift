@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 @Suite("Session: default query items")
 struct SessionDefaultQueryItemTests {

@@ -390,7 +390,7 @@ struct ResponseStreamAttemptTests {
             requests.withLock { $0 += 1 }
             return .stream(status: 503, chunks: ["busy"])
         }
-        let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3, wait: { _ in }))
+        let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3).immediate)
         let error = await #expect(throws: RequestError.self) {
             for try await _ in session.stream(for: StreamedRequest()) {}
         }
@@ -406,7 +406,7 @@ struct ResponseStreamAttemptTests {
             return .stream(status: 401, chunks: ["expired"])
         }
         let authenticator = CountingAuthenticator()
-        let session = Session(transport: stub, authentication: Authentication(authenticator, credential: "old"))
+        let session = Session(transport: stub, credentialStore: CredentialStore(authenticator, credential: "old"))
         let error = await #expect(throws: RequestError.self) {
             for try await _ in session.stream(for: StreamedRequest()) {}
         }

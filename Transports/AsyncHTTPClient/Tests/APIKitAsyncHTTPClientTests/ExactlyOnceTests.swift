@@ -1,4 +1,4 @@
-import APIKit
+@_spi(Testing) import APIKit
 import APIKitAsyncHTTPClient
 import APIKitTestSupport
 import Foundation

@@ -1,29 +1,39 @@
-/// The credential of a ``Session`` and the one refresh in flight: an ``Authenticator`` and
-/// its current credential, shared by every copy of the session.
+/// Holds a ``Session``'s current credential in memory and runs one refresh at a time: your
+/// ``Authenticator`` and the credential it last produced, shared by every copy of the session.
+///
+/// The ``Authenticator`` is the protocol you conform to (how a credential is put on a request
+/// and how a new one is obtained); the `CredentialStore` is the object APIKit gives the session
+/// around it. It keeps the credential between requests, hands it to the authenticator for
+/// every attempt and makes sure that however many requests are rejected at once, one refresh
+/// runs and the others wait for it. It does not persist anything: save the credential yourself
+/// (in the keychain, say) and pass it back as `credential` at launch.
 ///
 /// ```swift
-/// let authentication = Authentication(BearerAuthenticator(auth: client), credential: savedToken)
-/// let api = Session(authentication: authentication)
+/// let credentials = CredentialStore(BearerAuthenticator(auth: client), credential: savedToken)
+/// let api = Session(credentialStore: credentials)
 /// ```
 ///
 /// Without a credential (`nil`), requests are sent as they are until the first rejection
 /// brings one. A request started while a refresh runs waits for it rather than sending a
 /// credential known to be stale.
-public final class Authentication: Sendable {
-    let store: any CredentialStoring
+///
+/// This type used to be called `Authentication`; that name still compiles, deprecated.
+public final class CredentialStore: Sendable {
+    /// The credential and the refresh in flight, typed by the authenticator's credential.
+    let storage: any CredentialStoring
 
-    /// Creates the credential state of a session: an authenticator and the credential to start with.
+    /// Creates the credential store of a session: an authenticator and the credential to start with.
     ///
     /// - Parameters:
     ///   - authenticator: Applies and refreshes the credential.
     ///   - credential: The credential to start with; `nil` to send the first requests
     ///     without one.
     public init<A: Authenticator>(_ authenticator: A, credential: A.Credential? = nil) {
-        store = CredentialStore(authenticator: authenticator, credential: credential)
+        storage = TypedCredentialStore(authenticator: authenticator, credential: credential)
     }
 }
 
-/// What the pipeline needs from an ``Authentication``, without its credential type.
+/// What the pipeline needs from a ``CredentialStore``, without its credential type.
 protocol CredentialStoring: Sendable {
     /// Applies the current credential (after waiting for a refresh in flight); returns the
     /// request and a ticket naming the credential applied.
@@ -50,7 +60,7 @@ struct CredentialTicket: Sendable, Equatable {
 /// A failed refresh fails every request that was out with the rejected credential — also one
 /// whose rejection arrives only after the refresh failed — instead of starting another refresh
 /// for it; a request sent after the failure may start a new one.
-actor CredentialStore<A: Authenticator>: CredentialStoring {
+actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     let authenticator: A
     private var credential: A.Credential?
     private var generation = 0

@@ -109,15 +109,15 @@ final class BearerServer: Sendable {
     var rejections: Int { counts.withLock { $0.rejections } }
 }
 
-@Suite("Session authentication: one refresh in flight, replay once")
-struct AuthenticationTests {
+@Suite("Session credential store: one refresh in flight, replay once")
+struct CredentialStoreTests {
     @Test("50 concurrent 401s: exactly one refresh, all 50 replayed with the new token (completion API)")
     func fiftyConcurrentCompletion() async throws {
         let server = BearerServer(expectedRejections: 50)
         let authenticator = CountingAuthenticator(gate: server.rejected)
         let session = Session(
             transport: HeldTransport(server.transport, until: 50),
-            authentication: Authentication(authenticator, credential: "expired")
+            credentialStore: CredentialStore(authenticator, credential: "expired")
         )
         let tally = CompletionTally(count: 50)
         let results = Locked<[Result<String, RequestError>?]>(Array(repeating: nil, count: 50))
@@ -146,7 +146,7 @@ struct AuthenticationTests {
         let server = BearerServer(expectedRejections: 50)
         let authenticator = CountingAuthenticator(gate: server.rejected)
         let session = Session(
-            transport: HeldTransport(server.transport, until: 50), authentication: Authentication(authenticator))
+            transport: HeldTransport(server.transport, until: 50), credentialStore: CredentialStore(authenticator))
         let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
             for _ in 0..<50 {
                 group.addTask { await TextRequest().result(session: session) }
@@ -166,7 +166,7 @@ struct AuthenticationTests {
         let server = BearerServer(expectedRejections: 2)
         let authenticator = CountingAuthenticator(fails: true)
         let session = Session(
-            transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+            transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let first = await TextRequest().result(session: session)
         let second = await TextRequest().result(session: session)
         for value in [first, second] {
@@ -184,7 +184,7 @@ struct AuthenticationTests {
         let authenticator = CountingAuthenticator(gate: server.rejected, fails: true)
         let session = Session(
             transport: HeldTransport(server.transport, until: 50),
-            authentication: Authentication(authenticator, credential: "expired")
+            credentialStore: CredentialStore(authenticator, credential: "expired")
         )
         let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
             for _ in 0..<50 {
@@ -212,7 +212,7 @@ struct AuthenticationTests {
         let server = BearerServer()
         let authenticator = CountingAuthenticator(fixedToken: "still-wrong")
         let session = Session(
-            transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+            transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         guard case .unacceptableStatusCode(401, let body, _, let context) = error else {
             Issue.record("unexpected \(error)")
@@ -229,12 +229,12 @@ struct AuthenticationTests {
         let server = BearerServer()
         let authenticator = CountingAuthenticator()
         let session = Session(
-            transport: server.transport, authentication: Authentication(authenticator, credential: "token-1"))
+            transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "token-1"))
         #expect(try await session.performProbed(TextRequest()).result?.get() == "token-1")
         #expect(authenticator.count == 0)
 
         let forbidden = Session(
-            transport: StubTransport(.success(status: 403)), authentication: Authentication(authenticator))
+            transport: StubTransport(.success(status: 403)), credentialStore: CredentialStore(authenticator))
         #expect(await forbidden.performProbed(TextRequest()).result?.errorValue?.statusCode == 403)
         #expect(authenticator.count == 0)
     }
@@ -244,7 +244,7 @@ struct AuthenticationTests {
         let server = BearerServer()
         let session = Session(
             transport: server.transport,
-            authentication: Authentication(CountingAuthenticator(applyFails: true), credential: "token-1")
+            credentialStore: CredentialStore(CountingAuthenticator(applyFails: true), credential: "token-1")
         )
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         guard case .requestInterceptorFailed(let underlying as ProbeFailure, _) = error else {
@@ -263,7 +263,7 @@ struct AuthenticationTests {
         let release = CompletionProbe<Bool>()
         let authenticator = CountingAuthenticator(gate: release)
         let session = Session(
-            transport: server.transport, authentication: Authentication(authenticator, credential: "expired"))
+            transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let cancelled = CompletionProbe<Result<String, RequestError>>()
         let handle = session.perform(TextRequest(path: "first")) { cancelled.record($0) }
         #expect(await authenticator.started.first(timeout: 30) == 1, "the refresh never started")
@@ -296,7 +296,7 @@ struct AuthenticationTests {
         }
         let authenticator = CountingAuthenticator()
         let session = Session(
-            transport: transport, authentication: Authentication(authenticator, credential: "expired"))
+            transport: transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let late = CompletionProbe<Result<String, RequestError>>()
         session.perform(TextRequest(path: "late")) { late.record($0) }
         #expect(await lateSent.first(timeout: 30) == true)
@@ -323,7 +323,7 @@ struct AuthenticationTests {
         let session = Session(
             transport: transport,
             retryPolicy: WaitRecorder().policy(),
-            authentication: Authentication(authenticator, credential: "expired")
+            credentialStore: CredentialStore(authenticator, credential: "expired")
         )
         #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
         #expect(authenticator.count == 1)
