@@ -45,4 +45,8 @@ func registerEncodeBenchmarks() {
 
     encodeBenchmark("Encode 30 fields: APIKit", Encode30Request.full) { try $0.makeURLRequest() }
     encodeBenchmark("Encode 30 fields: hand-written minimal", Encode30Request.full, HandWritten30.minimal)
+
+    encodeBenchmark("Encode form, path and a user's wrapper: APIKit", encodeMixed) { try $0.makeURLRequest() }
+    encodeBenchmark(
+        "Encode form, path and a user's wrapper: hand-written minimal", encodeMixed, HandWrittenMixed.minimal)
 }

@@ -260,6 +260,65 @@ enum HandWritten30 {
     }
 }
 
+// MARK: - Form, path and a user's wrapper
+
+/// A user's own wrapper over the public ``QueryProtocol``: a page and its size as two
+/// query items, built as an array of ``QueryParameter`` on every request.
+@propertyWrapper
+struct Paging: QueryProtocol, Sendable {
+    var wrappedValue: Page
+
+    struct Page: Sendable {
+        var number: Int
+        var size: Int
+    }
+
+    var queryParameters: [QueryParameter] {
+        [
+            QueryParameter(key: "page", value: wrappedValue.number),
+            QueryParameter(key: "per_page", value: wrappedValue.size),
+        ]
+    }
+}
+
+/// The wrappers besides `@Header`, `@Query` and `@JSON`: a `@PathSegment`, three `@Field`s
+/// and a user's wrapper (``Paging``), with one header.
+///
+/// `PUT /v1/users/42/profile?page=2&per_page=50` with the form body
+/// `name=Ada&age=36&newsletter=true`.
+struct EncodeMixedRequest: JSONDecodableRequest, RequestConfiguration {
+    @Header("Authorization") var authorization: String? = "Bearer 7f3c9a1e5b2d4f60"
+    @PathSegment("id") var id = 42
+    @Paging var paging = Paging.Page(number: 2, size: 50)
+    @Field("name") var name = "Ada"
+    @Field("age") var age = 36
+    @Field("newsletter") var newsletter = true
+
+    struct Response: Decodable { var id: Int }
+
+    var base: URL { Endpoint.base }
+    var path: String { "users/{id}/profile" }
+    var method: HTTPMethod { .put }
+}
+
+enum HandWrittenMixed {
+    static func minimal(_ r: EncodeMixedRequest) -> URLRequest {
+        let url = URL(
+            string: "\(Endpoint.baseString)/users/\(r.id)/profile?page=\(r.paging.number)&per_page=\(r.paging.size)"
+        )!
+        var request = URLRequest(url: url)
+        request.httpMethod = "PUT"
+        request.allHTTPHeaderFields = [
+            "Authorization": r.authorization!,
+            "Content-Type": "application/x-www-form-urlencoded; charset=utf-8",
+            "Accept": "application/json",
+        ]
+        request.httpBody = Data("name=\(r.name)&age=\(r.age)&newsletter=\(r.newsletter)".utf8)
+        return request
+    }
+}
+
 /// The fixture instances the benchmarks encode.
 let encode1 = Encode1Request()
 let encode10 = Encode10Request()
+let encodeMixed = EncodeMixedRequest()

@@ -41,6 +41,9 @@ enum Verification {
         check("Encode 30 fields") {
             differences(try Encode30Request.full.makeURLRequest(), HandWritten30.minimal(.full), body: .exactBytes)
         }
+        check("Encode form, path and a user's wrapper") {
+            differences(try encodeMixed.makeURLRequest(), HandWrittenMixed.minimal(encodeMixed), body: .exactBytes)
+        }
         // Typical: JSONEncoder writes the members in its own order, so the body is
         // compared as JSON; everything else must be identical.
         check("Encode 10 fields (typical)") {

@@ -6,7 +6,7 @@
 // difference per request, which leaves out start-up and the first request
 // (field plans, lazy statics). Cases: `apikit-1`, `minimal-1`, `apikit-10`,
 // `minimal-10`, `typical-10`, `apikit-30-nil`, `minimal-30-nil`, `apikit-30`,
-// `minimal-30` — the requests of the encode benchmarks.
+// `minimal-30`, `apikit-mixed`, `minimal-mixed` — the requests of the encode benchmarks.
 
 import APIKit
 
@@ -34,7 +34,26 @@ let builds: [String: () throws -> URLRequest] = [
     "minimal-30-nil": { HandWritten30.minimalTwentyNil(opaque(Encode30Request.twentyNil)) },
     "apikit-30": { try opaque(Encode30Request.full).makeURLRequest() },
     "minimal-30": { HandWritten30.minimal(opaque(Encode30Request.full)) },
+    "apikit-mixed": { try opaque(encodeMixed).makeURLRequest() },
+    "minimal-mixed": { HandWrittenMixed.minimal(opaque(encodeMixed)) },
 ]
+// `verify`: each APIKit case builds the same request as its hand-written twin.
+if arguments[1] == "verify" {
+    var failed = false
+    for name in builds.keys.sorted() where name.hasPrefix("apikit-") {
+        let twin = "minimal-" + name.dropFirst("apikit-".count)
+        let (apikit, minimal) = (try builds[name]!(), try builds[twin]!())
+        if apikit.url != minimal.url || apikit.httpMethod != minimal.httpMethod
+            || apikit.allHTTPHeaderFields != minimal.allHTTPHeaderFields || apikit.httpBody != minimal.httpBody
+        {
+            print(
+                "\(name) and \(twin) differ:\n  \(apikit.url!) \(apikit.allHTTPHeaderFields!)"
+                    + "\n  \(minimal.url!) \(minimal.allHTTPHeaderFields!)")
+            failed = true
+        }
+    }
+    exit(failed ? 1 : 0)
+}
 guard let build = builds[arguments[1]] else {
     print("unknown case \(arguments[1]); one of \(builds.keys.sorted())")
     exit(2)
