@@ -1,9 +1,9 @@
 /// One declared body field: a key, an `Encodable` value and how the body is encoded.
-public struct BodyParameter {
+public struct BodyParameter: Sendable {
     /// The key: a JSON object member name or a form field name.
     public var key: String
     /// The value; an `Optional` that is `nil` omits the field.
-    public var value: any Encodable
+    public var value: any Encodable & Sendable
     /// How the body that holds this field is encoded.
     public var encoding: BodyEncoding
     /// How the value is written (`Date`, `Bool`, `nil`, and for form bodies arrays and
@@ -22,7 +22,9 @@ public struct BodyParameter {
     ///   - value: The value; `nil` omits the field (by default).
     ///   - encoding: How the body is encoded.
     ///   - strategy: How the value is written; by default as the request says.
-    public init(key: String, value: any Encodable, encoding: BodyEncoding, strategy: EncodingStrategy = .inherit) {
+    public init(
+        key: String, value: any Encodable & Sendable, encoding: BodyEncoding, strategy: EncodingStrategy = .inherit
+    ) {
         self.key = key
         self.value = value
         self.encoding = encoding

@@ -25,7 +25,7 @@
 ///
 /// Declaring `@Field` together with ``JSON`` fails with ``BuildError/conflictingBodies(_:_:)``.
 @propertyWrapper
-public struct Field<Value: Encodable>: BodyProtocol {
+public struct Field<Value: Encodable & Sendable>: BodyProtocol {
     /// The form field name.
     public let key: String
     /// The value.
@@ -62,6 +62,6 @@ public struct Field<Value: Encodable>: BodyProtocol {
     }
 }
 
-extension Field: Sendable where Value: Sendable {}
+extension Field: Sendable {}
 extension Field: Equatable where Value: Equatable {}
 extension Field: Hashable where Value: Hashable {}

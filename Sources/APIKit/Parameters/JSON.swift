@@ -30,7 +30,7 @@
 /// one key declared twice fails with ``BuildError/duplicateBodyKey(_:fields:)``;
 /// a value whose encoding throws fails with ``BuildError/valueEncodingFailed(field:key:underlying:)``.
 @propertyWrapper
-public struct JSON<Value: Encodable>: BodyProtocol {
+public struct JSON<Value: Encodable & Sendable>: BodyProtocol {
     /// The member name in the JSON object.
     public let key: String
     /// The value.
@@ -67,6 +67,6 @@ public struct JSON<Value: Encodable>: BodyProtocol {
     }
 }
 
-extension JSON: Sendable where Value: Sendable {}
+extension JSON: Sendable {}
 extension JSON: Equatable where Value: Equatable {}
 extension JSON: Hashable where Value: Hashable {}

@@ -25,7 +25,7 @@
 /// @JSONBody(strategy: .dates(.secondsSince1970).bools(.numeric)) var events: [Event] = []
 /// ```
 @propertyWrapper
-public struct JSONBody<Value: Encodable>: BodyProtocol {
+public struct JSONBody<Value: Encodable & Sendable>: BodyProtocol {
     /// The body's value.
     public var wrappedValue: Value
     /// How dates and bools inside the value are written, over the request's
@@ -60,6 +60,6 @@ public struct JSONBody<Value: Encodable>: BodyProtocol {
     }
 }
 
-extension JSONBody: Sendable where Value: Sendable {}
+extension JSONBody: Sendable {}
 extension JSONBody: Equatable where Value: Equatable {}
 extension JSONBody: Hashable where Value: Hashable {}

@@ -40,7 +40,7 @@
 /// any other of U+0000–U+001F but tab, or DEL: <doc:DeclaringRequests#Control-characters>) fails with
 /// ``BuildError/invalidPartName(_:field:)`` before anything is sent. A `"` in the name is sent as `%22`.
 @propertyWrapper
-public struct Part<Value: Encodable>: BodyProtocol {
+public struct Part<Value: Encodable & Sendable>: BodyProtocol {
     /// The part's name, sent in its `Content-Disposition`.
     public let name: String
     /// The value.
@@ -75,6 +75,6 @@ public struct Part<Value: Encodable>: BodyProtocol {
     }
 }
 
-extension Part: Sendable where Value: Sendable {}
+extension Part: Sendable {}
 extension Part: Equatable where Value: Equatable {}
 extension Part: Hashable where Value: Hashable {}

@@ -28,7 +28,7 @@
 /// (It is not called `Path`, so that it does not clash with SwiftUI's `Path` in files that
 /// import both.)
 @propertyWrapper
-public struct PathSegment<Value: Encodable>: PathProtocol {
+public struct PathSegment<Value: Encodable & Sendable>: PathProtocol {
     /// The placeholder's name, without braces.
     public let key: String
     /// The value.
@@ -58,6 +58,6 @@ public struct PathSegment<Value: Encodable>: PathProtocol {
     }
 }
 
-extension PathSegment: Sendable where Value: Sendable {}
+extension PathSegment: Sendable {}
 extension PathSegment: Equatable where Value: Equatable {}
 extension PathSegment: Hashable where Value: Hashable {}

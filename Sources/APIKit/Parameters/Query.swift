@@ -42,7 +42,7 @@
 /// with ``ArrayEncoding/indexed``; otherwise, and for a non-finite number, building fails
 /// with ``BuildError/unsupportedValue(field:key:reason:)`` naming the property.
 @propertyWrapper
-public struct Query<Value: Encodable>: QueryProtocol {
+public struct Query<Value: Encodable & Sendable>: QueryProtocol {
     /// The query key, before percent-encoding.
     public let key: String
     /// The value.
@@ -79,6 +79,6 @@ public struct Query<Value: Encodable>: QueryProtocol {
     }
 }
 
-extension Query: Sendable where Value: Sendable {}
+extension Query: Sendable {}
 extension Query: Equatable where Value: Equatable {}
 extension Query: Hashable where Value: Hashable {}

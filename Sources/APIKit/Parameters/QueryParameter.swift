@@ -3,11 +3,11 @@
 /// The value is encoded when the request is built: by default `nil` omits the item,
 /// an array repeats the key, and scalars follow the rules documented on ``Query``; its
 /// ``strategy`` and the request's ``Request/encodingStrategy`` can change that.
-public struct QueryParameter {
+public struct QueryParameter: Sendable {
     /// What a query item carries besides its key.
-    public enum Value {
+    public enum Value: Sendable {
         /// A value, encoded by the query rules; an `Optional` that is `nil` omits the item.
-        case encodable(any Encodable)
+        case encodable(any Encodable & Sendable)
         /// No value: the key alone, as in `?verbose`.
         case keyOnly
     }
@@ -30,7 +30,7 @@ public struct QueryParameter {
     ///   - key: The key, before percent-encoding.
     ///   - value: The value; `nil` omits the item, an array repeats the key (by default).
     ///   - strategy: How the value is written; by default as the request says.
-    public init(key: String, value: any Encodable, strategy: EncodingStrategy = .inherit) {
+    public init(key: String, value: any Encodable & Sendable, strategy: EncodingStrategy = .inherit) {
         self.key = key
         self.value = .encodable(value)
         self.strategy = strategy
