@@ -3,7 +3,7 @@ public import APIKit
 /// Sends Meteor requests: MeteorAPI's `APIClient`.
 ///
 /// It holds the server every request is sent to and the `Session` that sends them; the session's
-/// transport must report progress for ``send(_:progress:completion:)`` to see any (a
+/// transport reports the progress ``send(_:progress:completion:)`` sees (`Session()`'s
 /// `URLSessionTransport`, or a `StubTransport` in tests).
 ///
 /// ```swift
@@ -23,8 +23,8 @@ public struct MeteorClient: Sendable {
     ///
     /// - Parameters:
     ///   - server: The server every request is sent to.
-    ///   - session: Sends the requests; by default one with a `URLSessionTransport`, which reports progress.
-    public init(server: URL = Meteor.production, session: Session = Session(transport: URLSessionTransport())) {
+    ///   - session: Sends the requests; `Session()` by default, whose `URLSessionTransport` reports progress.
+    public init(server: URL = Meteor.production, session: Session = Session()) {
         self.server = server
         self.session = session
     }

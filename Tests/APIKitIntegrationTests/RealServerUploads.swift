@@ -17,7 +17,8 @@ func uploadPattern(size: Int, seed: UInt8) -> Data {
 
 /// The ways the tests send (``TestTransport/all(spoolDirectory:)``): in the root package,
 /// APIKit's transport with the test's own spool directory (where spool files can be counted)
-/// and `URLSession.shared`, the transport of `Session()`; over AsyncHTTPClient, its transport.
+/// and `URLSession.shared`, the spec's `perform(session:)` road; over AsyncHTTPClient, its
+/// transport.
 func uploadTransports(spoolingTo scratch: ScratchDirectory) -> [(name: String, transport: any Transport)] {
     TestTransport.all(spoolDirectory: scratch.url)
 }

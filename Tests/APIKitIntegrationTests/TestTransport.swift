@@ -90,8 +90,9 @@ enum TestTransport {
             spoolDirectory.map { URLSessionTransport(spoolDirectory: $0) } ?? URLSessionTransport()
         }
 
-        /// Every way a test that covers "each transport" sends: ``URLSessionTransport`` and
-        /// `URLSession.shared` (the transport of `Session()`).
+        /// Every way a test that covers "each transport" sends: ``URLSessionTransport`` (what
+        /// `Session()` sends through) and `URLSession.shared` (a `URLSession` passed as the
+        /// transport, the spec's `perform(session:)` road).
         static func all(spoolDirectory: URL? = nil) -> [(name: String, transport: any Transport)] {
             [("URLSessionTransport", make(spoolDirectory: spoolDirectory)), ("URLSession.shared", URLSession.shared)]
         }

@@ -1,7 +1,9 @@
-// The same end-to-end GET as EndToEnd.swift, sent by three clients in one interleaved
+// The same end-to-end GET as EndToEnd.swift, sent by four clients in one interleaved
 // benchmark, to compare the transports behind `Session`:
 //
 //   "URLSessionTransport"   Session(transport: URLSessionTransport()).perform
+//   "Session()"             Session().perform: whatever transport Session() defaults to, as
+//                           most apps send (the `.default` configuration: 6 connections per host)
 //   "AsyncHTTPClientTransport"  Session(transport: AsyncHTTPClientTransport(client:)).perform
 //   "raw AsyncHTTPClient"   client.execute, check the status, collect the body, decode it
 //                           with one shared JSONDecoder: the same work, without APIKit
@@ -12,7 +14,7 @@
 // from 50 tasks, each sending its next as soon as its last ended), and records each client's
 // requests per second,
 // latency (start to completion) and process CPU time per request, so that whatever else the
-// machine does slows all three alike.
+// machine does slows all four alike.
 
 import APIKit
 import APIKitAsyncHTTPClient
@@ -32,17 +34,20 @@ let benchmarkHTTPClient: HTTPClient = {
 
 /// One `Session` per transport, as an app would make them once.
 private let urlSessionTransportSession = Session(transport: URLSessionTransport())
+private let defaultSession = Session()
 private let asyncHTTPClientSession = Session(transport: AsyncHTTPClientTransport(client: benchmarkHTTPClient))
 
 /// Which transport sends the end-to-end request.
 enum TransportClient: CaseIterable, Sendable {
     case urlSessionTransport
+    case sessionDefault
     case asyncHTTPClientTransport
     case rawAsyncHTTPClient
 
     var label: String {
         switch self {
         case .urlSessionTransport: "URLSessionTransport"
+        case .sessionDefault: "Session()"
         case .asyncHTTPClientTransport: "AsyncHTTPClientTransport"
         case .rawAsyncHTTPClient: "raw AsyncHTTPClient"
         }
@@ -52,8 +57,13 @@ enum TransportClient: CaseIterable, Sendable {
     func send(base: String) async -> (any Error)? {
         let request = ItemsRequest(base: URL(string: base)!)
         switch self {
-        case .urlSessionTransport, .asyncHTTPClientTransport:
-            let session = self == .urlSessionTransport ? urlSessionTransportSession : asyncHTTPClientSession
+        case .urlSessionTransport, .sessionDefault, .asyncHTTPClientTransport:
+            let session =
+                switch self {
+                case .urlSessionTransport: urlSessionTransportSession
+                case .sessionDefault: defaultSession
+                default: asyncHTTPClientSession
+                }
             do {
                 blackHole(try await session.response(for: request))
                 return nil

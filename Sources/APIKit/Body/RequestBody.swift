@@ -14,7 +14,7 @@
 ///
 /// ```swift
 /// struct CheckingTransport: Transport {
-///     var base: any Transport = URLSessionTransport()
+///     var base: any Transport = URLSessionTransport.shared
 ///
 ///     func send(
 ///         _ request: URLRequest,

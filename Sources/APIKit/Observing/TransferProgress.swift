@@ -57,6 +57,19 @@ public struct TransferProgress: Sendable, Hashable {
     static func known(_ total: Int64) -> Int64? {
         total > 0 ? total : nil
     }
+
+    /// Reports a transfer that has ended with `response` in the two steps of a transport that
+    /// could not watch it run (``StubTransport``, a plain `URLSession`): the whole body of
+    /// `request` sent (its known length), then the whole body of `response` received.
+    static func reportEnded(_ request: URLRequest, response: TransportResponse, to progress: ProgressHandler) {
+        let sent = request.knownBodyLength
+        var state = TransferProgress(bytesSent: sent ?? 0, expectedBytesToSend: sent)
+        progress(state)
+        let received = Int64(response.data.count)
+        state.bytesReceived = received
+        state.expectedBytesToReceive = received
+        progress(state)
+    }
 }
 
 /// Receives a request's ``TransferProgress``.

@@ -28,7 +28,7 @@ extension Session {
     /// initializer and `Session()` is not ambiguous.
     ///
     /// - Parameters:
-    ///   - transport: Sends the requests; `URLSession.shared` by default.
+    ///   - transport: Sends the requests; ``URLSessionTransport/shared`` by default.
     ///   - completionQueue: Where responses are processed and completions called; `nil` for
     ///     where the transport calls back.
     ///   - defaultHeaders: Headers for every request that does not declare them.
@@ -45,7 +45,7 @@ extension Session {
             "init(transport:completionQueue:defaultHeaders:defaultQueryItems:options:interceptors:retryPolicy:credentialStore:errorBodyDecoder:logger:)"
     )
     public init(
-        transport: any Transport = URLSession.shared,
+        transport: any Transport = URLSessionTransport.shared,
         completionQueue: DispatchQueue? = nil,
         defaultHeaders: [String: String] = [:],
         defaultQueryItems: [String: String] = [:],

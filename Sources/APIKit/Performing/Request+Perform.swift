@@ -11,7 +11,9 @@ extension Request {
     /// This is `Session(transport: session, completionQueue: completionQueue).perform(self)`:
     /// the same pipeline as ``Session/perform(_:options:completion:)`` and
     /// ``response(using:options:)``. Use a ``Session`` for default headers, interceptors,
-    /// per-call options or another transport.
+    /// per-call options, progress, streams and downloads, or another transport: `Session()`
+    /// sends through ``URLSessionTransport/shared``, which watches its transfers; a
+    /// `URLSession` sends a request without progress in exactly the same way.
     ///
     /// ```swift
     /// request.perform { result in

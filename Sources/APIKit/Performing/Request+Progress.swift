@@ -2,11 +2,11 @@ extension Request {
     /// Builds, sends and parses the request through `session`, reports the transfer's
     /// progress, and returns its response.
     ///
-    /// This is ``Session/response(for:options:progress:)``; the session's transport must be
-    /// able to report progress (a ``URLSessionTransport``; `URLSession.shared` cannot).
+    /// This is ``Session/response(for:options:progress:)``: `Session()` and ``Session/shared``
+    /// report as the transfer runs (``URLSessionTransport/shared``).
     ///
     /// ```swift
-    /// let uploads = Session(transport: URLSessionTransport())
+    /// let uploads = Session()
     /// let echo = try await UploadRequest(file: file).response(using: uploads, progress: { progress in
     ///     print(progress.bytesSent)
     /// })

@@ -7,7 +7,7 @@ extension Session {
     /// order that reads best, and can depend on a condition:
     ///
     /// ```swift
-    /// let api = Session(transport: URLSessionTransport()) { session in
+    /// let api = Session { session in
     ///     session.logger = .print
     ///     session.defaultHeaders["User-Agent"] = "MyApp/1.0"
     ///     session.retryPolicy = .default
@@ -16,10 +16,12 @@ extension Session {
     /// ```
     ///
     /// - Parameters:
-    ///   - transport: Sends the requests; `URLSession.shared` by default.
+    ///   - transport: Sends the requests; ``URLSessionTransport/shared`` by default.
     ///   - configure: Changes the settings of a session made with every other default.
     /// - Throws: What `configure` throws; nothing otherwise.
-    public init(transport: any Transport = URLSession.shared, _ configure: (inout Session) throws -> Void) rethrows {
+    public init(transport: any Transport = URLSessionTransport.shared, _ configure: (inout Session) throws -> Void)
+        rethrows
+    {
         self.init(transport: transport)
         try configure(&self)
     }

@@ -4,7 +4,8 @@ extension Session {
     ///
     /// The body goes to a temporary file in the destination's directory (a hidden
     /// `.NAME.UUID.download`) through the transport's
-    /// ``Transport/download(_:to:progress:completion:)``: ``URLSessionTransport`` writes it with
+    /// ``Transport/download(_:to:progress:completion:)``: ``URLSessionTransport`` (the transport
+    /// of `Session()`) writes it with
     /// a download task, which on Linux too holds the network back while the disk catches up, so
     /// memory stays flat however large the body; the default, for other transports, writes each
     /// chunk of ``Transport/stream(_:onEvent:)`` as it arrives (``StubTransport`` delivers chunks

@@ -3,16 +3,17 @@ extension Session {
     /// `completion` with the outcome.
     ///
     /// The same pipeline and guarantees as ``perform(_:options:completion:)``. `progress` is
-    /// called only by a transport that can observe its transfers — ``URLSessionTransport``,
-    /// or ``StubTransport`` with synthetic steps — not by `URLSession` itself (and so not by
-    /// ``Session/shared``). It is called where the transport reports, in order, and no step
+    /// called as the transfer runs by ``URLSessionTransport`` — the transport of `Session()` and
+    /// ``Session/shared`` — and by other transports that observe their transfers; one that
+    /// cannot (``StubTransport``, a `URLSession` passed as the transport) reports the totals in
+    /// two steps once the transfer has ended. It is called where the transport reports, in order, and no step
     /// starts once the outcome is decided: every step of a response comes before `completion`,
     /// and after `cancel()` no further step is passed on (one already running may still end
     /// while the cancellation is delivered). A multipart upload from disk reports as its
     /// stream is read.
     ///
     /// ```swift
-    /// let session = Session(transport: URLSessionTransport())
+    /// let session = Session()
     /// session.perform(UploadRequest(file: file), progress: { progress in
     ///     print("sent \(progress.bytesSent) of \(progress.expectedBytesToSend ?? -1)")
     /// }) { result in
@@ -53,7 +54,7 @@ extension Session {
     /// call returns, none passed on after a cancellation.
     ///
     /// ```swift
-    /// let session = Session(transport: URLSessionTransport())
+    /// let session = Session()
     /// let file = try await session.response(for: DownloadRequest(id: 7), progress: { progress in
     ///     if let fraction = progress.fractionReceived { print(Int(fraction * 100), "%") }
     /// })

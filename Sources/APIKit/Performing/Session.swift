@@ -2,8 +2,9 @@
 /// headers, query items and options, and session-wide ``Interceptor``s.
 ///
 /// A `Session` is a value: copies share the transport, and changing a copy's properties
-/// changes only that copy. ``shared`` (used by ``Request/perform(session:completionQueue:completion:)``
-/// and ``Request/response(using:options:)``) sends with `URLSession.shared` and adds nothing.
+/// changes only that copy. Every session made without a transport sends through
+/// ``URLSessionTransport/shared``, which reports progress, streams and downloads; ``shared`` (used
+/// by ``Request/response(using:options:)``) is one of them and adds nothing.
 ///
 /// ```swift
 /// let api = Session(
@@ -35,10 +36,11 @@
 /// )
 /// ```
 public struct Session: Sendable {
-    /// Sends the requests; `URLSession.shared` by default, a ``StubTransport`` in tests.
+    /// Sends the requests; ``URLSessionTransport/shared`` by default, a ``StubTransport`` in
+    /// tests.
     public var transport: any Transport
     /// Where the response is processed and the completion called; `nil` for where the
-    /// transport calls back (a `URLSession`'s delegate queue), or a global queue for outcomes
+    /// transport calls back (the `URLSession`'s delegate queue), or a global queue for outcomes
     /// that do not come from the transport (build errors, cancellation).
     public var completionQueue: DispatchQueue?
     /// Headers added to every request that does not declare a header of the same name
@@ -82,15 +84,17 @@ public struct Session: Sendable {
     /// nothing and costs nothing. See ``RequestLogger``.
     public var logger: RequestLogger?
 
-    /// The session of ``Request/perform(session:completionQueue:completion:)`` and
-    /// ``Request/response(using:options:)`` when none is given: `URLSession.shared`, no
-    /// completion queue, no default headers, query items, options or interceptors.
+    /// The session of ``Request/response(using:options:)`` when none is given:
+    /// ``URLSessionTransport/shared``, no completion queue, no default headers, query items,
+    /// options or interceptors. (``Request/perform(session:completionQueue:completion:)`` sends
+    /// through the `URLSession` it is given, `URLSession.shared` by default.)
     public static let shared = Session()
 
     /// Creates a session.
     ///
     /// - Parameters:
-    ///   - transport: Sends the requests; `URLSession.shared` by default.
+    ///   - transport: Sends the requests; ``URLSessionTransport/shared`` by default, which
+    ///     reports progress, streams and downloads.
     ///   - completionQueue: Where responses are processed and completions called; `nil` for
     ///     where the transport calls back.
     ///   - defaultHeaders: Headers for every request that does not declare them.
@@ -108,7 +112,7 @@ public struct Session: Sendable {
     /// let session = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: .default, logger: .print)
     /// ```
     public init(
-        transport: any Transport = URLSession.shared,
+        transport: any Transport = URLSessionTransport.shared,
         completionQueue: DispatchQueue? = nil,
         defaultHeaders: [String: String] = [:],
         defaultQueryItems: [String: String] = [:],

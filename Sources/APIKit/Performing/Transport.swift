@@ -1,7 +1,9 @@
 /// Sends a `URLRequest` and delivers what came back: the seam between APIKit's pipeline and
 /// an HTTP engine.
 ///
-/// `URLSession` is a `Transport`, and the one every ``Session`` uses unless told otherwise.
+/// ``URLSessionTransport`` is the one every ``Session`` uses unless told otherwise
+/// (``URLSessionTransport/shared``); a `URLSession` you pass yourself is a transport too, the
+/// road of the spec's ``Request/perform(session:completionQueue:completion:)``.
 /// ``StubTransport`` answers from canned responses, for unit tests without a network. Any
 /// other HTTP engine plugs in the same way: everything else — encoding, default headers,
 /// options, interceptors, status validation, parsing, exactly-once delivery, cancellation —
@@ -9,7 +11,7 @@
 ///
 /// ```swift
 /// struct LoggingTransport: Transport {
-///     var base: any Transport = URLSession.shared
+///     var base: any Transport = URLSessionTransport.shared
 ///
 ///     func send(
 ///         _ request: URLRequest,
@@ -55,8 +57,8 @@ public protocol Transport: Sendable {
     ///
     /// The default implementation calls ``send(_:completion:)`` and reports no progress: a
     /// transport that can observe its transfers implements this (``URLSessionTransport``
-    /// and ``StubTransport`` do; `URLSession` itself does not, as `URLSession.shared` has no
-    /// delegate to learn about progress from).
+    /// does; ``StubTransport`` and a `URLSession` passed as a transport, which cannot watch a
+    /// transfer run, report its totals in two steps once it has ended).
     ///
     /// - Parameters:
     ///   - request: The request as APIKit built it.
@@ -76,7 +78,7 @@ public protocol Transport: Sendable {
     /// The default implementation calls ``send(_:completion:)`` and reports the whole body as
     /// one chunk once it has arrived: every transport can stream, but only one that implements
     /// this reports chunks as they arrive (``URLSessionTransport`` and ``StubTransport`` do;
-    /// `URLSession` itself does not, as it has no delegate to learn about chunks from).
+    /// a `URLSession` passed as a transport does not, as APIKit is not its delegate).
     ///
     /// Rules a transport follows, which ``ResponseStream`` relies on:
     ///

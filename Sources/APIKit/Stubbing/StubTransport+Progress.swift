@@ -22,13 +22,7 @@ extension StubTransport {
     ) -> any TransportTask {
         send(request) { result in
             if case .success(let response) = result {
-                let sent = request.knownBodyLength
-                var state = TransferProgress(bytesSent: sent ?? 0, expectedBytesToSend: sent)
-                progress(state)
-                let received = Int64(response.data.count)
-                state.bytesReceived = received
-                state.expectedBytesToReceive = received
-                progress(state)
+                TransferProgress.reportEnded(request, response: response, to: progress)
             }
             completion(result)
         }

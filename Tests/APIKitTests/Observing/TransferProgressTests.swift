@@ -92,18 +92,52 @@ struct TransferProgressTests {
         #expect(recorder.all.isEmpty)
     }
 
-    @Test("a plain URLSession transport sends without progress (it has no delegate to learn it from)")
-    func urlSessionReportsNothing() async throws {
+    @Test(
+        "a URLSession passed as the transport reports the totals in two steps just before the completion (it cannot watch the transfer)"
+    )
+    func urlSessionReportsTotalsAtTheEnd() async throws {
         StubURLProtocol.registry.register(.status(200, body: "plain"), host: "progress-plain.test")
         let recorder = ProgressRecorder()
+        let probe = CompletionProbe<Result<String, RequestError>>()
         let session = Session(transport: StubURLProtocol.session)
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain.test"))
 
-        let value = try await request.response(using: session, progress: recorder.handler)
+        session.perform(request, progress: recorder.handler) { result in
+            recorder.markCompleted()
+            probe.record(result)
+        }
 
-        #expect(value == "plain")
+        #expect(try #require(await probe.first(timeout: 30)).get() == "plain")
+        let sent = Int64(LogSecrets.body.utf8.count)
+        #expect(
+            recorder.all == [
+                TransferProgress(bytesSent: sent, expectedBytesToSend: sent),
+                TransferProgress(
+                    bytesSent: sent, expectedBytesToSend: sent, bytesReceived: 5, expectedBytesToReceive: 5),
+            ]
+        )
+        #expect(recorder.lateSteps.withLock { $0 } == 0)
+        await settle(0.2)
+        #expect(probe.count == 1)
+    }
+
+    @Test("a URLSession passed as the transport reports no progress for a transfer that fails")
+    func urlSessionFailureReportsNothing() async throws {
+        StubURLProtocol.registry.register(.failure(.networkConnectionLost), host: "progress-plain-failure.test")
+        let recorder = ProgressRecorder()
+        let session = Session(transport: StubURLProtocol.session)
+        var request = SecretRequest()
+        request.base = try #require(URL(string: "https://progress-plain-failure.test"))
+
+        let probe = CompletionProbe<Result<String, RequestError>>()
+
+        session.perform(request, progress: recorder.handler) { probe.record($0) }
+
+        #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .transport)
+        await settle(0.2)
         #expect(recorder.all.isEmpty)
+        #expect(probe.count == 1)
     }
 
     @Test("URLSessionTransport collects the body from its delegate and reports it received")

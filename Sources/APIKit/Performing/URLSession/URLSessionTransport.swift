@@ -1,28 +1,55 @@
-/// A ``Transport`` over a `URLSession` that APIKit creates and delegates for, so that it can
-/// report upload and download progress.
+/// The URLSession transport: sends over a `URLSession` that APIKit creates and delegates for,
+/// so that it reports upload and download progress, delivers a streamed body chunk by chunk and
+/// downloads to a file; ``shared`` is the transport of every ``Session`` made without one.
 ///
-/// `URLSession` itself is a transport too (and `URLSession.shared` the default one), but a
-/// session's progress is only visible to its delegate, and `URLSession.shared` has none: use
-/// a `URLSessionTransport` when you want the `progress` closure of
-/// ``Session/perform(_:options:progress:completion:)`` or
-/// ``Session/response(for:options:progress:)`` to be called.
+/// `Session()` sends through ``shared``, so a `progress:` closure is called as the transfer
+/// runs, with nothing to choose:
 ///
 /// ```swift
-/// let session = Session(transport: URLSessionTransport(configuration: .default))
-/// let echo = try await session.response(for: UploadRequest(file: file), progress: { progress in
+/// let echo = try await Session().response(for: UploadRequest(file: file), progress: { progress in
 ///     print(progress.bytesSent, "of", progress.expectedBytesToSend ?? -1)
 /// })
 /// ```
 ///
-/// Progress and completions are called on the transport's own serial delegate queue, the
-/// progress of a transfer always before its completion. Every body APIKit builds is sent with
-/// `Content-Length`; a multipart body with files is first written to a file in
-/// `spoolDirectory` on Linux (corelibs `URLSession` would send it chunked). Releasing the transport lets the
-/// transfers in flight finish, then invalidates its `URLSession`.
+/// Make a transport of your own for another `URLSessionConfiguration` (timeouts, headers,
+/// cookies, connections per host) or spool directory:
+///
+/// ```swift
+/// let configuration = URLSessionConfiguration.ephemeral
+/// configuration.httpMaximumConnectionsPerHost = 16
+/// let api = Session(transport: URLSessionTransport(configuration: configuration))
+/// ```
+///
+/// A request without a `progress:` closure whose body needs no framing of APIKit's is a data
+/// task with a completion handler, exactly as a `URLSession` passed as a transport sends it
+/// (see <doc:ChoosingATransport>); a request with progress, a stream,
+/// a download or a body from disk goes through the session's delegate. Progress, streamed
+/// events and completions are called on the transport's own serial delegate queue, the progress
+/// of a transfer always before its completion. Every body APIKit builds is sent with
+/// `Content-Length`; a multipart body with files is first written to a file in `spoolDirectory`
+/// on Linux (corelibs `URLSession` would send it chunked). Releasing a transport of your own
+/// lets the transfers in flight finish, then invalidates its `URLSession`.
+///
+/// A `URLSession` you pass yourself (`Session(transport: URLSession.shared)`, or the spec's
+/// ``Request/perform(session:completionQueue:completion:)``) is a transport too, for a session
+/// APIKit does not own; it cannot watch its transfers, and reports progress once they have
+/// ended (see <doc:ChoosingATransport>).
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: URLSessionTaskRouter
     private let spoolDirectory: URL
+
+    /// The transport of every ``Session`` made without one (`Session()`, ``Session/shared``):
+    /// a `URLSession` with the `.default` configuration, and the temporary directory to spool
+    /// to.
+    ///
+    /// Like `URLSession.shared`, it lives as long as the process and shares the `.default`
+    /// configuration's cookie, credential and cache storage.
+    ///
+    /// ```swift
+    /// let session = Session(transport: URLSessionTransport.shared)   // the same as Session()
+    /// ```
+    public static let shared = URLSessionTransport()
 
     /// Creates a transport with its own `URLSession`.
     ///
@@ -48,6 +75,11 @@ public final class URLSessionTransport: Transport {
     /// Sends `request`, without reporting progress; a body of known length goes out with its
     /// `Content-Length` (see ``RequestBody``).
     ///
+    /// A request whose body needs no framing of APIKit's is a data task with a completion
+    /// handler, as a `URLSession` transport sends it; a body from disk goes through the
+    /// delegate, whose byte counts let a cancellation wait for a moment when corelibs cannot
+    /// crash on it.
+    ///
     /// - Parameters:
     ///   - request: The request to send.
     ///   - completion: Receives the response and body, or the error; on the delegate queue.
@@ -56,7 +88,10 @@ public final class URLSessionTransport: Transport {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        start(request, progress: nil, completion: completion)
+        guard URLSessionUpload.needsFraming(request) else {
+            return session.sendDataTask(request, completion: completion)
+        }
+        return start(request, progress: nil, completion: completion)
     }
 
     /// Sends `request`, reporting its progress; a body of known length goes out with its
@@ -162,6 +197,19 @@ public final class URLSessionTransport: Transport {
             router.register(task, expectedBytesToSend: expected, progress: progress, completion: completion)
             return task
         }
+    }
+}
+
+extension URLSessionTransport: CustomReflectable {
+    /// What `dump(_:)` and a failed test expectation show: the spool directory, and not the
+    /// session's or the delegate's state.
+    ///
+    /// That state changes on other threads while a transfer runs (``shared`` sends for every
+    /// `Session()` in the process), and a `Mirror` reads stored properties without their locks:
+    /// reflecting it then is a data race (a failed test expectation that showed
+    /// `Session.shared.transport` once crashed swift-testing's reflection of it).
+    public var customMirror: Mirror {
+        Mirror(self, children: ["spoolDirectory": spoolDirectory], displayStyle: .class)
     }
 }
 

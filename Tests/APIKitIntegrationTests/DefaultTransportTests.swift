@@ -1,0 +1,193 @@
+import APIKit
+import APIKitTestSupport
+import Foundation
+import Testing
+
+/// httpbin's `/drip`: `count` bytes (`*`), one every `duration / count` seconds, with a
+/// `Content-Length`: a body that arrives in several pieces however fast the machine.
+struct DripRequest: Request, RequestConfiguration {
+    @Query("numbytes") var count = 5
+    @Query("duration") var duration = 1.0
+    @Query("delay") var delay = 0
+
+    var base = HTTPBin.baseURL
+    var path = "drip"
+    var method: HTTPMethod = .get
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+}
+
+/// A file of `megabytes` MiB of numbered lines in a fresh directory, removed by the caller.
+private func linesFile(megabytes: Int) throws -> (directory: URL, file: URL, size: Int) {
+    let directory = FileManager.default.temporaryDirectory
+        .appendingPathComponent("apikit-default-\(UUID().uuidString)", isDirectory: true)
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let line = Array(String(repeating: "z", count: 63).utf8) + [UInt8(ascii: "\n")]
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(megabytes << 20)
+    for _ in 0..<(megabytes << 14) { bytes += line }
+    let file = directory.appendingPathComponent("upload.txt")
+    try Data(bytes).write(to: file)
+    return (directory, file, bytes.count)
+}
+
+/// `Session()` without a transport: ``URLSessionTransport/shared``, which watches its transfers.
+/// Each test tells live progress from what a transport that cannot watch reports (the totals,
+/// in two steps, once the transfer has ended): a download paced by the server shows a step
+/// part-way through; an upload, one step for each piece corelibs hands to libcurl. (Over
+/// loopback an upload is handed over faster than the delegate queue reports it, and corelibs
+/// reads the total sent when the step is delivered, so every step may show the whole body.)
+@Suite(
+    "Session()'s default transport reports progress as the transfer runs",
+    .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason),
+    .urlSessionOnly("Session()'s default transport is URLSessionTransport.shared in both packages"))
+struct DefaultTransportProgressTests {
+    @Test("a 2 MiB multipart upload from disk through Session() reports each piece sent, then completes once")
+    func multipartUpload() async throws {
+        let (directory, file, size) = try linesFile(megabytes: 2)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = ProgressLog()
+        let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
+
+        Session().perform(MultipartUploadRequest(file: .file(file)), progress: log.handler) { result in
+            log.markCompleted()
+            recorder.record(result)
+        }
+
+        let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
+        #expect(try result.get().files["file"]?.utf8.count == size)
+        let sent = log.steps.map(\.bytesSent)
+        let total = try #require(log.steps.last?.expectedBytesToSend, "a multipart body's length is known")
+        #expect(sent.count > 2, "not one step per piece: \(sent)")
+        #expect(sent == sent.sorted(), "upload progress went backwards")
+        #expect(sent.last == total)
+        #expect(log.late == 0, "a step came after the completion")
+        await pause(0.3)
+        #expect(recorder.count == 1)
+    }
+
+    @Test("a ~1.6 MB form body in memory through Session() reports each piece sent, ending at its length")
+    func inMemoryUpload() async throws {
+        let log = ProgressLog()
+        let request = LargeFormRequest()
+
+        let echo = try await request.response(using: Session(), progress: log.handler)
+
+        #expect(echo.field("big") == .one(request.big))
+        let sent = log.steps.map(\.bytesSent)
+        let total = try #require(log.steps.last?.expectedBytesToSend)
+        #expect(total > 1_000_000)
+        #expect(sent.count > 2, "not one step per piece: \(sent)")
+        #expect(sent == sent.sorted())
+        #expect(sent.last == total)
+        #expect(log.late == 0)
+    }
+
+    @Test("a body dripped in 5 pieces through Session() reports each piece as it arrives")
+    func dataDownload() async throws {
+        let log = ProgressLog()
+        let recorder = CompletionProbe<Result<Data, RequestError>>()
+
+        Session().perform(DripRequest(), progress: log.handler) { result in
+            log.markCompleted()
+            recorder.record(result)
+        }
+
+        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        #expect(try result.get() == Data("*****".utf8))
+        let received = log.steps.map(\.bytesReceived)
+        #expect(received.contains { $0 > 0 && $0 < 5 }, "no step part-way through: \(received)")
+        #expect(received == received.sorted())
+        #expect(log.steps.last?.bytesReceived == 5)
+        #expect(log.steps.last?.expectedBytesToReceive == 5)
+        #expect(log.late == 0)
+        await pause(0.3)
+        #expect(recorder.count == 1)
+    }
+
+    @Test("a download to disk through Session() reports the bytes written as they arrive")
+    func fileDownload() async throws {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("apikit-default-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let destination = directory.appendingPathComponent("drip.bin")
+        let log = ProgressLog()
+
+        let download = try await Session().download(for: DripRequest(), to: destination, progress: log.handler)
+
+        #expect(download.byteCount == 5)
+        #expect(try Data(contentsOf: destination) == Data("*****".utf8))
+        let received = log.steps.map(\.bytesReceived)
+        #expect(received.contains { $0 > 0 && $0 < 5 }, "no step part-way through: \(received)")
+        #expect(received == received.sorted())
+        #expect(received.last == 5)
+        #expect(log.late == 0)
+    }
+}
+
+/// A `URLSession` passed as the transport: the spec's `perform(session:)` road, for a session
+/// APIKit does not own.
+@Suite(
+    "A URLSession passed as the transport",
+    .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason),
+    .urlSessionOnly("perform(session:) takes a URLSession"))
+struct URLSessionAsTransportTests {
+    @Test("perform(session: URLSession.shared) sends through it and completes once, on its delegate queue")
+    func performThroughShared() async throws {
+        let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
+        let onDelegateQueue = CompletionProbe<Bool>()
+
+        SingleQueryRequest("spec").perform(session: URLSession.shared) { result in
+            onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
+            recorder.record(result)
+        }
+
+        let result = try #require(await recorder.first(timeout: 20), "no completion within 20 s")
+        #expect(try result.get().arg("v") == .one("spec"))
+        #expect(await onDelegateQueue.first(timeout: 1) == true)
+        await pause(0.3)
+        #expect(recorder.count == 1)
+    }
+
+    @Test("progress through URLSession.shared: the totals in two steps, just before the only completion")
+    func progressThroughShared() async throws {
+        let log = ProgressLog()
+        let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
+        let request = LargeFormRequest()
+
+        Session(transport: URLSession.shared).perform(request, progress: log.handler) { result in
+            log.markCompleted()
+            recorder.record(result)
+        }
+
+        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        #expect(try result.get().field("big") == .one(request.big))
+        let steps = log.steps
+        try #require(steps.count == 2, "\(steps)")
+        let sent = try #require(steps[0].expectedBytesToSend)
+        #expect(steps[0] == TransferProgress(bytesSent: sent, expectedBytesToSend: sent))
+        #expect(steps[1].bytesSent == sent)
+        #expect(steps[1].bytesReceived > 0)
+        #expect(steps[1].expectedBytesToReceive == steps[1].bytesReceived)
+        #expect(log.late == 0)
+        await pause(0.3)
+        #expect(recorder.count == 1)
+    }
+
+    @Test("a failed transfer through URLSession.shared reports no progress and completes once")
+    func failureThroughShared() async throws {
+        let log = ProgressLog()
+        let recorder = CompletionProbe<Result<Data, RequestError>>()
+        var request = DripRequest()
+        request.base = try HTTPBin.refusedURL()
+
+        Session(transport: URLSession.shared).perform(request, progress: log.handler) { recorder.record($0) }
+
+        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        #expect(result.failure?.stage == .transport)
+        await pause(0.3)
+        #expect(log.steps.isEmpty)
+        #expect(recorder.count == 1)
+    }
+}

@@ -1,0 +1,116 @@
+import APIKitTestSupport
+import Foundation
+import Testing
+
+@testable import APIKit
+
+/// A `URLSessionTransport` over an ephemeral session whose requests all go to ``StubURLProtocol``.
+private func stubbedTransport() -> URLSessionTransport {
+    let configuration = URLSessionConfiguration.ephemeral
+    configuration.protocolClasses = [StubURLProtocol.self]
+    configuration.urlCache = nil
+    return URLSessionTransport(configuration: configuration)
+}
+
+@Suite("The default transport: URLSessionTransport.shared, and the URLSession of perform(session:)")
+struct DefaultTransportTests {
+    struct Ping: Request, RequestConfiguration {
+        var base: URL
+        var path = "ping"
+        var method: HTTPMethod = .get
+        var parser: StringParser { StringParser() }
+    }
+
+    @Test("Session(), Session.shared and Session { } send through URLSessionTransport.shared")
+    func defaults() {
+        let shared = URLSessionTransport.shared
+        #expect((Session().transport as? URLSessionTransport) === shared)
+        #expect((Session.shared.transport as? URLSessionTransport) === shared)
+        #expect((Session { $0.logger = nil }.transport as? URLSessionTransport) === shared)
+        #expect((Session(defaultHeaders: ["A": "1"]).transport as? URLSessionTransport) === shared)
+    }
+
+    @Test("perform(session:) sends through the URLSession it is given (the stub is reachable only there)")
+    func performUsesTheGivenURLSession() async throws {
+        let endpoint = StubEndpoint(.status(200, body: "pong"))
+        let probe = CompletionProbe<Result<String, RequestError>>()
+
+        Ping(base: endpoint.base).perform(session: StubURLProtocol.session) { probe.record($0) }
+
+        #expect(try #require(await probe.first(timeout: 30)).get() == "pong")
+        #expect(endpoint.receivedRequests.count == 1)
+        await settle(0.2)
+        #expect(probe.count == 1)
+    }
+
+    @Test("without progress, URLSessionTransport answers once with the body; its task is the request's data task")
+    func sendWithoutProgressIsADataTask() async throws {
+        let endpoint = StubEndpoint(.status(200, body: "direct"))
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+
+        let task = stubbedTransport().send(URLRequest(url: endpoint.base)) { probe.record($0) }
+
+        #expect(task is URLSessionDataTask)
+        let response = try #require(await probe.first(timeout: 30)).get()
+        #expect(response.data == Data("direct".utf8))
+        await settle(0.2)
+        #expect(probe.count == 1)
+    }
+
+    @Test("cancelling URLSessionTransport's send without progress reports URLError(.cancelled), once")
+    func cancelWithoutProgress() async throws {
+        let endpoint = StubEndpoint(.status(200, delay: 30))
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+
+        let task = stubbedTransport().send(URLRequest(url: endpoint.base)) { probe.record($0) }
+        task.cancel()
+
+        let result = try #require(await probe.first(timeout: 30))
+        #expect((result.errorValue as? URLError)?.code == .cancelled)
+        await settle(0.2)
+        #expect(probe.count == 1)
+    }
+
+    @Test("with progress, URLSessionTransport goes through its delegate, and reports the body received")
+    func sendWithProgress() async throws {
+        let body = String(repeating: "p", count: 3000)
+        let endpoint = StubEndpoint(.status(200, body: body, headers: ["Content-Length": "3000"]))
+        let recorder = ProgressRecorder()
+        let probe = CompletionProbe<Result<String, RequestError>>()
+
+        Session(transport: stubbedTransport()).perform(Ping(base: endpoint.base), progress: recorder.handler) {
+            result in
+            recorder.markCompleted()
+            probe.record(result)
+        }
+
+        #expect(try #require(await probe.first(timeout: 30)).get() == body)
+        #expect(recorder.all.last?.bytesReceived == 3000)
+        #expect(recorder.lateSteps.withLock { $0 } == 0)
+        await settle(0.2)
+        #expect(probe.count == 1)
+    }
+}
+
+@Suite("URLSessionTransport reflects only what cannot change under a Mirror")
+struct URLSessionTransportReflectionTests {
+    @Test("dump(_:) of a transport while 200 transfers run shows its spool directory, and does not crash")
+    func dumpWhileTransfersRun() async throws {
+        let transport = stubbedTransport()
+        let endpoint = StubEndpoint(.status(200, body: "x"))
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        let recorder = ProgressRecorder()
+        for _ in 0..<200 {
+            _ = transport.send(URLRequest(url: endpoint.base), progress: recorder.handler) { probe.record($0) }
+        }
+        var text = ""
+        for _ in 0..<200 {
+            text = ""
+            dump(Session(transport: transport), to: &text)
+        }
+        #expect(text.contains("spoolDirectory"))
+        #expect(!text.contains("router"), "the delegate's state is reflected: \(text)")
+        for _ in 0..<100 where probe.count < 200 { await settle(0.1) }
+        #expect(probe.count == 200)
+    }
+}
