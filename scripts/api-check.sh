@@ -8,11 +8,16 @@
 # No version has been tagged yet, so the baseline is a file: the toolchain's swift-api-digester
 # dumps each module's public declarations and diagnoses them against it. Additions pass; an
 # intended break is recorded with --update and committed with the change, so review sees it.
-# Once the first release is tagged, `swift package diagnose-api-breaking-changes <tag>` does this
-# job against the tag (it builds the tag itself) and this script and api-baseline/ go.
+# Once a release is tagged, the standard command takes over: `swift package
+# diagnose-api-breaking-changes <latest tag>` (it builds the tag itself), and api-baseline/ and
+# the digester calls below can go (see "Releasing" in CHANGELOG.md).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
+
+if tag="$(git describe --tags --abbrev=0 2>/dev/null)" && [[ "${1:-}" != "--update" ]]; then
+    exec swift package diagnose-api-breaking-changes "$tag" --products APIKit APIKitParsers
+fi
 
 swift build --target APIKit
 digester() { swift-api-digester -I "$(swift build --show-bin-path)/Modules" -avoid-location -avoid-tool-args "$@"; }
