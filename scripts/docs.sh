@@ -1,38 +1,21 @@
 #!/usr/bin/env bash
-# scripts/docs.sh — builds APIKit's DocC documentation and fails on any warning.
+# scripts/docs.sh — builds APIKit's DocC documentation (.build-docs/APIKit.doccarchive, both modules)
+# and fails on any problem (scripts/test.sh runs it):
 #
-#   bash scripts/docs.sh      # → .build-docs/APIKit.doccarchive (APIKit and APIKitParsers)
+#   1. `swift build --target APIKit` (the .build that `swift test` reuses), then the toolchain's
+#      swift-symbolgraph-extract writes the public symbol graphs of APIKit and APIKitParsers
+#      (`swift package dump-symbol-graph` would also try the test modules, unbuilt, and fail);
+#   2. every public declaration has a summary line; a function documents each parameter, its
+#      return value and, when it throws, its errors; every protocol and property wrapper shows
+#      an example — which neither swift-format nor DocC checks;
+#   3. the two catalogs, merged so that links between the modules resolve, go through
+#      `docc convert --warnings-as-errors` (a problem is reported relative to its catalog);
+#   4. the ```swift blocks of each catalog page are type-checked together against the modules
+#      (`import APIKit` added when a page has none).
 #
-# 1. `swift build --target APIKit` builds the library in the usual .build (so the
-#    `swift test` that scripts/test.sh runs next reuses that build), and the
-#    toolchain's swift-symbolgraph-extract writes the public symbol graphs of
-#    APIKit and APIKitParsers to .build-docs/symbol-graphs. (`swift package
-#    dump-symbol-graph` would also try the test modules, which it does not build,
-#    and exit 1.)
-# 2. Every public declaration of the two modules has a doc comment that starts
-#    with a summary (a comment holding only `- Parameters:` has none); a public
-#    function documents every parameter, its return value and, when it throws,
-#    its errors; every protocol and property wrapper shows an example. swift-format's
-#    AllPublicDeclarationsHaveDocumentation sees only whether a comment is there,
-#    its ValidateDocumentationComments would also hold internal helpers to this,
-#    and DocC warns about none of it.
-# 3. The two catalogs (Sources/APIKit/APIKit.docc, Sources/APIKitParsers/APIKitParsers.docc)
-#    are merged into .build-docs/APIKit.docc — one archive documents both modules,
-#    so links such as ``APIKitParsers/JSONParser`` resolve — and the toolchain's
-#    `docc convert` runs with --warnings-as-errors: a bad symbol link, a misspelt
-#    parameter name or a dangling article reference fails the script. A problem in
-#    a catalog file is reported relative to its catalog (`Articles/LinuxNotes.md`
-#    is Sources/APIKit/APIKit.docc/Articles/LinuxNotes.md).
-# 4. The ```swift blocks of each catalog page are type-checked together against the
-#    modules just built (`import APIKit` is added when a page has no import), so
-#    an example that no longer matches the API fails the script.
-#
-# Serve the archive with any static file server, e.g.
-# `python3 -m http.server -d .build-docs/APIKit.doccarchive` and open
-# http://localhost:8000/documentation/apikit.
-#
-# Settings (environment):
-#   APIKIT_DOCC   the docc to run (default: `docc` on PATH, else next to `swift`)
+# Serve it with `python3 -m http.server -d .build-docs/APIKit.doccarchive` and open
+# http://localhost:8000/documentation/apikit. APIKIT_DOCC: the docc to run (default: `docc` on
+# PATH, else the one next to `swift`).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
@@ -40,22 +23,15 @@ cd "$ROOT"
 OUT="$ROOT/.build-docs"
 MODULES=(APIKit APIKitParsers)
 
-DOCC="${APIKIT_DOCC:-$(command -v docc || true)}"
-if [[ -z "$DOCC" ]]; then
-    DOCC="$(dirname "$(readlink -f "$(command -v swift)")")/docc"
-fi
-[[ -x "$DOCC" ]] || { echo "docs.sh: no docc found (set APIKIT_DOCC)" >&2; exit 1; }
+DOCC="${APIKIT_DOCC:-$(command -v docc || echo "$(dirname "$(readlink -f "$(command -v swift)")")/docc")}"
+[[ -x "$DOCC" ]] || { echo "docs.sh: no docc found (set APIKIT_DOCC)" >&2 && exit 1; }
 
 started=$SECONDS
 rm -rf "$OUT/symbol-graphs" "$OUT/APIKit.docc" "$OUT/APIKit.doccarchive"
 mkdir -p "$OUT/symbol-graphs"
 
 # 1. Symbol graphs.
-swift build --target APIKit > "$OUT/build.log" 2>&1 || {
-    cat "$OUT/build.log" >&2
-    echo "docs.sh: swift build failed" >&2
-    exit 1
-}
+swift build --target APIKit >"$OUT/build.log" 2>&1 || { cat "$OUT/build.log" >&2 && exit 1; }
 BIN="$(swift build --show-bin-path)"
 TRIPLE="$(swift -print-target-info | "${APIKIT_PYTHON:-python3}" -c 'import json, sys; print(json.load(sys.stdin)["target"]["triple"])')"
 EXTRACT="$(dirname "$DOCC")/swift-symbolgraph-extract"
@@ -66,9 +42,7 @@ for module in "${MODULES[@]}"; do
         -minimum-access-level public -omit-extension-block-symbols -output-dir "$OUT/symbol-graphs"
 done
 
-# 2. Every public declaration declared in Sources/ has a summary line; a function documents
-#    each parameter, its return value (`- Returns:`, unless it returns Void) and, when it
-#    throws, its errors (`- Throws:`).
+# 2. The doc comments of the public declarations written in Sources/.
 "${APIKIT_PYTHON:-python3}" - "$OUT/symbol-graphs" "$ROOT/Sources" <<'PY'
 import json, pathlib, re, sys
 

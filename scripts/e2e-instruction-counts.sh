@@ -1,93 +1,29 @@
 #!/usr/bin/env bash
-# Instructions per request of the end-to-end benchmarks' request, counted by
-# callgrind, `perform` against a raw URLSession data task, 50 in flight and
-# sequential: exact where the wall-clock ratios on a shared 2-core VM move by
-# several percent from run to run.
+# scripts/e2e-instruction-counts.sh — instructions per request of the end-to-end benchmarks'
+# request, counted by callgrind, `perform` against a raw URLSession data task, 50 in flight and
+# sequential: exact where the wall-clock ratios on a shared 2-core VM move by several percent.
 #
 #   bash scripts/e2e-instruction-counts.sh
 #
-# Each side runs 2 and 6 batches (50 in flight) or 20 and 60 requests
-# (sequential) after a warm-up batch; the difference per request is reported, so
-# start-up and connection set-up are left out. Only the client's own work is
-# compared: building the request, the pipeline and the completion (the JSON
-# decode included), without URLSession's dataTask/resume and its network threads,
-# whose counts follow the timing of the run. Uses the server at APIKIT_BENCH_URL,
-# or starts nginx (as scripts/benchmark.sh does, on a free port) and stops it.
-# Installs valgrind with apt-get when it is missing and this runs as root.
-# APIKIT_E2E_COUNTS_REUSE=1 summarises the last run's profiles again.
+# Each side runs 2 and 6 batches (50 in flight) or 20 and 60 requests (sequential) after a warm-up
+# batch; the difference per request is reported, so start-up and connection set-up are left out.
+# Only the client's own work is compared: building the request, the pipeline and the completion
+# (the JSON decode included), without URLSession's dataTask/resume and its network threads, whose
+# counts follow the timing of the run. Uses the server at APIKIT_BENCH_URL, or starts nginx as
+# scripts/benchmark.sh does. Installs valgrind (and nginx) with apt-get when missing and root.
+# APIKIT_E2E_COUNTS_REUSE=1 summarises the last run's profiles (.build-bench/e2e-counts/) again.
 set -euo pipefail
-
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 PACKAGE="$ROOT/Benchmarks/EndToEndCounts"
 STATE="$ROOT/.build-bench/e2e-counts"
-mkdir -p "$STATE/tmp"
-
-say() { printf 'e2e-instruction-counts.sh: %s\n' "$*" >&2; }
-
-if ! command -v valgrind >/dev/null 2>&1; then
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        say "installing valgrind"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
-    else
-        say "valgrind is not installed (apt-get install valgrind)"
-        exit 1
-    fi
-fi
-
-NGINX_PID=""
-stop_nginx() {
-    if [[ -n "$NGINX_PID" ]]; then
-        kill "$NGINX_PID" 2>/dev/null || true
-        wait "$NGINX_PID" 2>/dev/null || true
-        NGINX_PID=""
-    fi
-}
-trap stop_nginx EXIT
-
+mkdir -p "$STATE"
+# shellcheck source=scripts/servers/serve.sh
+source "$ROOT/scripts/servers/serve.sh"
+command -v valgrind >/dev/null || apt_install valgrind "it counts the instructions"
 if [[ -z "${APIKIT_BENCH_URL:-}" ]]; then
-    nginx_bin="$(command -v nginx || echo /usr/sbin/nginx)"
-    if [[ ! -x "$nginx_bin" ]]; then
-        say "nginx is not installed: run scripts/benchmark.sh once (it installs nginx-light) or set APIKIT_BENCH_URL"
-        exit 1
-    fi
-    port="$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')"
-    user_line=""
-    if [[ "$(id -u)" -eq 0 ]]; then user_line="user $(id -un) $(id -gn);"; fi
-    cat >"$STATE/nginx.conf" <<CONF
-$user_line
-daemon off;
-master_process off;
-worker_processes 1;
-pid "$STATE/nginx.pid";
-error_log "$STATE/nginx-error.log" warn;
-events { worker_connections 1024; }
-http {
-    access_log off;
-    sendfile on;
-    tcp_nodelay on;
-    keepalive_requests 1000000;
-    client_body_temp_path "$STATE/tmp/client_body";
-    proxy_temp_path "$STATE/tmp/proxy";
-    fastcgi_temp_path "$STATE/tmp/fastcgi";
-    uwsgi_temp_path "$STATE/tmp/uwsgi";
-    scgi_temp_path "$STATE/tmp/scgi";
-    types { application/json json; }
-    server {
-        listen 127.0.0.1:$port;
-        root "$ROOT/Benchmarks/Fixtures";
-        location / { add_header Cache-Control "no-store"; }
-    }
-}
-CONF
-    "$nginx_bin" -p "$STATE/" -c "$STATE/nginx.conf" -e "$STATE/nginx-error.log" </dev/null >/dev/null 2>&1 &
-    NGINX_PID=$!
-    APIKIT_BENCH_URL="http://127.0.0.1:$port"
-    for _ in $(seq 50); do
-        if python3 -c "import urllib.request; urllib.request.urlopen('$APIKIT_BENCH_URL/items.json')" 2>/dev/null; then break; fi
-        sleep 0.1
-    done
+    nginx="$(serve_nginx "the counts need a server (or set APIKIT_BENCH_URL)")"
+    serve_start e2e-nginx APIKIT_BENCH_URL items.json bash "$ROOT/scripts/servers/nginx.sh" "$nginx" "$STATE" files '{port}'
 fi
-export APIKIT_BENCH_URL
 
 swift build --package-path "$PACKAGE" -c release >&2
 BINARY="$(swift build --package-path "$PACKAGE" -c release --show-bin-path)/EndToEndCounts"

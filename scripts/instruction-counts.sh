@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per request of the encode benchmarks' requests, counted by
+# scripts/instruction-counts.sh — instructions per request of the encode benchmarks' requests, counted by
 # callgrind: exact and free of the machine's noise, where wall-clock ratios on
 # a shared 2-core VM move by several percent from run to run.
 #
@@ -12,29 +12,18 @@
 # the same on every run. Installs valgrind with apt-get when it is missing and
 # this runs as root.
 set -euo pipefail
-
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 PACKAGE="$ROOT/Benchmarks/InstructionCounts"
-
-say() { printf 'instruction-counts.sh: %s\n' "$*" >&2; }
-
-if ! command -v valgrind >/dev/null 2>&1; then
-    if [[ "$(id -u)" == 0 ]] && command -v apt-get >/dev/null 2>&1; then
-        say "installing valgrind"
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq valgrind >/dev/null
-    else
-        say "valgrind is not installed (apt-get install valgrind)"
-        exit 1
-    fi
-fi
+# shellcheck source=scripts/servers/serve.sh
+source "$ROOT/scripts/servers/serve.sh"
+command -v valgrind >/dev/null || apt_install valgrind "it counts the instructions"
 
 swift build --package-path "$PACKAGE" -c release >&2
 BINARY="$(swift build --package-path "$PACKAGE" -c release --show-bin-path)/InstructionCounts"
 
-cases=("$@")
-if [[ ${#cases[@]} -eq 0 ]]; then
-    cases=(apikit-1 minimal-1 apikit-10 minimal-10 typical-10 apikit-30-nil minimal-30-nil apikit-30 minimal-30
-        apikit-mixed minimal-mixed)
+if (($# == 0)); then
+    set -- apikit-1 minimal-1 apikit-10 minimal-10 typical-10 apikit-30-nil minimal-30-nil apikit-30 minimal-30 \
+        apikit-mixed minimal-mixed
 fi
 
 count() {
@@ -46,7 +35,7 @@ count() {
 "$BINARY" verify 0 >&2
 
 printf '| case | instructions per request |\n| --- | --: |\n'
-for name in "${cases[@]}"; do
+for name; do
     once=$(count "$name" 1000)
     twice=$(count "$name" 2000)
     printf '| %s | %s |\n' "$name" "$(( (twice - once) / 1000 ))"

@@ -1,30 +1,5 @@
 #!/usr/bin/env bash
-# scripts/run-example.sh — run the APIKitExample executable against a local
-# httpbin.
-#
-#   bash scripts/run-example.sh [args for APIKitExample...]
-#
-# Installs the pinned httpbin into .venv when needed, starts it on a free
-# 127.0.0.1 port, runs `swift run APIKitExample` with APIKIT_HTTPBIN_URL
-# exported, stops the server (also on failure or Ctrl-C) and exits with the
-# example's exit code.
-#
-# APIKIT_EXAMPLE_COMMAND replaces `swift run APIKitExample` (a shell snippet;
-# the script's arguments are appended).
+# scripts/run-example.sh — the README's example (Examples/QuickStart, APIKitExample) against a local
+# httpbin: installs and starts it, runs the example, stops it (scripts/run-examples.sh does the work).
 set -euo pipefail
-
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
-cd "$ROOT"
-# shellcheck source=scripts/httpbin.sh
-source "$ROOT/scripts/httpbin.sh"
-
-httpbin_install
-httpbin_start
-export APIKIT_HTTPBIN_URL
-echo "run-example.sh: httpbin running at $APIKIT_HTTPBIN_URL (log: .build-httpbin/)" >&2
-
-rc=0
-eval "${APIKIT_EXAMPLE_COMMAND:-swift run APIKitExample} \"\$@\"" || rc=$?
-
-httpbin_stop
-exit "$rc"
+exec bash "$(dirname "${BASH_SOURCE[0]}")/run-examples.sh" APIKitExample

@@ -1,7 +1,7 @@
 import APIKit
 import Testing
 
-/// The misbehaving server `scripts/faultserver.py`, started by `scripts/test.sh`.
+/// The misbehaving server `scripts/servers/faultserver.py`, started by `scripts/test.sh`.
 enum FaultServer {
     static let url: URL? = ProcessInfo.processInfo.environment["APIKIT_FAULT_URL"].flatMap { value in
         guard let url = URL(string: value), url.host != nil else { return nil }

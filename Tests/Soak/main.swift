@@ -5,8 +5,8 @@
 //   bash scripts/soak.sh 5000 20         # count, in flight
 //
 // Mix: 70% `GET /get?i=N` decoded as JSON, 10% `/status/404`, 10% `/status/503` retried
-// (3 attempts each), and 10%
-// `/delay/1` cancelled after 0–50 ms. Then every fault of scripts/faultserver.py 10 times. Exits 1 (printing why) on any lost or repeated
+// (3 attempts each), and 10% `/delay/1` cancelled after 0–50 ms. Then every fault of
+// scripts/servers/faultserver.py 10 times. Exits 1 (printing why) on any lost or repeated
 // completion, a wrong outcome, fd growth, or resident memory growing by more than 32 MB
 // after warm-up.
 

@@ -1,11 +1,10 @@
 #!/usr/bin/env python3
 """A server that reads request bodies ONLY by Content-Length, for APIKit's integration tests.
 
-    python3 scripts/servers/length_server.py --port-file PATH [--parent PID]
+    python3 scripts/servers/length_server.py PORT
 
-Python standard library only (http.server). Like scripts/faultserver.py it listens on a free
-127.0.0.1 port, writes the port to PATH once it accepts connections, and exits when the
-parent process (PID) is gone.
+Python standard library only (http.server); listens on 127.0.0.1:PORT (scripts/servers/serve.sh
+picks a free one).
 
 It does NOT understand chunked transfer encoding, on purpose: it reads exactly Content-Length
 bytes (0 when the header is absent), so a chunked body arrives as 0 bytes, or, when
@@ -21,15 +20,12 @@ unread must not become the next request).
                             (an "error" string instead when that body is not valid multipart)
 """
 
-import argparse
 import email.parser
 import email.policy
 import hashlib
 import json
-import os
 import socket
 import sys
-import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
@@ -134,23 +130,7 @@ class Server(ThreadingHTTPServer):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port-file", required=True)
-    parser.add_argument("--parent", type=int, default=os.getppid())
-    args = parser.parse_args()
-
-    server = Server(("127.0.0.1", 0), Handler)
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(server.server_address[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
-
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    while True:
-        try:
-            os.kill(args.parent, 0)
-        except OSError:
-            return
-        threading.Event().wait(1)
+    Server(("127.0.0.1", int(sys.argv[1])), Handler).serve_forever()
 
 
 if __name__ == "__main__":

@@ -1,53 +1,90 @@
-# shellcheck shell=bash
+#!/usr/bin/env bash
+# scripts/servers/nginx.sh — writes an nginx config for one of APIKit's uses and runs nginx in the
+# foreground with it (started through serve_start, which stops it). Config, pid, temp files and
+# the error log's file are in STATE; errors also go to stderr (the serve log).
 #
-# scripts/servers/nginx.sh — find nginx, or install Debian's nginx-light when missing. A
-# library: `source` it (scripts/test.sh for the TLS server, scripts/benchmark.sh for the
-# end-to-end benchmarks).
-#
-#   nginx_find              prints the nginx binary's path; exit 1 when there is none
-#   nginx_install LOG WHY   installs nginx-light with apt-get (root only), keeping the package
-#                           from starting the system service; prints why it cannot ("... WHY")
-#                           and returns 1 when it cannot
+#   nginx.sh NGINX STATE tls PORT TLS_PORT WRONG_NAME_PORT UPSTREAM
+#       the AsyncHTTPClient transport's TLS tests (scripts/test.sh): http://127.0.0.1:PORT/ answers
+#       "ok" (the health check); https://127.0.0.1:TLS_PORT/ is HTTP/2 (ALPN h2, else HTTP/1.1)
+#       with STATE/server.pem (scripts/servers/make_certs.py), proxied to UPSTREAM (httpbin), every
+#       answer carrying X-Server-Protocol; https://127.0.0.1:WRONG_NAME_PORT/ shows the same CA's
+#       certificate for another name
+#   nginx.sh NGINX STATE files PORT
+#       the benchmarks (scripts/benchmark.sh, e2e-instruction-counts.sh): Benchmarks/Fixtures/ with
+#       keep-alive, POST /upload (reads the whole body, then 200 "ok") and GET /download-1g (1 GB)
+set -euo pipefail
+nginx="$1" state="$2" mode="$3" port="$4"
+fixtures="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../Benchmarks/Fixtures" && pwd -P)"
+mkdir -p "$state/tmp"
 
-nginx_find() {
-    local candidate
-    for candidate in "$(command -v nginx 2>/dev/null || true)" /usr/sbin/nginx /usr/local/sbin/nginx /usr/local/nginx/sbin/nginx; do
-        if [[ -n "$candidate" && -x "$candidate" ]]; then
-            printf '%s\n' "$candidate"
-            return 0
-        fi
-    done
-    return 1
-}
+if [[ "$mode" == tls ]]; then
+    servers="
+    server { listen 127.0.0.1:$port; location / { return 200 \"ok\n\"; } }
+    server {
+        listen 127.0.0.1:$5 ssl http2;
+        ssl_certificate \"$state/server.pem\";
+        ssl_certificate_key \"$state/server.key\";
+        location / {
+            add_header X-Server-Protocol \$server_protocol always;
+            proxy_pass $7;
+            proxy_http_version 1.1;
+            proxy_set_header Connection \"\";
+            proxy_set_header Host \$http_host;
+        }
+    }
+    server {
+        listen 127.0.0.1:$6 ssl http2;
+        ssl_certificate \"$state/wrong-name.pem\";
+        ssl_certificate_key \"$state/wrong-name.key\";
+        location / { return 200 \"this certificate names wrong.invalid\n\"; }
+    }"
+else
+    truncate -s 1G "$state/download-1g.bin" # sparse: zeros that take no disk space
+    # POST /upload: a plain "return 200" would answer before the body arrived and the client would
+    # stop sending; mirror_request_body makes nginx read the body first, then the static handler
+    # refuses POST (405), which error_page turns into 200 "ok".
+    servers="
+    server {
+        listen 127.0.0.1:$port;
+        root \"$fixtures\";
+        location / { add_header Cache-Control \"no-store\"; }
+        location = /upload {
+            mirror /upload-sink;
+            mirror_request_body on;
+            alias \"$fixtures/items.json\";
+            error_page 405 =200 /upload-done;
+        }
+        location = /download-1g { alias \"$state/download-1g.bin\"; }
+        location = /upload-sink { internal; return 204; }
+        location = /upload-done { internal; default_type text/plain; return 200 \"ok\n\"; }
+    }"
+fi
 
-nginx_install() {
-    local log="$1" why="$2" rc=0 created_policy=""
-    if [[ "$(id -u)" -ne 0 ]]; then
-        printf 'nginx.sh: nginx is not installed and this is not root, so it cannot be installed: %s (install nginx-light)\n' "$why" >&2
-        return 1
-    fi
-    if ! command -v apt-get >/dev/null 2>&1; then
-        printf 'nginx.sh: nginx is not installed and there is no apt-get: %s (install nginx)\n' "$why" >&2
-        return 1
-    fi
-    # Keep the package from starting the system nginx service (on port 80):
-    # policy-rc.d exit 101 tells invoke-rc.d/deb-systemd-invoke not to start it.
-    if [[ ! -e /usr/sbin/policy-rc.d ]]; then
-        printf '#!/bin/sh\n# temporary, from APIKit scripts/servers/nginx.sh\nexit 101\n' >/usr/sbin/policy-rc.d
-        chmod 755 /usr/sbin/policy-rc.d
-        created_policy=1
-    fi
-    mkdir -p "$(dirname "$log")"
-    printf 'nginx.sh: installing nginx-light with apt-get (log: %s)\n' "$log" >&2
-    if ! DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx-light </dev/null >"$log" 2>&1; then
-        printf 'nginx.sh: apt-get install failed; running apt-get update and trying again\n' >&2
-        { DEBIAN_FRONTEND=noninteractive apt-get update -q &&
-            DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends nginx-light; } </dev/null >>"$log" 2>&1 || rc=$?
-    fi
-    if [[ -n "$created_policy" ]]; then rm -f /usr/sbin/policy-rc.d; fi
-    if [[ $rc -ne 0 ]] || ! nginx_find >/dev/null; then
-        tail -n 20 "$log" >&2 || true
-        printf 'nginx.sh: could not install nginx-light: %s\n' "$why" >&2
-        return 1
-    fi
+# As root, workers would default to the user nobody: run them as the current user.
+user=""
+if [[ "$(id -u)" == 0 ]]; then user="user $(id -un) $(id -gn);"; fi
+cat >"$state/nginx.conf" <<CONF
+$user
+daemon off;
+worker_processes 1;
+pid "$state/nginx.pid";
+error_log stderr warn;
+events { worker_connections 1024; }
+http {
+    access_log off;
+    sendfile on;
+    tcp_nodelay on;
+    keepalive_timeout 75s;
+    keepalive_requests 1000000;
+    client_max_body_size 0;
+    client_body_temp_path "$state/tmp/client_body";
+    proxy_temp_path "$state/tmp/proxy";
+    fastcgi_temp_path "$state/tmp/fastcgi";
+    uwsgi_temp_path "$state/tmp/uwsgi";
+    scgi_temp_path "$state/tmp/scgi";
+    types { application/json json; }
+    default_type application/octet-stream;
+$servers
 }
+CONF
+exec "$nginx" -p "$state" -c "$state/nginx.conf" -e stderr

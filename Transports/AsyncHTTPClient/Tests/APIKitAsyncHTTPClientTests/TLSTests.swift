@@ -9,7 +9,7 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// The TLS server `scripts/test.sh` starts (scripts/servers/tls_nginx.sh): nginx with HTTP/2
+/// The TLS server `scripts/test.sh` starts (scripts/servers/nginx.sh): nginx with HTTP/2
 /// over TLS in front of httpbin, with a certificate from a test CA made for the run.
 enum TLSServer {
     private static let environment = ProcessInfo.processInfo.environment

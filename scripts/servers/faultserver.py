@@ -1,10 +1,9 @@
 #!/usr/bin/env python3
 """A misbehaving HTTP server for APIKit's fault-injection tests (standard library only).
 
-    python3 scripts/faultserver.py --port-file PATH [--parent PID]
+    python3 scripts/servers/faultserver.py PORT
 
-Listens on 127.0.0.1 on a free port, writes the port to PATH once it accepts connections,
-and exits when the parent process (PID) is gone. Each path is one fault:
+Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path is one fault:
 
     /ok                     200 with a small JSON body (a control)
     /reset-before-status    reads the request, then resets the connection
@@ -24,9 +23,7 @@ and exits when the parent process (PID) is gone. Each path is one fault:
                             its own sockets to this server is still open
 """
 
-import argparse
 import json
-import os
 import socket
 import struct
 import sys
@@ -139,29 +136,12 @@ def handle(conn, client_port):
 
 
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--port-file", required=True)
-    parser.add_argument("--parent", type=int, default=os.getppid())
-    args = parser.parse_args()
-
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", 0))
+    server.bind(("127.0.0.1", int(sys.argv[1])))
     server.listen(128)
-    server.settimeout(1)
-    with open(args.port_file + ".tmp", "w") as f:
-        f.write(str(server.getsockname()[1]))
-    os.replace(args.port_file + ".tmp", args.port_file)
-
     while True:
-        try:
-            os.kill(args.parent, 0)
-        except OSError:
-            return
-        try:
-            conn, address = server.accept()
-        except socket.timeout:
-            continue
+        conn, address = server.accept()
         threading.Thread(target=handle, args=(conn, address[1]), daemon=True).start()
 
 
