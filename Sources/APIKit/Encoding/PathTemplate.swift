@@ -6,51 +6,90 @@
 /// percent-encoded as one segment (everything outside the
 /// unreserved set, `/` included), so it cannot reach another segment, the query or the
 /// fragment. Every placeholder needs exactly one value and every value a placeholder.
+///
+/// The path is scanned as UTF-8 bytes and written into one buffer: no byte of a multi-byte
+/// character equals `{`, `}` or `/`, so this finds the placeholders a scan by character finds.
 enum PathTemplate {
-    static func fill(_ path: String, with declared: [DeclaredParameters.Declared<PathParameter>]) throws(BuildError)
-        -> String
-    {
+    typealias Declared = DeclaredParameters.Declared<PathParameter>
+
+    static func fill(_ path: String, with declared: [Declared]) throws(BuildError) -> String {
         let hasBrace = path.withUTF8InPlace { $0.contains(UInt8(ascii: "{")) }
         guard !declared.isEmpty || hasBrace else { return path }
         if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.name }) {
             throw .duplicatePathValue(
                 declared[later].parameter.name, fields: [declared[earlier].field, declared[later].field])
         }
-        var filled = ""
-        var used = Set<String>()
-        var rest = Substring(path)
-        while let open = rest.firstIndex(of: "{") {
-            filled += rest[..<open]
-            let afterOpen = rest.index(after: open)
-            guard let close = rest[afterOpen...].firstIndex(where: { $0 == "}" || $0 == "{" || $0 == "/" }),
-                rest[close] == "}", close > afterOpen
-            else {
-                // Not a placeholder: keep the brace, to be percent-encoded with the path.
-                filled += "{"
-                rest = rest[afterOpen...]
-                continue
+        var used = [Bool](repeating: false, count: declared.count)
+        let filled = path.withUTF8InPlace { utf8 -> Result<[UInt8], BuildError> in
+            var filled: [UInt8] = []
+            filled.reserveCapacity(utf8.count + 16 * declared.count)
+            var runStart = 0
+            var index = 0
+            while index < utf8.count {
+                guard utf8[index] == UInt8(ascii: "{") else {
+                    index += 1
+                    continue
+                }
+                var close = index + 1
+                while close < utf8.count, !isDelimiter(utf8[close]) { close += 1 }
+                // Not a placeholder: the brace stays, to be percent-encoded with the path.
+                guard close < utf8.count, utf8[close] == UInt8(ascii: "}"), close > index + 1 else {
+                    index += 1
+                    continue
+                }
+                filled.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
+                let name = String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close]), as: UTF8.self)
+                guard let position = declared.firstIndex(where: { $0.parameter.name == name }) else {
+                    return .failure(.missingPathValue(name, path: path))
+                }
+                do throws(BuildError) {
+                    try appendSegment(for: declared[position], path: path, to: &filled)
+                } catch {
+                    return .failure(error)
+                }
+                used[position] = true
+                index = close + 1
+                runStart = index
             }
-            let name = String(rest[afterOpen..<close])
-            guard let item = declared.first(where: { $0.parameter.name == name }) else {
-                throw .missingPathValue(name, path: path)
-            }
-            filled += try segment(for: item, path: path)
-            used.insert(name)
-            rest = rest[rest.index(after: close)...]
+            filled.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+            return .success(filled)
         }
-        filled += rest
-        if let unused = declared.first(where: { !used.contains($0.parameter.name) }) {
-            throw .unusedPathValue(unused.parameter.name, field: unused.field, path: path)
+        // A failure while filling comes first: it names a placeholder met on the way.
+        let bytes = try filled.get()
+        if let unused = used.firstIndex(of: false) {
+            throw .unusedPathValue(declared[unused].parameter.name, field: declared[unused].field, path: path)
         }
-        return filled
+        return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// A value as one percent-encoded path segment.
-    private static func segment(for item: DeclaredParameters.Declared<PathParameter>, path: String) throws(BuildError)
-        -> String
-    {
+    /// The bytes that end a placeholder's name: `}`, `{` and `/`.
+    @inline(__always)
+    private static func isDelimiter(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "}") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "/")
+    }
+
+    /// Appends a value as one percent-encoded path segment.
+    private static func appendSegment(for item: Declared, path: String, to filled: inout [UInt8]) throws(BuildError) {
         let name = item.parameter.name
-        let value = item.parameter.value
+        let text = try self.text(of: item, path: path)
+        guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }
+        guard text != ".", text != ".." else { throw .invalidPathValue(name, field: item.field, reason: .dotSegment) }
+        guard !HTTPSyntax.containsControlCharacter(text) else {
+            throw .invalidPathValue(name, field: item.field, reason: .controlCharacter)
+        }
+        PercentEncoding.append(text, style: .query, to: &filled)
+    }
+
+    /// A value's one text, by the query's value encoder: a string or an integer as it is,
+    /// anything else through its ``FormValue``.
+    private static func text(of item: Declared, path: String) throws(BuildError) -> String {
+        let name = item.parameter.name
+        let value = DeclaredValue(opening: item.parameter.value)
+        switch value {
+        case .string(let string): return string
+        case .int(let int): return String(int)
+        default: break
+        }
         let texts: [String]?
         do {
             texts = try FormValue.make(value).flatTexts(ResolvedStrategy(field: .inherit, request: .inherit))
@@ -58,16 +97,12 @@ enum PathTemplate {
             throw error.buildError(field: item.field, key: name)
         }
         guard let texts else {
-            let type = type(of: (value as? any OptionalProtocol)?.flattenedValue ?? value)
+            let boxed = value.boxed
+            let type = type(of: (boxed as? any OptionalProtocol)?.flattenedValue ?? boxed)
             throw .unsupportedValue(field: item.field, key: name, reason: .nestedValue(String(describing: type)))
         }
         guard let text = texts.first else { throw .missingPathValue(name, path: path) }
         guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
-        guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }
-        guard text != ".", text != ".." else { throw .invalidPathValue(name, field: item.field, reason: .dotSegment) }
-        guard !HTTPSyntax.containsControlCharacter(text) else {
-            throw .invalidPathValue(name, field: item.field, reason: .controlCharacter)
-        }
-        return PercentEncoding.encode(text, style: .query)
+        return text
     }
 }

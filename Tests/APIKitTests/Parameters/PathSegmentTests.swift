@@ -167,6 +167,19 @@ struct PathTests {
         }
     }
 
+    struct NonASCII: RequestConfiguration, Sendable {
+        @PathSegment("ユーザー") var user = "Zoë"
+        @PathSegment("n") var number = 3
+    }
+
+    @Test("placeholders are found among non-ASCII text, and non-ASCII names and values are filled")
+    func nonASCII() throws {
+        let request = try urlRequest(NonASCII(), path: "é/{ユーザー}/ß{n}ü/{é")
+        #expect(
+            request.url?.absoluteString
+                == "https://api.example.com/%C3%A9/Zo%C3%AB/%C3%9F3%C3%BC/%7B%C3%A9")
+    }
+
     @propertyWrapper
     struct UserID: PathProtocol {
         var wrappedValue: Int
