@@ -78,6 +78,8 @@ enum DirectDeclarer {
     case queryString, queryInt, queryBool, queryStrings, queryOptionalString, queryOptionalInt, queryOptionalBool
     case jsonString, jsonInt, jsonBool, jsonDouble
     case jsonOptionalString, jsonOptionalInt, jsonOptionalBool, jsonOptionalDouble, jsonOptionalStrings
+    case fieldString, fieldInt, fieldBool, fieldOptionalString, fieldOptionalInt
+    case pathString, pathInt
     case other(any DirectParameter.Type)
 
     init(_ type: any DirectParameter.Type) {
@@ -99,6 +101,13 @@ enum DirectDeclarer {
         case ObjectIdentifier(JSON<Bool?>.self): self = .jsonOptionalBool
         case ObjectIdentifier(JSON<Double?>.self): self = .jsonOptionalDouble
         case ObjectIdentifier(JSON<[String]?>.self): self = .jsonOptionalStrings
+        case ObjectIdentifier(Field<String>.self): self = .fieldString
+        case ObjectIdentifier(Field<Int>.self): self = .fieldInt
+        case ObjectIdentifier(Field<Bool>.self): self = .fieldBool
+        case ObjectIdentifier(Field<String?>.self): self = .fieldOptionalString
+        case ObjectIdentifier(Field<Int?>.self): self = .fieldOptionalInt
+        case ObjectIdentifier(PathSegment<String>.self): self = .pathString
+        case ObjectIdentifier(PathSegment<Int>.self): self = .pathInt
         default: self = .other(type)
         }
     }
@@ -124,6 +133,13 @@ enum DirectDeclarer {
         case .jsonOptionalBool: Self.declare(JSON<Bool?>.self, at: storage, into: &parameters, field: field)
         case .jsonOptionalDouble: Self.declare(JSON<Double?>.self, at: storage, into: &parameters, field: field)
         case .jsonOptionalStrings: Self.declare(JSON<[String]?>.self, at: storage, into: &parameters, field: field)
+        case .fieldString: Self.declare(Field<String>.self, at: storage, into: &parameters, field: field)
+        case .fieldInt: Self.declare(Field<Int>.self, at: storage, into: &parameters, field: field)
+        case .fieldBool: Self.declare(Field<Bool>.self, at: storage, into: &parameters, field: field)
+        case .fieldOptionalString: Self.declare(Field<String?>.self, at: storage, into: &parameters, field: field)
+        case .fieldOptionalInt: Self.declare(Field<Int?>.self, at: storage, into: &parameters, field: field)
+        case .pathString: Self.declare(PathSegment<String>.self, at: storage, into: &parameters, field: field)
+        case .pathInt: Self.declare(PathSegment<Int>.self, at: storage, into: &parameters, field: field)
         case .other(let type): type.declare(at: storage, into: &parameters, field: field)
         }
     }

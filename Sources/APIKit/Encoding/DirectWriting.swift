@@ -84,7 +84,10 @@ final class DirectWriting: Sendable {
             case .jsonOptionalBool: json.append(item(.jsonOptionalBool))
             case .jsonOptionalDouble: json.append(item(.jsonOptionalDouble))
             case .jsonOptionalStrings: json.append(item(.jsonOptionalStrings))
-            case .other: return nil
+            // Form fields and path values take the general path, specialised there by the declarer.
+            case .fieldString, .fieldInt, .fieldBool, .fieldOptionalString, .fieldOptionalInt, .pathString, .pathInt,
+                .other:
+                return nil
             }
         }
         // Query items read their keys with their concrete types.
