@@ -58,10 +58,23 @@ public struct TransferProgress: Sendable, Hashable {
         total > 0 ? total : nil
     }
 
-    /// Reports a transfer that has ended with `response` in the two steps of a transport that
-    /// could not watch it run (``StubTransport``, a plain `URLSession`): the whole body of
+    /// The completion of a transport that cannot watch a transfer run (``StubTransport``, a plain
+    /// `URLSession`): on success it reports the transfer's two final steps to `progress`, then
+    /// calls `completion`; a failure or a cancellation reports none.
+    static func reportingEnd(
+        of request: URLRequest,
+        to progress: @escaping ProgressHandler,
+        then completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> @Sendable (Result<TransportResponse, any Error>) -> Void {
+        { result in
+            if case .success(let response) = result { reportEnded(request, response: response, to: progress) }
+            completion(result)
+        }
+    }
+
+    /// Reports a transfer that has ended with `response` in two steps: the whole body of
     /// `request` sent (its known length), then the whole body of `response` received.
-    static func reportEnded(_ request: URLRequest, response: TransportResponse, to progress: ProgressHandler) {
+    private static func reportEnded(_ request: URLRequest, response: TransportResponse, to progress: ProgressHandler) {
         let sent = request.knownBodyLength
         var state = TransferProgress(bytesSent: sent ?? 0, expectedBytesToSend: sent)
         progress(state)

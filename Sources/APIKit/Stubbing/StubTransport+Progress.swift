@@ -20,11 +20,6 @@ extension StubTransport {
         progress: @escaping ProgressHandler,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        send(request) { result in
-            if case .success(let response) = result {
-                TransferProgress.reportEnded(request, response: response, to: progress)
-            }
-            completion(result)
-        }
+        send(request, completion: TransferProgress.reportingEnd(of: request, to: progress, then: completion))
     }
 }

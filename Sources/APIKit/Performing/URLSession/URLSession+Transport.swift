@@ -69,12 +69,7 @@ extension URLSession: Transport {
         progress: @escaping ProgressHandler,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        send(request) { result in
-            if case .success(let response) = result {
-                TransferProgress.reportEnded(request, response: response, to: progress)
-            }
-            completion(result)
-        }
+        send(request, completion: TransferProgress.reportingEnd(of: request, to: progress, then: completion))
     }
 
     /// Sends `request`, whose body needs no framing of APIKit's (none, `httpBody`, or a stream
