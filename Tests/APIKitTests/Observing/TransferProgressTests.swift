@@ -38,27 +38,43 @@ struct TransferProgressTests {
 
     @Test("StubTransport reports the body sent, then the response received, before the completion")
     func stubProgress() async throws {
+        try await expectTotalsAtTheEnd(
+            through: Session(transport: StubTransport(.success(body: "hello"))), request: SecretRequest(), body: "hello"
+        )
+    }
+
+    /// Sends `request` through `session` with the completion API and expects the two final steps
+    /// of a transport that cannot watch the transfer — the whole body sent, then `body` received —
+    /// none after the completion, and one completion.
+    private func expectTotalsAtTheEnd(
+        through session: Session,
+        request: SecretRequest,
+        body: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
         let recorder = ProgressRecorder()
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let session = Session(transport: StubTransport(.success(body: "hello")))
 
-        session.perform(SecretRequest(), progress: recorder.handler) { result in
+        session.perform(request, progress: recorder.handler) { result in
             recorder.markCompleted()
             probe.record(result)
         }
 
-        #expect(try #require(await probe.first(timeout: 30)).get() == "hello")
+        #expect(try #require(await probe.first(timeout: 30)).get() == body, sourceLocation: sourceLocation)
         let sent = Int64(LogSecrets.body.utf8.count)
+        let received = Int64(body.utf8.count)
         #expect(
             recorder.all == [
                 TransferProgress(bytesSent: sent, expectedBytesToSend: sent),
                 TransferProgress(
-                    bytesSent: sent, expectedBytesToSend: sent, bytesReceived: 5, expectedBytesToReceive: 5),
-            ]
+                    bytesSent: sent, expectedBytesToSend: sent, bytesReceived: received,
+                    expectedBytesToReceive: received),
+            ],
+            sourceLocation: sourceLocation
         )
-        #expect(recorder.lateSteps.withLock { $0 } == 0)
+        #expect(recorder.lateSteps.withLock { $0 } == 0, sourceLocation: sourceLocation)
         await settle(0.2)
-        #expect(probe.count == 1)
+        #expect(probe.count == 1, sourceLocation: sourceLocation)
     }
 
     @Test("async response(progress:) reports the same steps; a stub failure reports none")
@@ -97,29 +113,10 @@ struct TransferProgressTests {
     )
     func urlSessionReportsTotalsAtTheEnd() async throws {
         StubURLProtocol.registry.register(.status(200, body: "plain"), host: "progress-plain.test")
-        let recorder = ProgressRecorder()
-        let probe = CompletionProbe<Result<String, RequestError>>()
-        let session = Session(transport: StubURLProtocol.session)
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain.test"))
-
-        session.perform(request, progress: recorder.handler) { result in
-            recorder.markCompleted()
-            probe.record(result)
-        }
-
-        #expect(try #require(await probe.first(timeout: 30)).get() == "plain")
-        let sent = Int64(LogSecrets.body.utf8.count)
-        #expect(
-            recorder.all == [
-                TransferProgress(bytesSent: sent, expectedBytesToSend: sent),
-                TransferProgress(
-                    bytesSent: sent, expectedBytesToSend: sent, bytesReceived: 5, expectedBytesToReceive: 5),
-            ]
-        )
-        #expect(recorder.lateSteps.withLock { $0 } == 0)
-        await settle(0.2)
-        #expect(probe.count == 1)
+        try await expectTotalsAtTheEnd(
+            through: Session(transport: StubURLProtocol.session), request: request, body: "plain")
     }
 
     @Test("a URLSession passed as the transport reports no progress for a transfer that fails")

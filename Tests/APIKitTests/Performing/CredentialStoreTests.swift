@@ -147,14 +147,7 @@ struct CredentialStoreTests {
         let authenticator = CountingAuthenticator(gate: server.rejected)
         let session = Session(
             transport: HeldTransport(server.transport, until: 50), credentialStore: CredentialStore(authenticator))
-        let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
-            for _ in 0..<50 {
-                group.addTask { await TextRequest().result(session: session) }
-            }
-            var values: [Result<String, RequestError>] = []
-            for await value in group { values.append(value) }
-            return values
-        }
+        let values = await Self.fiftyResults(through: session)
         #expect(values.count == 50)
         #expect(values.allSatisfy { (try? $0.get()) == "token-1" })
         #expect(authenticator.count == 1)
@@ -186,14 +179,7 @@ struct CredentialStoreTests {
             transport: HeldTransport(server.transport, until: 50),
             credentialStore: CredentialStore(authenticator, credential: "expired")
         )
-        let values = await withTaskGroup(of: Result<String, RequestError>.self) { group in
-            for _ in 0..<50 {
-                group.addTask { await TextRequest().result(session: session) }
-            }
-            var values: [Result<String, RequestError>] = []
-            for await value in group { values.append(value) }
-            return values
-        }
+        let values = await Self.fiftyResults(through: session)
         #expect(values.count == 50)
         #expect(authenticator.count == 1)
         #expect(server.requests.count == 50, "nothing is replayed")
@@ -328,5 +314,17 @@ struct CredentialStoreTests {
         #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
         #expect(authenticator.count == 1)
         #expect(count.withLock { $0 } == 3)
+    }
+
+    /// The results of 50 `TextRequest`s sent at once through `session`.
+    private static func fiftyResults(through session: Session) async -> [Result<String, RequestError>] {
+        await withTaskGroup(of: Result<String, RequestError>.self) { group in
+            for _ in 0..<50 {
+                group.addTask { await TextRequest().result(session: session) }
+            }
+            var values: [Result<String, RequestError>] = []
+            for await value in group { values.append(value) }
+            return values
+        }
     }
 }
