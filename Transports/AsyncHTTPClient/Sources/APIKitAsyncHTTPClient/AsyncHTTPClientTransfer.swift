@@ -99,21 +99,38 @@ final class AsyncHTTPClientTransfer: Sendable {
     /// Runs the transfer and ends it, once, however it ends: the completion, or the stream's
     /// `.finished` or `.failed`.
     func run(on client: HTTPClient) async {
-        let result: Result<TransportResponse, any Error>
+        await run { [self] in try await exchangeWithinTimeout(on: client) }
+    }
+
+    /// ``run(on:)`` with the exchange given: the single end, decided from what `exchange`
+    /// returned and whether the ``IdleSweeper`` timed the transfer out first.
+    ///
+    /// A timeout, once declared, is the verdict even when the exchange then succeeds: the
+    /// cancellation reaches AsyncHTTPClient through Swift's global pool, and when that pool is
+    /// busy the whole response may be read by the event loop in the meantime — a body that
+    /// arrived complete is not cancelled, and would otherwise be delivered past its timeout.
+    func run(exchange: () async throws -> TransportResponse) async {
+        let outcome: Result<TransportResponse, any Error>
         do {
-            result = .success(try await exchangeWithinTimeout(on: client))
+            outcome = .success(try await exchange())
         } catch {
-            if idleness.withLockedValue({ $0.isTimedOut }) {
-                result = .failure(URLError(.timedOut, underlying: nil, url: request.url))
-            } else if Task.isCancelled {
-                result = .failure(URLError(.cancelled, underlying: error, url: request.url))
-            } else {
-                result = .failure(URLError.mapping(error, url: request.url))
-            }
+            outcome = .failure(error)
         }
-        idleness.withLockedValue {
-            $0.isFinished = true
-            $0.task = nil
+        let isTimedOut = idleness.withLockedValue { idleness in
+            idleness.isFinished = true
+            idleness.task = nil
+            return idleness.isTimedOut
+        }
+        let result: Result<TransportResponse, any Error>
+        switch outcome {
+        case _ where isTimedOut:
+            result = .failure(URLError(.timedOut, underlying: nil, url: request.url))
+        case .success:
+            result = outcome
+        case .failure(let error) where Task.isCancelled:
+            result = .failure(URLError(.cancelled, underlying: error, url: request.url))
+        case .failure(let error):
+            result = .failure(URLError.mapping(error, url: request.url))
         }
         let end: @Sendable () -> Void = { [delivery] in
             switch (delivery, result) {
@@ -208,8 +225,11 @@ final class AsyncHTTPClientTransfer: Sendable {
     }
 
     /// Ends the transfer with `URLError(.timedOut)`: cancels its task.
+    ///
+    /// Does nothing once the transfer has ended.
     func timeOut() {
-        let task = idleness.withLockedValue { idleness in
+        let task = idleness.withLockedValue { idleness -> Task<Void, Never>? in
+            guard !idleness.isFinished else { return nil }
             idleness.isTimedOut = true
             return idleness.task
         }
