@@ -7,8 +7,13 @@
 protocol DownloadAttempt: Sendable {
     typealias Outcome = DownloadOutcome
 
-    /// How the attempt ended; cancelling the calling task cancels the attempt.
-    func outcome() async -> DownloadOutcome
+    /// The outcome if the attempt has ended; else keeps `waiter`, to be resumed with the outcome
+    /// once it is decided (by the end of the transfer or by ``cancel()``), and returns `nil`.
+    /// The one piece of ``outcome()`` each attempt writes: its state is its own.
+    func outcome(orResume waiter: CheckedContinuation<DownloadOutcome, Never>) -> DownloadOutcome?
+
+    /// Ends the attempt with ``DownloadOutcome/cancelled`` unless it has ended already.
+    func cancel()
 
     /// What the attempt left to resume from, once it ended without an accepted body; `nil`
     /// when it is not resumable or left no file.
@@ -26,6 +31,36 @@ protocol DownloadAttempt: Sendable {
     ///
     /// - Throws: ``DownloadError/cannotMoveToDestination(_:underlying:)``.
     func moveFile(to destination: URL) throws(DownloadError)
+}
+
+extension DownloadAttempt {
+    /// How the attempt ended; cancelling the calling task cancels the attempt.
+    func outcome() async -> DownloadOutcome {
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<DownloadOutcome, Never>) in
+                if let outcome = outcome(orResume: continuation) { continuation.resume(returning: outcome) }
+            }
+        } onCancel: {
+            cancel()
+        }
+    }
+}
+
+/// What every ``DownloadAttempt`` keeps under its lock for ``DownloadAttempt/outcome()``.
+protocol DownloadAttemptState {
+    /// How the attempt ended; `nil` while it runs.
+    var outcome: DownloadOutcome? { get }
+    /// The caller of ``DownloadAttempt/outcome()`` waiting for the end.
+    var waiter: CheckedContinuation<DownloadOutcome, Never>? { get set }
+}
+
+extension DownloadAttemptState {
+    /// ``DownloadAttempt/outcome(orResume:)`` under the attempt's lock.
+    mutating func outcome(orResume waiter: CheckedContinuation<DownloadOutcome, Never>) -> DownloadOutcome? {
+        if let outcome { return outcome }
+        self.waiter = waiter
+        return nil
+    }
 }
 
 /// How an attempt of a download ended.

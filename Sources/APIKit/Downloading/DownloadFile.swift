@@ -20,7 +20,7 @@
 /// cancellation; anything the transport reports after that is dropped, and the waiting
 /// ``outcome()`` is resumed once.
 final class DownloadFile: DownloadAttempt {
-    private struct State {
+    private struct State: DownloadAttemptState {
         var response: URLResponse?
         var rejection: (any Error)?
         var errorBody = Data()
@@ -204,20 +204,8 @@ final class DownloadFile: DownloadAttempt {
         if let (waiter, outcome) = resume { waiter.resume(returning: outcome) }
     }
 
-    /// How the attempt ended; cancelling the calling task cancels the attempt.
-    func outcome() async -> Outcome {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let outcome = state.withLock { state -> Outcome? in
-                    if let outcome = state.outcome { return outcome }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let outcome { continuation.resume(returning: outcome) }
-            }
-        } onCancel: {
-            cancel()
-        }
+    func outcome(orResume waiter: CheckedContinuation<Outcome, Never>) -> Outcome? {
+        state.withLock { $0.outcome(orResume: waiter) }
     }
 
     /// Ends the attempt with ``Outcome/cancelled`` unless it has ended already, cancels the

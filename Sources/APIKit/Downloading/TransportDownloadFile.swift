@@ -22,7 +22,7 @@
 /// can take seconds to deliver it); the completion is then dropped, and the file removed again
 /// should it exist.
 final class TransportDownloadFile: DownloadAttempt {
-    private struct State {
+    private struct State: DownloadAttemptState {
         var outcome: Outcome?
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
@@ -90,20 +90,8 @@ final class TransportDownloadFile: DownloadAttempt {
         if let (waiter, outcome) = resume { waiter.resume(returning: outcome) }
     }
 
-    /// How the attempt ended; cancelling the calling task cancels the attempt.
-    func outcome() async -> Outcome {
-        await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Outcome, Never>) in
-                let outcome = state.withLock { state -> Outcome? in
-                    if let outcome = state.outcome { return outcome }
-                    state.waiter = continuation
-                    return nil
-                }
-                if let outcome { continuation.resume(returning: outcome) }
-            }
-        } onCancel: {
-            cancel()
-        }
+    func outcome(orResume waiter: CheckedContinuation<Outcome, Never>) -> Outcome? {
+        state.withLock { $0.outcome(orResume: waiter) }
     }
 
     /// Ends the attempt with ``DownloadOutcome/cancelled`` unless it has ended already: cancels

@@ -35,9 +35,7 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
 
         private var base: ResponseStream.Iterator
         private let decoder: ElementDecoder<Element>
-        private var pending: [Element] = []
-        private var index = 0
-        private var ended = false
+        private var pending = PendingElements<Element>()
 
         init(base: ResponseStream.Iterator, decoder: ElementDecoder<Element>) {
             self.base = base
@@ -73,29 +71,24 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         private mutating func nextElement(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element?
         {
             while true {
-                if index < pending.count {
-                    defer { index += 1 }
-                    return pending[index]
-                }
-                pending.removeAll(keepingCapacity: true)
-                index = 0
-                if ended { return nil }
+                if let element = pending.next() { return element }
+                if pending.isEnded { return nil }
                 let chunk: Data?
                 do {
                     chunk = try await base.next(isolation: actor)
                 } catch {
-                    ended = true
+                    pending.isEnded = true
                     throw error
                 }
                 do {
                     if let chunk {
-                        pending = try decoder.decode(chunk)
+                        pending.refill(try decoder.decode(chunk))
                     } else {
-                        ended = true
-                        pending = try decoder.finish()
+                        pending.isEnded = true
+                        pending.refill(try decoder.finish())
                     }
                 } catch {
-                    ended = true
+                    pending.isEnded = true
                     throw base.decodingFailed(error)
                 }
             }

@@ -65,9 +65,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
         private var connections = 0
         private var deliveredOnConnection = false
         private var failedInARow = 0
-        private var pending: [ServerSentEvent] = []
-        private var index = 0
-        private var ended = false
+        private var pending = PendingElements<ServerSentEvent>()
 
         init(base: ResponseStream, reconnection: ServerSentEventReconnection) {
             self.base = base
@@ -108,20 +106,15 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
             -> ServerSentEvent?
         {
             while true {
-                if index < pending.count {
-                    defer { index += 1 }
-                    return pending[index]
-                }
-                pending.removeAll(keepingCapacity: true)
-                index = 0
-                if ended { return nil }
+                if let event = pending.next() { return event }
+                if pending.isEnded { return nil }
                 do {
                     if connection == nil {
                         guard try await connect(isolation: actor) else { return nil }
                     }
                     try await read(isolation: actor)
                 } catch {
-                    ended = true
+                    pending.isEnded = true
                     connection = nil
                     throw error
                 }
@@ -147,7 +140,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
             }
             let http = response as? HTTPURLResponse
             if http?.statusCode == 204 {
-                ended = true
+                pending.isEnded = true
                 return false
             }
             if let contentType = http?.value(forHTTPHeaderField: "Content-Type"), !Self.isEventStream(contentType) {
@@ -176,7 +169,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
                 return
             }
             do {
-                pending = try decoder.decode(chunk)
+                pending.refill(try decoder.decode(chunk))
             } catch {
                 connection = nil
                 throw attempt.decodingFailed(error)
@@ -196,7 +189,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
             failedInARow = deliveredOnConnection ? 0 : failedInARow + 1
             guard failedInARow >= reconnection.maximumAttempts else { return }
             if let error { throw error }
-            ended = true
+            pending.isEnded = true
         }
 
         /// Waits `delay` seconds before a reconnection; a cancelled task stops waiting.
