@@ -28,7 +28,10 @@ extension Request {
         } catch {
             throw .requestInterceptorFailed(error, context: initialContext.with(url: built.url))
         }
-        if let name = HTTPSyntax.firstFramingHeader(in: intercepted.allHTTPHeaderFields) {
+        // The serializer checked its own headers; returned unchanged, the request has no others.
+        if !intercepted.isIdentical(to: built),
+            let name = HTTPSyntax.firstFramingHeader(in: intercepted.allHTTPHeaderFields)
+        {
             throw .buildFailed(
                 .framingHeader(name, source: .requestIntercept), context: initialContext.with(url: built.url))
         }

@@ -114,7 +114,10 @@ final class RequestPipeline<R: Request>: Sendable {
         } catch {
             throw .requestInterceptorFailed(error, context: request.initialContext.with(url: built.url))
         }
-        try checkFraming(intercepted, source: .requestIntercept)
+        // The headers so far are checked; returned unchanged, the request has no others.
+        if !intercepted.isIdentical(to: built) {
+            try checkFraming(intercepted, source: .requestIntercept)
+        }
         return intercepted
     }
 
