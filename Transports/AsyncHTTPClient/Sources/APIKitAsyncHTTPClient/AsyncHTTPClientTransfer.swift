@@ -4,6 +4,7 @@ import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOFoundationCompat
+import NIOHTTP1
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -265,6 +266,8 @@ extension HTTPURLResponse {
     /// - Throws: `URLError(.badServerResponse)` when Foundation refuses the response.
     static func make(_ response: HTTPClientResponse, requestURL: URL?) throws -> HTTPURLResponse {
         var fields: [String: String] = [:]
+        // One allocation rather than one per doubling as the headers are added.
+        fields.reserveCapacity(response.headers.count)
         for (name, value) in response.headers {
             if let existing = fields[name] {
                 fields[name] = existing + ", " + value
@@ -280,9 +283,21 @@ extension HTTPURLResponse {
             let made = HTTPURLResponse(
                 url: url,
                 statusCode: Int(response.status.code),
-                httpVersion: version.major >= 2 ? "HTTP/\(version.major)" : "HTTP/\(version.major).\(version.minor)",
+                httpVersion: versionString(version),
                 headerFields: fields)
         else { throw URLError(.badServerResponse, underlying: nil, url: requestURL) }
         return made
+    }
+
+    /// `HTTP/1.1`, `HTTP/2`: literals for the versions a response has in practice, rather than
+    /// a string built for every response.
+    private static func versionString(_ version: HTTPVersion) -> String {
+        switch (version.major, version.minor) {
+        case (1, 1): "HTTP/1.1"
+        case (2, _): "HTTP/2"
+        case (1, 0): "HTTP/1.0"
+        case (let major, _) where major >= 2: "HTTP/\(major)"
+        case (let major, let minor): "HTTP/\(major).\(minor)"
+        }
     }
 }

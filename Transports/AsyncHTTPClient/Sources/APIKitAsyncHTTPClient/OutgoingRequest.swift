@@ -41,8 +41,7 @@ struct OutgoingRequest: Sendable {
         request.method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
         for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
             // framing is decided from the body, never from a header (AsyncHTTPClient sets it)
-            let lowered = name.lowercased()
-            guard lowered != "content-length", lowered != "transfer-encoding" else { continue }
+            guard !Self.isFraming(name) else { continue }
             request.headers.add(name: name, value: value)
         }
 
@@ -72,6 +71,28 @@ struct OutgoingRequest: Sendable {
             headDeadline = .now() + .nanoseconds(Int64(min(idleTimeout, 1e9) * 1_000_000_000))
         } else {
             headDeadline = .distantFuture
+        }
+    }
+}
+
+extension OutgoingRequest {
+    /// Whether `name` is `Content-Length` or `Transfer-Encoding`, in any case: compared byte by
+    /// byte, without lowercasing every header name of every request.
+    static func isFraming(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        switch utf8.count {
+        case 14: return equalsIgnoringASCIICase(utf8, "content-length")
+        case 17: return equalsIgnoringASCIICase(utf8, "transfer-encoding")
+        default: return false
+        }
+    }
+
+    /// `name` equals `lowercase` (lowercase ASCII, of the same length) but for ASCII case.
+    private static func equalsIgnoringASCIICase(_ name: String.UTF8View, _ lowercase: StaticString) -> Bool {
+        lowercase.withUTF8Buffer { expected in
+            zip(name, expected).allSatisfy { byte, wanted in
+                byte == wanted || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == wanted)
+            }
         }
     }
 }
