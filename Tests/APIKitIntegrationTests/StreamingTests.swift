@@ -93,13 +93,14 @@ struct StreamingTests {
         let stamped = StampingTransport(base: transport)
         let session = Session(transport: stamped)
         var sent: [Double] = []
-        // 250 ms apart: a loaded machine can stall a transport's thread for a second
-        let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 250)
+        // 500 ms apart: a loaded machine can stall a transport's thread for a second or two (a
+        // fresh-clone CI once delivered the first event 1.75 s late, with 250 ms)
+        let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 500)
         for try await event in session.stream(for: request).serverSentEvents {
             sent.append(try JSONDecoder().decode(Sent.self, from: Data(event.data.utf8)).milliseconds)
         }
         #expect(sent.count == 8)
-        // Causal: the server writes the last event 1.75 s after the first, and the first chunk
+        // Causal: the server writes the last event 3.5 s after the first, and the first chunk
         // must have been delivered before that.
         let arrivals = stamped.arrivals.value
         let firstArrival = try #require(arrivals.first)
