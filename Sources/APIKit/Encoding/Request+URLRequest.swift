@@ -28,10 +28,7 @@ extension Request {
         } catch {
             throw .requestInterceptorFailed(error, context: initialContext.with(url: built.url))
         }
-        // The serializer checked its own headers; returned unchanged, the request has no others.
-        if !intercepted.isIdentical(to: built),
-            let name = HTTPSyntax.firstFramingHeader(in: intercepted.allHTTPHeaderFields)
-        {
+        if let name = intercepted.firstFramingHeader(addedTo: built) {
             throw .buildFailed(
                 .framingHeader(name, source: .requestIntercept), context: initialContext.with(url: built.url))
         }

@@ -17,4 +17,16 @@ extension URLRequest {
             withUnsafeBytes(of: other) { own.elementsEqual($0) }
         }
     }
+
+    /// The first header of this request that frames the message (Content-Length,
+    /// Transfer-Encoding and the others of ``HTTPSyntax/framingHeaderNames``), which only the
+    /// transport may set; `nil` when it has none.
+    ///
+    /// - Parameter original: The request a hook was given, when this request is what the hook
+    ///   returned. A hook that returned it unchanged added no header, and its headers are not
+    ///   read back: they were checked before the hook ran.
+    func firstFramingHeader(addedTo original: URLRequest? = nil) -> String? {
+        if let original, isIdentical(to: original) { return nil }
+        return HTTPSyntax.firstFramingHeader(in: allHTTPHeaderFields)
+    }
 }
