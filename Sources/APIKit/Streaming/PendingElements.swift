@@ -25,6 +25,7 @@ struct PendingElements<Element> {
         index = 0
     }
 
-    /// Whether the last chunk decoded to no element.
+    /// Whether no element is left to hand out; read right after ``refill(_:)``: whether the
+    /// chunk decoded to none.
     var isEmpty: Bool { elements.count == index }
 }
