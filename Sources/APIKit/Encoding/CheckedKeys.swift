@@ -56,7 +56,7 @@ struct CheckedKeys {
 
     /// Whether the keys stored at `base + offsets[i]` are the checked keys, in order.
     @inline(__always)
-    func match(at base: UnsafeRawPointer, _ items: [DirectWriting.Item]) -> Bool {
+    func match(at base: UnsafeRawPointer, _ items: [FieldPlan.Item]) -> Bool {
         guard items.count == identities.count else { return false }
         for index in items.indices
         where Identity(at: base + items[index].offset + items[index].keyOffset) != identities[index] {

@@ -1,6 +1,7 @@
-/// The parameters a configuration declares, in declaration order, each with the
-/// property it came from — the plain intermediate value between reading the configuration
-/// (``ParameterCollector``) and writing the request (``URLRequestSerializer``).
+/// The parameters declared per request, in declaration order, each with the property it came
+/// from — the intermediate form between reading a configuration (``ParameterCollector``) and
+/// writing the request (``URLRequestSerializer``), for every field the serializer does not read
+/// in place (``FieldKind``).
 ///
 /// Query and body values are held as ``DeclaredValue``: the common scalars unboxed, so that
 /// a built-in wrapper declares an `Int?` without boxing it and the serializer writes it
@@ -12,9 +13,10 @@ struct DeclaredParameters {
         /// The property name, without the `_` of wrapper storage.
         var field: String
         var parameter: Parameter
-        /// Set by the field plan for a `nil` body member that the strategies leave out: it
-        /// writes nothing, but still counts in the declaration checks (``NilCheck``).
-        var isOmitted = false
+        /// Which field declared it: its index in ``FieldPlan/fields`` when the configuration
+        /// has a plan, `0` when it was read with Mirror. The serializer writes what a field
+        /// declared where the field stands (``URLRequestSerializer``).
+        var source = 0
     }
 
     /// A query item: a key and a value, or the key alone.
@@ -69,6 +71,15 @@ struct DeclaredParameters {
     /// holding `nil` declares it or skips it (``ResolvedStrategy/nils(field:request:)``). Only a
     /// shortcut: the serializer omits `nil` values by the same rule.
     var requestNils: NilEncoding?
+
+    init(requestNils: NilEncoding? = nil) {
+        self.requestNils = requestNils
+    }
+
+    /// Nothing declared: what a configuration all of whose fields are read in place declares.
+    /// Shared, so that such a request makes and destroys no lists at all. `nonisolated(unsafe)`:
+    /// it is a constant with no values in it, so no thread can see another's.
+    nonisolated(unsafe) static let nothing = DeclaredParameters()
 
     /// A declared query item with its property.
     typealias Item = Declared<QueryItem>

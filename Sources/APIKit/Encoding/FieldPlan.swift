@@ -29,68 +29,141 @@ final class FieldPlan {
         var query: (any QueryProtocol.Type)?
         var body: (any BodyProtocol.Type)?
         var path: (any PathProtocol.Type)?
-        /// Set for the built-in wrappers, which add their parameters without the protocols' arrays.
-        var direct: (any DirectParameter.Type)?
-        /// How to call `direct`: with concrete code for the common wrappers.
-        var declarer: DirectDeclarer?
-        /// Set for built-in wrappers with an `Optional` value: a `nil` is seen in place.
-        var nilCheck: NilCheck?
+        /// Set for the built-in wrappers, which declare their parameters without the protocols' arrays.
+        var builtIn: (any DirectParameter.Type)?
+        /// How the serializer reads it.
+        var kind: FieldKind
+    }
+
+    /// A field as the serializer reads it, in one of the lists below.
+    struct Item {
+        var kind: FieldKind
+        var offset: Int
+        /// Its index in ``FieldPlan/fields``: to name the property in an error, and, for a
+        /// declared field, to find what it declared (``DeclaredParameters/Declared/source``).
+        var field: Int
+        /// Where the wrapper keeps its key, from `offset`.
+        var keyOffset: Int = 0
+        /// For a header whose name is checked: whether it declares `Content-Type` or `Accept`,
+        /// which the request then does not add.
+        var declares = ImpliedHeader.none
+
+        /// The one item of each list that a configuration read with Mirror has, and of a
+        /// body all of whose members were declared: everything declared.
+        static let everythingDeclared = [Item(kind: .declared, offset: 0, field: -1)]
+
+        /// Whether a parameter declared by the field at `source` stands here.
+        @inline(__always)
+        func owns(_ source: Int) -> Bool {
+            field == source || field < 0
+        }
+    }
+
+    /// What the body members read in place make: no body, one kind of body, or a conflict
+    /// between two fields (indices in ``fields``).
+    enum InPlaceBody {
+        case none, json, form
+        case conflict(Int, Int)
+    }
+
+    /// The headers a request adds unless it declares them.
+    enum ImpliedHeader {
+        case none, contentType, accept
     }
 
     let fields: [Field]
-    /// How many fields declare headers, query items and body fields: the capacity to reserve.
-    let headerCount: Int
-    let queryCount: Int
-    let bodyCount: Int
-    let pathCount: Int
+    /// The fields that declare headers, query items and body members, in declaration order.
+    /// A declared field stands in each list of what its type can declare.
+    let headers: [Item]
+    let query: [Item]
+    let body: [Item]
+    /// The indices of the fields read through what they declare, in declaration order.
+    let declaredFields: [Int]
+    /// Whether every field is read in place: nothing is declared per request.
+    let readsInPlace: Bool
+    /// Whether any field declares a body member (`.declared` in ``body``).
+    let declaresBody: Bool
+    /// The body of a plan whose body members are all read in place, decided once.
+    let inPlaceBody: InPlaceBody
+    /// Whether any field declares a header (`.declared` in ``headers``).
+    let declaresHeaders: Bool
     /// The names of the type's ``Header`` fields, in order, when they pass every rule about
     /// names (``HeaderRules``) on the value the plan was made from: a request whose declared
-    /// header names are the same strings skips those checks, whichever writer writes it.
+    /// header names are the same strings skips those checks.
     let checkedHeaderNames: CheckedKeys?
     /// The keys of the type's ``JSON`` fields, in order, when they are distinct on the value
     /// the plan was made from: a request whose keys are the same strings skips the search for
-    /// duplicates, whichever writer writes it.
+    /// duplicates.
     let checkedJSONKeys: CheckedKeys?
-    /// How to write the request straight from memory, when every field allows it.
-    let direct: DirectWriting?
-
-    /// Whether declared header names are, in order, among the ``checkedHeaderNames``: then only
-    /// their values are left to check. Asked of the plan, which holds the names in place.
-    @inline(__always)
-    func checkedHeaderNames(cover count: Int, name: (Int) -> String) -> Bool {
-        checkedHeaderNames?.coversInOrder(count: count, key: name) ?? false
-    }
-
-    /// Whether declared JSON keys are, in order, among the ``checkedJSONKeys``: then no two are
-    /// the same.
-    @inline(__always)
-    func checkedJSONKeys(cover count: Int, key: (Int) -> String) -> Bool {
-        checkedJSONKeys?.coversInOrder(count: count, key: key) ?? false
-    }
 
     /// - Parameter sample: Where a value of the type is stored, whose header names and JSON keys
     ///   are checked.
     private init(fields: [Field], sample: UnsafeRawPointer) {
         self.fields = fields
-        let names = fields.compactMap { field -> String? in
-            guard case .header = field.declarer, let keyOffset = MemoryLayout<Header>.offset(of: \.key) else {
-                return nil
+        var headers: [Item] = []
+        var query: [Item] = []
+        var body: [Item] = []
+        var declaredFields: [Int] = []
+        for (index, field) in fields.enumerated() {
+            let item = Item(kind: field.kind, offset: field.offset, field: index)
+            switch field.kind.category {
+            case .header: headers.append(item)
+            case .query: query.append(item)
+            case .jsonMember, .formField: body.append(item)
+            case .declared:
+                declaredFields.append(index)
+                if field.header != nil { headers.append(item) }
+                if field.query != nil { query.append(item) }
+                if field.body != nil { body.append(item) }
             }
-            return (sample + field.offset + keyOffset).assumingMemoryBound(to: String.self).pointee
+        }
+        let headerKey = MemoryLayout<Header>.offset(of: \.key) ?? 0
+        let names = headers.filter { $0.kind == .header }.map {
+            (sample + $0.offset + headerKey).assumingMemoryBound(to: String.self).pointee
         }
         checkedHeaderNames = HeaderRules.acceptsNames(names) ? CheckedKeys(names) : nil
+        for index in headers.indices where headers[index].kind == .header {
+            headers[index].keyOffset = headerKey
+            let name = (sample + headers[index].offset + headerKey).assumingMemoryBound(to: String.self).pointee
+            if checkedHeaderNames != nil, HTTPSyntax.namesEqual(name, "Content-Type") {
+                headers[index].declares = .contentType
+            }
+            if checkedHeaderNames != nil, HTTPSyntax.namesEqual(name, "Accept") { headers[index].declares = .accept }
+        }
+        for index in body.indices {
+            body[index].keyOffset = fields[body[index].field].builtIn?.jsonKeyOffset ?? 0
+        }
         let keys = fields.compactMap { field in
-            field.direct?.jsonKeyOffset.map {
+            field.builtIn?.jsonKeyOffset.map {
                 (sample + field.offset + $0).assumingMemoryBound(to: String.self).pointee
             }
         }
         checkedJSONKeys = DuplicateKeys.first(count: keys.count, key: { keys[$0] }) == nil ? CheckedKeys(keys) : nil
-        direct = DirectWriting(
-            fields: fields, checkedHeaderNames: checkedHeaderNames, checkedJSONKeys: checkedJSONKeys)
-        headerCount = fields.count { $0.header != nil }
-        queryCount = fields.count { $0.query != nil }
-        bodyCount = fields.count { $0.body != nil }
-        pathCount = fields.count { $0.path != nil }
+        self.headers = headers
+        self.query = query
+        self.body = body
+        self.declaredFields = declaredFields
+        readsInPlace = declaredFields.isEmpty
+        declaresBody = body.contains { $0.kind == .declared }
+        if let first = body.first {
+            let other = body.first { $0.kind.category != first.kind.category }
+            inPlaceBody =
+                other.map { .conflict(first.field, $0.field) } ?? (first.kind.category == .formField ? .form : .json)
+        } else {
+            inPlaceBody = .none
+        }
+        declaresHeaders = headers.contains { $0.kind == .declared }
+    }
+
+    /// A stand-in address for a configuration with no stored properties, or read with Mirror:
+    /// never read, as such a configuration has no fields to read in place.
+    static var noStorage: UnsafeRawPointer { UnsafeRawPointer(bitPattern: MemoryLayout<Int>.alignment)! }
+
+    /// The body items of `plan`, or, without one, everything declared.
+    @inline(__always)
+    static func bodyItems(of plan: FieldPlan?) -> [Item] {
+        guard let plan else { return Item.everythingDeclared }
+        return plan.body
     }
 
     /// The plan for `Configuration`, made on first use and cached; `nil` when Mirror must be
@@ -108,10 +181,11 @@ final class FieldPlan {
     /// Types are never unloaded, so the cache holds one entry per configuration type.
     private static let cache = Cache()
 
-    /// Plans by type, behind a lock. Looked up on every request, so it is a plain class with
-    /// its lock inline rather than a generic `Locked` closure call.
+    /// Plans by type, behind a lock. Looked up on every request: a type found before is found
+    /// again in one of 64 slots chosen by its metadata's address — a load and a comparison —
+    /// before the dictionary, whose hashing costs more than the rest of the look-up.
     ///
-    /// `@unchecked Sendable`: `entries` is only touched with `lock` held, and the plans it
+    /// `@unchecked Sendable`: its state is only touched with the lock held, and the plans it
     /// hands out are never changed after they are made.
     private final class Cache: @unchecked Sendable {
         /// A cached answer: the plan, or `nil` for a type that must be read with Mirror.
@@ -119,19 +193,26 @@ final class FieldPlan {
             let plan: FieldPlan?
         }
 
-        private let lock = NSLock()
-        private var entries: [ObjectIdentifier: Entry] = [:]
+        private struct State {
+            var entries: [ObjectIdentifier: Entry] = [:]
+            var slots = [(key: ObjectIdentifier, entry: Entry)?](repeating: nil, count: 64)
+        }
+
+        private let state = Locked(State())
 
         func lookUp(_ key: ObjectIdentifier) -> Entry? {
-            lock.lock()
-            defer { lock.unlock() }
-            return entries[key]
+            // Metadata is at least 16-byte aligned: the bits above the fourth choose the slot.
+            let slot = Int(truncatingIfNeeded: UInt(bitPattern: key) >> 4) & 63
+            return state.withLock { state in
+                if let found = state.slots[slot], found.key == key { return found.entry }
+                guard let entry = state.entries[key] else { return nil }
+                state.slots[slot] = (key, entry)
+                return entry
+            }
         }
 
         func store(_ plan: FieldPlan?, for key: ObjectIdentifier) {
-            lock.lock()
-            defer { lock.unlock() }
-            entries[key] = Entry(plan: plan)
+            state.withLock { $0.entries[key] = Entry(plan: plan) }
         }
     }
 
@@ -142,7 +223,7 @@ final class FieldPlan {
         guard collectFields(of: Configuration.self, prefix: "", offset: 0, into: &fields) else { return nil }
         return withUnsafeBytes(of: value) { bytes in
             // A type with no stored properties has no address, and no fields to read.
-            FieldPlan(fields: fields, sample: bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1)!)
+            FieldPlan(fields: fields, sample: bytes.baseAddress ?? noStorage)
         }
     }
 
@@ -170,9 +251,8 @@ final class FieldPlan {
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
                 path: fieldType as? any PathProtocol.Type,
-                direct: fieldType as? any DirectParameter.Type,
-                declarer: (fieldType as? any DirectParameter.Type).map(DirectDeclarer.init),
-                nilCheck: (fieldType as? any DirectParameter.Type)?.nilCheck
+                builtIn: fieldType as? any DirectParameter.Type,
+                kind: FieldKind(fieldType)
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {
                 fields.append(field)

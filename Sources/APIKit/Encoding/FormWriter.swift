@@ -60,7 +60,7 @@ struct FormWriter {
     /// The one writer of a value into a query string or a form body. The common scalars are
     /// written as they are held (``DeclaredValue``), resolving only the strategy members
     /// they need; inlined, so that a reader that knows the value's type (the field plan's
-    /// ``DirectWriting``) gets a writer specialised for it.
+    /// ``URLRequestSerializer``) gets a writer specialised for it.
     ///
     /// - Parameters:
     ///   - strategy: The field's strategy, read member by member where it is stored: copying a

@@ -40,7 +40,7 @@ enum HeaderRules {
     }
 
     /// Whether `names` pass every rule about names: the verdict a configuration type's
-    /// declared names have once for all its values (``DirectWriting``).
+    /// declared names have once for all its values (``URLRequestSerializer``).
     static func acceptsNames(_ names: [String]) -> Bool {
         (try? check(count: names.count, name: { names[$0] }, value: { _ in "" }, field: { _ in "" })) != nil
     }

@@ -19,54 +19,15 @@ enum JSONBodyWriter {
         return encoder
     }()
 
-    /// A member that failed to encode.
-    struct MemberFailure: Error {
-        var index: Int
-        var underlying: any Error
-    }
-
     /// Why a double could not be written.
     struct NonFiniteNumber: Error, CustomStringConvertible {
         var description: String { "a non-finite number (NaN or infinity) has no JSON form" }
     }
 
-    /// The JSON object holding `members`, skipping those whose value is `nil` unless the
-    /// nil strategy is ``NilEncoding/null``.
-    ///
-    /// - Parameter strategy: The request's strategy, which each member's overrides.
-    static func write(
-        _ members: [DeclaredParameters.Member],
-        strategy request: EncodingStrategy = .inherit
-    ) throws(MemberFailure) -> Data {
-        var body: [UInt8] = [UInt8(ascii: "{")]
-        body.reserveCapacity(64 * members.count + 2)
-        var isFirst = true
-        for index in members.indices {
-            if members[index].isOmitted { continue }
-            // Members are read in place, and the strategy is resolved only as far as the value
-            // needs it: copying the value and all five strategy members costs more than
-            // writing a scalar.
-            do {
-                try appendMember(
-                    members[index].parameter.value,
-                    key: members[index].parameter.key,
-                    field: members[index].parameter.strategy,
-                    request: request,
-                    isFirst: &isFirst,
-                    to: &body
-                )
-            } catch {
-                throw MemberFailure(index: index, underlying: error)
-            }
-        }
-        body.append(UInt8(ascii: "}"))
-        return Data(body)
-    }
-
     /// Appends a member: nothing for a `nil` the nil strategy omits, else `,` (after the first
     /// member), the key and the value. The common scalars are written as they are held
     /// (``DeclaredValue``); inlined, so that the field plan's writer, which knows the value's
-    /// type, gets a writer specialised for it (``DirectWriting``).
+    /// type, gets a writer specialised for it (``URLRequestSerializer``).
     ///
     /// - Parameters:
     ///   - field: The member's strategy, read member by member where it is stored; only its

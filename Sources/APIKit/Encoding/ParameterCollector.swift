@@ -22,6 +22,9 @@ enum ParameterCollector {
         case mirror
     }
 
+    /// Everything the configuration declares, every field declaring its parameters: what the
+    /// serializer writes, as tests see it.
+    ///
     /// - Parameter strategy: The request's strategy; it decides whether `nil` query values
     ///   are declared at all (``DeclaredParameters/requestNils``).
     static func collect<Configuration>(
@@ -29,31 +32,28 @@ enum ParameterCollector {
         reading: Reading = .automatic,
         strategy: EncodingStrategy = .inherit
     ) -> DeclaredParameters {
-        collect(
-            from: configuration,
-            plan: reading == .automatic ? FieldPlan.plan(for: configuration) : nil,
-            strategy: strategy
-        )
+        var parameters = DeclaredParameters(requestNils: strategy.nils)
+        if reading == .automatic, let plan = FieldPlan.plan(for: configuration) {
+            withUnsafeBytes(of: configuration) { bytes in
+                guard let base = bytes.baseAddress else { return }
+                declare(plan.fields.indices, of: plan, at: base, into: &parameters)
+            }
+        } else {
+            collectWithMirror(from: configuration, into: &parameters)
+        }
+        return parameters
     }
 
-    /// Collects the parameters through `plan`, the configuration type's cached field plan
-    /// already looked up, or with Mirror when it is `nil`.
-    static func collect<Configuration>(
+    /// Reads the configuration with Mirror: every parameter property declares its parameters.
+    static func collectWithMirror<Configuration>(
         from configuration: Configuration,
-        plan: FieldPlan?,
-        strategy: EncodingStrategy
-    ) -> DeclaredParameters {
-        if let plan, let parameters = collect(from: configuration, plan: plan, requestNils: strategy.nils) {
-            return parameters
-        }
-        var parameters = DeclaredParameters()
-        parameters.requestNils = strategy.nils
+        into parameters: inout DeclaredParameters
+    ) {
         var visited: Set<ObjectIdentifier> = []
         if type(of: configuration as Any) is AnyClass {
             visited.insert(ObjectIdentifier(configuration as AnyObject))
         }
         collect(Mirror(reflecting: configuration), prefix: "", visited: &visited, into: &parameters)
-        return parameters
     }
 
     /// The property name for a storage label: `_token` → `token`.
@@ -63,52 +63,63 @@ enum ParameterCollector {
 
     // MARK: Field plan
 
-    private static func collect<Configuration>(
-        from configuration: Configuration,
-        plan: FieldPlan,
-        requestNils: NilEncoding?
-    ) -> DeclaredParameters? {
-        withUnsafeBytes(of: configuration) { bytes -> DeclaredParameters? in
-            guard let base = bytes.baseAddress else { return plan.fields.isEmpty ? DeclaredParameters() : nil }
-            var parameters = DeclaredParameters()
-            parameters.requestNils = requestNils
-            parameters.headers.reserveCapacity(plan.headerCount)
-            parameters.query.reserveCapacity(plan.queryCount)
-            parameters.body.reserveCapacity(plan.bodyCount)
-            parameters.path.reserveCapacity(plan.pathCount)
-            // Fields are read through a pointer: reading `fields[index]` may copy the whole
-            // field (its name retained and released) to look at one member.
-            plan.fields.withUnsafeBufferPointer { fields in
-                guard var field = fields.baseAddress else { return }
-                for _ in 0..<fields.count {
-                    defer { field += 1 }
-                    let storage = base + field.pointee.offset
-                    if let declarer = field.pointee.declarer {
-                        if let check = field.pointee.nilCheck, check.isNil(in: storage),
-                            check.omitsNil(in: storage, requestNils: requestNils)
-                        {
-                            check.declareOmitted(in: storage, into: &parameters, field: field.pointee.name)
-                            continue
-                        }
-                        declarer.declare(at: storage, into: &parameters, field: field.pointee.name)
-                        continue
-                    }
-                    let name = field.pointee.name
-                    if let header = field.pointee.header {
-                        parameters.add(header.headerFields(at: storage), from: name)
-                    }
-                    if let query = field.pointee.query {
-                        parameters.add(query.queryParameters(at: storage), from: name)
-                    }
-                    if let body = field.pointee.body {
-                        parameters.add(body.bodyParameters(at: storage), from: name)
-                    }
-                    if let path = field.pointee.path {
-                        parameters.add(path.pathParameters(at: storage), from: name)
-                    }
-                }
+    /// Declares the parameters of the plan's fields at `indices`, of the configuration stored at
+    /// `base`, each marked with its field's index.
+    static func declare(
+        _ indices: some Sequence<Int>,
+        of plan: FieldPlan,
+        at base: UnsafeRawPointer,
+        into parameters: inout DeclaredParameters
+    ) {
+        // Fields are read through a pointer: reading `fields[index]` may copy the whole field
+        // (its name retained and released) to look at one member.
+        plan.fields.withUnsafeBufferPointer { fields in
+            for index in indices {
+                let field = fields.baseAddress! + index
+                let counts = (
+                    parameters.headers.count, parameters.query.count, parameters.body.count, parameters.path.count
+                )
+                declare(field, at: base + field.pointee.offset, into: &parameters)
+                for item in counts.0..<parameters.headers.count { parameters.headers[item].source = index }
+                for item in counts.1..<parameters.query.count { parameters.query[item].source = index }
+                for item in counts.2..<parameters.body.count { parameters.body[item].source = index }
+                for item in counts.3..<parameters.path.count { parameters.path[item].source = index }
             }
-            return parameters
+        }
+    }
+
+    /// Declares the parameters of one field: a built-in wrapper through its own declaration,
+    /// with code for its concrete type where ``FieldKind`` has one; any other through the
+    /// public protocols' arrays.
+    @inline(__always)
+    private static func declare(
+        _ field: UnsafePointer<FieldPlan.Field>,
+        at storage: UnsafeRawPointer,
+        into parameters: inout DeclaredParameters
+    ) {
+        let name = field.pointee.name
+        switch field.pointee.kind {
+        case .pathString:
+            storage.assumingMemoryBound(to: PathSegment<String>.self).pointee.declare(into: &parameters, field: name)
+        case .pathInt:
+            storage.assumingMemoryBound(to: PathSegment<Int>.self).pointee.declare(into: &parameters, field: name)
+        default:
+            if let builtIn = field.pointee.builtIn {
+                builtIn.declare(at: storage, into: &parameters, field: name)
+                return
+            }
+            if let header = field.pointee.header {
+                parameters.add(header.headerFields(at: storage), from: name)
+            }
+            if let query = field.pointee.query {
+                parameters.add(query.queryParameters(at: storage), from: name)
+            }
+            if let body = field.pointee.body {
+                parameters.add(body.bodyParameters(at: storage), from: name)
+            }
+            if let path = field.pointee.path {
+                parameters.add(path.pathParameters(at: storage), from: name)
+            }
         }
     }
 
@@ -132,6 +143,10 @@ enum ParameterCollector {
             // The casts below would see through an Optional; its type does not conform.
             if value is any OptionalProtocol { continue }
             let field = prefix + fieldName(fromLabel: child.label ?? "#\(index)")
+            if let builtIn = value as? any DirectParameter {
+                builtIn.declare(into: &parameters, field: field)
+                continue
+            }
             var isParameter = false
             if let header = value as? any HeaderProtocol {
                 parameters.add(header.headerFields, from: field)

@@ -47,23 +47,30 @@ extension Request {
             strategy: encodingStrategy
         )
         // Read once: `configuration` is often computed (`var configuration: Self { self }`), and
-        // each read copies the whole struct. The plan is looked up once too: it serves the
-        // direct writer or the collector.
+        // each read copies the whole struct.
         let configuration = self.configuration
-        let plan = reading == .automatic ? FieldPlan.plan(for: configuration) : nil
-        if let plan, let direct = plan.direct {
-            let written = withUnsafeBytes(of: configuration) { bytes -> Result<URLRequest, BuildError>? in
+        let nils = serializer.strategy.nils
+        if reading == .automatic, let plan = FieldPlan.plan(for: configuration) {
+            let written = withUnsafeBytes(of: configuration) { bytes -> Result<URLRequest, BuildError> in
                 // A configuration with no stored properties has no address; it has no fields either.
-                guard let base = bytes.baseAddress else { return nil }
-                return Result { () throws(BuildError) in try serializer.urlRequest(at: base, plan: plan, direct: direct)
+                let base = bytes.baseAddress ?? FieldPlan.noStorage
+                do throws(BuildError) {
+                    // Nothing is declared per request when every field is read in place.
+                    guard !plan.readsInPlace else {
+                        return .success(try serializer.urlRequest(at: base, plan: plan, declared: .nothing))
+                    }
+                    var declared = DeclaredParameters(requestNils: nils)
+                    ParameterCollector.declare(plan.declaredFields, of: plan, at: base, into: &declared)
+                    return .success(try serializer.urlRequest(at: base, plan: plan, declared: declared))
+                } catch {
+                    return .failure(error)
                 }
             }
-            if let written { return try written.get() }
+            return try written.get()
         }
-        return try serializer.urlRequest(
-            for: ParameterCollector.collect(from: configuration, plan: plan, strategy: encodingStrategy),
-            plan: plan
-        )
+        var declared = DeclaredParameters(requestNils: nils)
+        ParameterCollector.collectWithMirror(from: configuration, into: &declared)
+        return try serializer.urlRequest(at: FieldPlan.noStorage, plan: nil, declared: declared)
     }
 
     /// The context errors carry before the URL is known. Computed only when an error is

@@ -14,6 +14,7 @@
 enum URLComposer {
     /// - Parameter appendQuery: Appends the declared query items, already percent-encoded and
     ///   joined by `&`, to the URL's text; they are written in place, not copied.
+    @inline(__always)
     static func url<Failure: Error>(
         base: URL,
         path: String,

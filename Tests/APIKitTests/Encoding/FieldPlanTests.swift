@@ -20,8 +20,8 @@ struct FieldPlanTests {
         _ = value.lazyHeader
         let plan = try #require(FieldPlan.plan(for: value))
         #expect(plan.fields.map(\.name) == ["a", "q", "j"])
-        #expect(plan.fields.map { $0.direct != nil } == [true, true, true])
-        #expect(plan.headerCount == 1 && plan.queryCount == 1 && plan.bodyCount == 1)
+        #expect(plan.fields.map { $0.builtIn != nil } == [true, true, true])
+        #expect(plan.headers.count == 1 && plan.query.count == 1 && plan.body.count == 1)
         let parameters = ParameterCollector.collect(from: value)
         #expect(parameters.headers.map(\.parameter.name) == ["X-A"])
     }
@@ -88,7 +88,7 @@ struct FieldPlanTests {
         #expect(try urlRequest(Generic(value: "text")).percentEncodedQuery == "v=text")
         #expect(try urlRequest(Generic(value: [1.5, 2])).percentEncodedQuery == "v=1.5&v=2.0")
         let plan = try #require(FieldPlan.plan(for: Generic(value: 1)))
-        #expect(plan.fields.map { $0.direct != nil } == [true, false])
+        #expect(plan.fields.map { $0.builtIn != nil } == [true, false])
     }
 
     @Test("plans are made once per type and shared across threads")

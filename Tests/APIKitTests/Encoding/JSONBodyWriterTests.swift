@@ -64,7 +64,7 @@ struct JSONBodyWriterTests {
                 .init(field: "b", parameter: .init(key: "b", value: [String]?.some(sample), encoding: .json)),
                 .init(field: "c", parameter: .init(key: "c", value: [String]?.none, encoding: .json)),
             ]
-            let body = try JSONBodyWriter.write(members, strategy: .bools(.numeric))
+            let body = try Self.write(members, strategy: .bools(.numeric))
             #expect(
                 String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected)}", "strings #\(index)")
             let document = try JSONBodyWriter.document(
@@ -78,7 +78,7 @@ struct JSONBodyWriterTests {
                 .init(field: "b", parameter: .init(key: "b", value: [Int]?.some(sample), encoding: .json)),
                 .init(field: "c", parameter: .init(key: "c", value: [Int]?.none, encoding: .json)),
             ]
-            let body = try JSONBodyWriter.write(members, strategy: .nils(.null))
+            let body = try Self.write(members, strategy: .nils(.null))
             #expect(
                 String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected),\"c\":null}",
                 "ints #\(index)")
@@ -96,7 +96,22 @@ struct JSONBodyWriterTests {
             .init(field: "z", parameter: .init(key: "z", value: String??.some(nil), encoding: .json)),
             .init(field: "d", parameter: .init(key: "d", value: Double?.some(2), encoding: .json)),
         ]
-        let body = try JSONBodyWriter.write(members)
+        let body = try Self.write(members)
         #expect(String(decoding: body, as: UTF8.self) == #"{"s":"x","u":7,"o":{"a":[true],"b":1},"d":2}"#)
+    }
+
+    /// The JSON object of `members`, written member by member as the serializer writes declared ones.
+    private static func write(_ members: [DeclaredParameters.Member], strategy: EncodingStrategy = .inherit) throws
+        -> Data
+    {
+        var body: [UInt8] = [UInt8(ascii: "{")]
+        var isFirst = true
+        for member in members {
+            try JSONBodyWriter.appendMember(
+                member.parameter.value, key: member.parameter.key, field: member.parameter.strategy,
+                request: strategy, isFirst: &isFirst, to: &body)
+        }
+        body.append(UInt8(ascii: "}"))
+        return Data(body)
     }
 }

@@ -3,10 +3,10 @@ import Testing
 
 @testable import APIKit
 
-/// `nil` values are seen in place by the field plan (``NilCheck``) and mostly skipped; these
-/// pin that the skip never changes the request or the error — `urlRequest` and `buildError`
-/// build every case through the plan and through Mirror and require the same result.
-@Suite("nil fields: skipped by the plan, same request as Mirror")
+/// `nil` values are read in place by the serializer (``FieldKind``) or declared by their
+/// wrapper; these pin that either way the request and the error are Mirror's — `urlRequest` and
+/// `buildError` build every case through the plan and through Mirror and require the same result.
+@Suite("nil fields: the same request through the plan as through Mirror")
 struct NilFieldTests {
     struct AllNil: RequestConfiguration, Sendable {
         @Header("X-A") var a: String? = nil

@@ -3,12 +3,13 @@ import Testing
 
 @testable import APIKit
 
-/// Requests whose fields are all `@Header`s and `@Query`/`@JSON` over the common value types
-/// are written straight from the field plan (``DirectWriting``). These pin that such types do
-/// take that path, and that every check fails there as it does through Mirror: `urlRequest`
-/// and `buildError` build each case both ways and require the same request or error.
-@Suite("direct writing from the field plan: same requests and errors as Mirror")
-struct DirectWritingTests {
+/// Fields that are `@Header`s, or `@Query`/`@JSON`/`@Field` over the common value types, are read
+/// in place by the serializer (``FieldKind``); any other field declares its parameters per
+/// request. These pin which fields are read in place, and that every check fails there as it does
+/// through Mirror: `urlRequest` and `buildError` build each case both ways and require the same
+/// request or error.
+@Suite("fields read in place from the field plan: same requests and errors as Mirror")
+struct InPlaceFieldTests {
     struct Common: RequestConfiguration, Sendable {
         @Header("Authorization") var authorization: String? = "Bearer t"
         @Header("X-Absent") var absent: String? = nil
@@ -35,14 +36,16 @@ struct DirectWritingTests {
         @Query("since") var since = Date(timeIntervalSince1970: 0)
     }
 
-    @Test("the common wrappers are written directly; any other field type keeps the general path")
+    @Test("the common wrappers are read in place; any other field type declares its parameters")
     func takesTheDirectPath() throws {
-        let direct = try #require(FieldPlan.plan(for: Common())?.direct)
-        #expect(direct.headers.count == 2)
-        #expect(direct.query.count == 6)
-        #expect(direct.json.count == 6)
-        #expect(FieldPlan.plan(for: WithForm())?.direct == nil)
-        #expect(FieldPlan.plan(for: WithDate())?.direct == nil)
+        let plan = try #require(FieldPlan.plan(for: Common()))
+        #expect(plan.readsInPlace)
+        #expect(plan.headers.count == 2)
+        #expect(plan.query.count == 6)
+        #expect(plan.body.count == 6)
+        #expect(FieldPlan.plan(for: WithForm())?.readsInPlace == true)
+        let withDate = try #require(FieldPlan.plan(for: WithDate()))
+        #expect(withDate.declaredFields == [0] && withDate.query.map(\.kind) == [.declared])
     }
 
     @Test("query, headers and body are the general path's, with every strategy")
@@ -123,6 +126,75 @@ struct DirectWritingTests {
         #expect(buildError(Common(), method: HTTPMethod(rawValue: "BAD METHOD")) != nil)
     }
 
+    struct Interleaved: RequestConfiguration, Sendable {
+        @Header("X-A") var a: String? = "1"
+        @HeaderDict var more = ["X-B": "2"]
+        @Header("X-C") var c: String? = "3"
+        @Query("first") var first = 1
+        @Query("since") var since = Date(timeIntervalSince1970: 0)
+        @KeyQuery("flag") var flag = true
+        @Query("last") var last = "z"
+        @JSON("one") var one = 1
+        @JSON("when") var when = Date(timeIntervalSince1970: 0)
+        @JSON("three") var three: String? = "3"
+        @JSON("ids") var ids = [1, 2]
+    }
+
+    struct InterleavedForm: RequestConfiguration, Sendable {
+        @Field("a") var a = "x y"
+        @Field("tags") var tags = ["p", "q"]
+        @Field("b") var b: Int? = 2
+        @Field("d") var d = 1.5
+    }
+
+    struct DuplicateAcrossKinds: RequestConfiguration, Sendable {
+        @JSON("id") var inPlace = 1
+        @JSON("id") var declared = [1]
+    }
+
+    struct DuplicateHeaderAcrossKinds: RequestConfiguration, Sendable {
+        @Header("X-Id") var inPlace: String? = "1"
+        @HeaderDict var declared = ["x-id": "2"]
+    }
+
+    struct ConflictAcrossKinds: RequestConfiguration, Sendable {
+        @JSON("a") var a = 1
+        @Field("tags") var tags = ["p"]
+    }
+
+    struct DeclaredFailure: RequestConfiguration, Sendable {
+        @JSON("ok") var ok = 1
+        @JSON("ratios") var ratios = [0.5, Double.nan]
+    }
+
+    @Test("fields read in place and declared fields are written in declaration order, and checked together")
+    func interleaved() throws {
+        let plan = try #require(FieldPlan.plan(for: Interleaved()))
+        #expect(plan.headers.map(\.kind) == [.header, .declared, .header])
+        #expect(plan.query.map(\.kind) == [.queryInt, .declared, .declared, .queryString])
+        #expect(plan.body.map(\.kind) == [.jsonInt, .declared, .jsonOptionalString, .declared])
+        let request = try urlRequest(Interleaved(), method: .post)
+        #expect(request.percentEncodedQuery == "first=1&since=1970-01-01T00%3A00%3A00Z&flag&last=z")
+        #expect(request.header("X-A") == "1" && request.header("X-B") == "2" && request.header("X-C") == "3")
+        #expect(request.bodyText == #"{"one":1,"when":"1970-01-01T00:00:00Z","three":"3","ids":[1,2]}"#)
+        let form = try urlRequest(InterleavedForm(), method: .post)
+        #expect(form.bodyText == "a=x+y&tags=p&tags=q&b=2&d=1.5")
+        #expect(
+            buildError(DuplicateAcrossKinds(), method: .post).map(String.init(describing:))
+                == String(describing: BuildError.duplicateBodyKey("id", fields: ["inPlace", "declared"])))
+        #expect(
+            buildError(DuplicateHeaderAcrossKinds()).map(String.init(describing:))
+                == String(describing: BuildError.duplicateHeader("x-id", fields: ["inPlace", "declared"])))
+        #expect(
+            buildError(ConflictAcrossKinds(), method: .post).map(String.init(describing:))
+                == String(describing: BuildError.conflictingBodies("a", "tags")))
+        guard case .valueEncodingFailed(let field, let key, _) = buildError(DeclaredFailure(), method: .post) else {
+            Issue.record("a NaN in a declared member must fail to encode")
+            return
+        }
+        #expect(field == "ratios" && key == "ratios")
+    }
+
     /// Keys chosen per value: the checks made on the first value must not cover the others.
     struct DynamicKeys: RequestConfiguration, Sendable {
         @Header var first: String?
@@ -143,7 +215,7 @@ struct DirectWritingTests {
         // Strings built at run time, so that equal keys are distinct strings.
         func text(_ parts: String...) -> String { parts.joined() }
         let valid = DynamicKeys(headers: (text("X-", "A"), text("X-", "B")), keys: (text("a"), text("b")))
-        let plan = try #require(FieldPlan.plan(for: valid)?.direct)
+        let plan = try #require(FieldPlan.plan(for: valid))
         #expect(plan.checkedHeaderNames != nil)
         #expect(plan.checkedJSONKeys != nil)
         #expect(buildError(valid, method: .post) == nil)
