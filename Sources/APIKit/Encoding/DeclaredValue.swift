@@ -37,10 +37,16 @@ enum DeclaredValue {
         self = Self.recognise(value) ?? .other(Other(value))
     }
 
-    /// Opens an existential and recognises the value inside; any other value stays in the
-    /// box it came in.
+    /// Opens an existential and recognises the value inside; any other value is boxed again.
     init(opening value: any Encodable) {
-        self = Self.recognise(value) ?? .other(Other(value))
+        // Passed to a parameter constrained to `Encodable`, the existential is opened: `T` is
+        // the type inside. (An unconstrained `T` would be `any Encodable` itself, and no value
+        // would be recognised.)
+        self = Self.opened(value)
+    }
+
+    private static func opened<T: Encodable>(_ value: T) -> DeclaredValue {
+        recognise(value) ?? .other(Other(value))
     }
 
     /// Whether the value is `nil`: `.none`, or an `Optional` of another type that is `nil` at
