@@ -91,6 +91,21 @@ struct DeclaredParameters {
     var body: [Member] = []
     var path: [Declared<PathParameter>] = []
 
+    /// Appends a body member declared by a built-in wrapper, its value recognised with its
+    /// static type.
+    mutating func appendMember<Value: Encodable>(
+        _ value: Value,
+        key: String,
+        encoding: BodyEncoding,
+        strategy: EncodingStrategy = .inherit,
+        field: String
+    ) {
+        body.append(
+            Declared(
+                field: field,
+                parameter: BodyMember(key: key, value: DeclaredValue(value), encoding: encoding, strategy: strategy)))
+    }
+
     mutating func add(_ items: [HeaderField], from field: String) {
         for item in items { headers.append(Declared(field: field, parameter: item)) }
     }

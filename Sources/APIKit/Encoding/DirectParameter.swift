@@ -69,45 +69,26 @@ extension JSON: DirectParameter {
     static var jsonKeyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
 
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(
-            .init(
-                field: field,
-                parameter: .init(key: key, value: DeclaredValue(wrappedValue), encoding: .json, strategy: strategy)
-            )
-        )
+        parameters.appendMember(wrappedValue, key: key, encoding: .json, strategy: strategy, field: field)
     }
 }
 
 extension Field: DirectParameter {
     // A `nil` body field is still declared: it decides the kind of body the request has.
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(
-            .init(
-                field: field,
-                parameter: .init(
-                    key: key, value: DeclaredValue(wrappedValue), encoding: .formURLEncoded, strategy: strategy)
-            )
-        )
+        parameters.appendMember(wrappedValue, key: key, encoding: .formURLEncoded, strategy: strategy, field: field)
     }
 }
 
 extension Part: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(
-            .init(
-                field: field,
-                parameter: .init(
-                    key: name, value: DeclaredValue(wrappedValue), encoding: .multipart, strategy: strategy)
-            )
-        )
+        parameters.appendMember(wrappedValue, key: name, encoding: .multipart, strategy: strategy, field: field)
     }
 }
 
 extension FilePart: DirectParameter {
     func declare(into parameters: inout DeclaredParameters, field: String) {
-        parameters.body.append(
-            .init(field: field, parameter: .init(key: name, value: DeclaredValue(wrappedValue), encoding: .multipart))
-        )
+        parameters.appendMember(wrappedValue, key: name, encoding: .multipart, field: field)
     }
 }
 
