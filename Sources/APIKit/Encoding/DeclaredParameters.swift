@@ -106,19 +106,32 @@ struct DeclaredParameters {
                 parameter: BodyMember(key: key, value: DeclaredValue(value), encoding: encoding, strategy: strategy)))
     }
 
+    // A user's wrapper returns its items at once: room for all of them is made once, growing
+    // geometrically so that many small wrappers stay linear, and each item is read in place
+    // (binding an element copies its existential value).
+
     mutating func add(_ items: [HeaderField], from field: String) {
-        for item in items { headers.append(Declared(field: field, parameter: item)) }
+        Self.makeRoom(in: &headers, for: items.count)
+        for index in items.indices { headers.append(Declared(field: field, parameter: items[index])) }
     }
 
     mutating func add(_ items: [QueryParameter], from field: String) {
-        for item in items { query.append(Declared(field: field, parameter: QueryItem(item))) }
+        Self.makeRoom(in: &query, for: items.count)
+        for index in items.indices { query.append(Declared(field: field, parameter: QueryItem(items[index]))) }
     }
 
     mutating func add(_ items: [BodyParameter], from field: String) {
-        for item in items { body.append(Declared(field: field, parameter: BodyMember(item))) }
+        Self.makeRoom(in: &body, for: items.count)
+        for index in items.indices { body.append(Declared(field: field, parameter: BodyMember(items[index]))) }
     }
 
     mutating func add(_ items: [PathParameter], from field: String) {
-        for item in items { path.append(Declared(field: field, parameter: item)) }
+        Self.makeRoom(in: &path, for: items.count)
+        for index in items.indices { path.append(Declared(field: field, parameter: items[index])) }
+    }
+
+    private static func makeRoom<Element>(in list: inout [Element], for count: Int) {
+        let needed = list.count + count
+        if list.capacity < needed { list.reserveCapacity(max(needed, 2 * list.capacity)) }
     }
 }
