@@ -91,6 +91,44 @@ struct FieldPlanTests {
         #expect(plan.fields.map { $0.builtIn != nil } == [true, false])
     }
 
+    /// A value that encodes as how deep its own type is: `Box<Box<Leaf>>` writes 2, so a request
+    /// read with another type's plan would write another number.
+    protocol Nested: Encodable, Sendable {
+        static var depth: Int { get }
+    }
+
+    struct Leaf: Nested {
+        static var depth: Int { 0 }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.depth)
+        }
+    }
+
+    struct Box<Inner: Nested>: Nested {
+        var inner: Inner
+        static var depth: Int { Inner.depth + 1 }
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(Self.depth)
+        }
+    }
+
+    /// Encodes `Generic<Box^depth<Leaf>>` for every depth from `depth` up to `limit`: one type
+    /// each, more than the plan cache's 64 slots, so that types share slots.
+    private func encodeNested<Value: Nested>(_ value: Value, upTo limit: Int) throws -> [String?] {
+        let query = try urlRequest(Generic(value: value)).percentEncodedQuery
+        return Value.depth == limit ? [query] : [query] + (try encodeNested(Box(inner: value), upTo: limit))
+    }
+
+    @Test("more types than the plan cache has slots: each type is read with its own plan, again and again")
+    func manyTypes() throws {
+        for _ in 0..<3 {
+            let queries = try encodeNested(Leaf(), upTo: 99)
+            #expect(queries == (0...99).map { "v=\($0)" })
+        }
+    }
+
     @Test("plans are made once per type and shared across threads")
     func concurrentPlans() async {
         await withTaskGroup(of: Bool.self) { group in
