@@ -19,8 +19,10 @@ enum PathTemplate {
             throw .duplicatePathValue(
                 declared[later].parameter.name, fields: [declared[earlier].field, declared[later].field])
         }
-        var used = [Bool](repeating: false, count: declared.count)
-        let filled = path.withUTF8InPlace { utf8 -> Result<[UInt8], BuildError> in
+        var used = UsedValues(count: declared.count)
+        // A failure while filling comes first: it names a placeholder met on the way.
+        var failure: BuildError?
+        let bytes = path.withUTF8InPlace { utf8 -> [UInt8] in
             var filled: [UInt8] = []
             filled.reserveCapacity(utf8.count + 16 * declared.count)
             var runStart = 0
@@ -40,26 +42,51 @@ enum PathTemplate {
                 filled.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
                 let name = String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close]), as: UTF8.self)
                 guard let position = declared.firstIndex(where: { $0.parameter.name == name }) else {
-                    return .failure(.missingPathValue(name, path: path))
+                    failure = .missingPathValue(name, path: path)
+                    return []
                 }
                 do throws(BuildError) {
                     try appendSegment(for: declared[position], path: path, to: &filled)
                 } catch {
-                    return .failure(error)
+                    failure = error
+                    return []
                 }
-                used[position] = true
+                used.insert(position)
                 index = close + 1
                 runStart = index
             }
             filled.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            return .success(filled)
+            return filled
         }
-        // A failure while filling comes first: it names a placeholder met on the way.
-        let bytes = try filled.get()
-        if let unused = used.firstIndex(of: false) {
+        if let failure { throw failure }
+        if let unused = used.firstMissing {
             throw .unusedPathValue(declared[unused].parameter.name, field: declared[unused].field, path: path)
         }
         return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Which values a placeholder used: bits of one word for up to 64 values (no allocation),
+    /// a list beyond.
+    private struct UsedValues {
+        private var bits: UInt64 = 0
+        private var list: [Bool]
+        private let count: Int
+
+        init(count: Int) {
+            self.count = count
+            list = count > 64 ? [Bool](repeating: false, count: count) : []
+        }
+
+        mutating func insert(_ index: Int) {
+            if count > 64 { list[index] = true } else { bits |= 1 << UInt64(index) }
+        }
+
+        /// The first value no placeholder used.
+        var firstMissing: Int? {
+            if count > 64 { return list.firstIndex(of: false) }
+            let missing = ~bits & (count == 64 ? .max : (1 << UInt64(count)) - 1)
+            return missing == 0 ? nil : missing.trailingZeroBitCount
+        }
     }
 
     /// The bytes that end a placeholder's name: `}`, `{` and `/`.

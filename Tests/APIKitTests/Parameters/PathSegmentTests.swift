@@ -75,6 +75,35 @@ struct PathTests {
         @PathSegment("id") var second = 2
     }
 
+    /// A user's wrapper with many path values, `p0`, `p1`, …: more than fit in one word of bits.
+    @propertyWrapper
+    struct ManyValues: PathProtocol {
+        var wrappedValue: Int
+        var pathParameters: [PathParameter] { (0..<wrappedValue).map { PathParameter(name: "p\($0)", value: $0) } }
+    }
+
+    struct Many: RequestConfiguration, Sendable {
+        @ManyValues var values: Int
+    }
+
+    @Test("every value is checked for a placeholder, below and beyond 64 values")
+    func manyValues() throws {
+        for count in [1, 63, 64, 65, 130] {
+            let all = (0..<count).map { "{p\($0)}" }.joined(separator: "/")
+            let request = try urlRequest(Many(values: count), path: all)
+            #expect(request.url?.path == "/" + (0..<count).map(String.init).joined(separator: "/"), "\(count) values")
+            for unused in Set([0, count / 2, count - 1]) {
+                let path = (0..<count).filter { $0 != unused }.map { "{p\($0)}" }.joined(separator: "/")
+                let error = try #require(buildError(Many(values: count), path: path))
+                guard case .unusedPathValue(let name, field: "values", path: _) = error else {
+                    Issue.record("unexpected \(error)")
+                    continue
+                }
+                #expect(name == "p\(unused)", "\(count) values, p\(unused) unused")
+            }
+        }
+    }
+
     @Test("one placeholder filled twice names both properties")
     func duplicate() throws {
         let error = try #require(buildError(Twice(), path: "items/{id}"))
