@@ -37,6 +37,22 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark")
             ]
-        )
+        ),
+        // The transport benchmarks' GET under load without package-benchmark (no malloc
+        // interposer, no batches): scripts/transport-load.sh. Its fixtures are links to the
+        // benchmarks' own.
+        .executableTarget(
+            name: "TransportLoad",
+            dependencies: [
+                .product(name: "APIKit", package: "APIKit"),
+                .product(name: "APIKitAsyncHTTPClient", package: "APIKitAsyncHTTPClient"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+            ],
+            path: "TransportLoad",
+            swiftSettings: [.swiftLanguageMode(.v6)]
+        ),
     ]
 )

@@ -1,0 +1,401 @@
+// TransportLoad: the transport benchmarks' end-to-end GET (items.json, decoded into `Feed`) under
+// load, without package-benchmark: no malloc interposer, no batches, no harness tasks. Each
+// client is measured sequentially and with N kept in flight (N workers, each sending its next
+// request as soon as its last ended) for a fixed time, in interleaved rounds (A, B, C, A, B, C, …),
+// so that whatever else the machine does slows all of them alike. Run by scripts/transport-load.sh.
+//
+//   APIKIT_BENCH_URL=http://127.0.0.1:PORT TransportLoad [options]
+//     --clients a,b,…   of: urlsession urlsession-cb ahc ahc-cb raw raw-future [urlsession,ahc,raw]
+//     --modes 1,50      workers per mode: 1 is sequential [1,50]
+//     --seconds S       length of each client's turn in a round [2.5]
+//     --rounds R        [3]
+//     --event-loops N   threads of the HTTPClient's own event loop group; 0: the shared singleton
+//                       group, as the harness uses (one thread per core) [0]
+//
+// Clients ("-cb": the same client without Swift concurrency: each worker a chain of completion
+// handlers, the next request sent from the last one's completion):
+//   urlsession   Session(transport: URLSessionTransport()).response(for:) from tasks
+//   ahc          Session(transport: AsyncHTTPClientTransport(client:)).response(for:) from tasks
+//   raw          HTTPClient.execute (async), check the status, collect the body, JSONDecoder
+//   raw-future   the same with the EventLoopFuture API (HTTPClient.Request), decoded on the event loop
+// Both AsyncHTTPClient sides share one HTTPClient allowing 64 connections per host.
+
+import APIKit
+import APIKitAsyncHTTPClient
+import AsyncHTTPClient
+import Dispatch
+import NIOCore
+import NIOFoundationCompat
+import NIOPosix
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+struct Options {
+    var clients = ["urlsession", "ahc", "raw"]
+    var modes = [1, 50]
+    var seconds = 2.5
+    var rounds = 3
+    var eventLoops = 0
+
+    init(_ arguments: [String]) {
+        var rest = arguments[...]
+        while let flag = rest.popFirst() {
+            guard let value = rest.popFirst() else { Self.usage("\(flag) needs a value") }
+            switch flag {
+            case "--clients": clients = value.split(separator: ",").map(String.init)
+            case "--modes": modes = value.split(separator: ",").compactMap { Int($0) }
+            case "--seconds": seconds = Double(value) ?? seconds
+            case "--rounds": rounds = Int(value) ?? rounds
+            case "--event-loops": eventLoops = Int(value) ?? eventLoops
+            default: Self.usage("unknown option \(flag)")
+            }
+        }
+        for client in clients where Client(client) == nil { Self.usage("unknown client \(client)") }
+    }
+
+    static func usage(_ message: String) -> Never {
+        FileHandle.standardError.write(Data("TransportLoad: \(message) (see the top of TransportLoad.swift)\n".utf8))
+        exit(2)
+    }
+}
+
+/// The process-wide objects, made once.
+enum Shared {
+    static let base: String = {
+        guard let base = ProcessInfo.processInfo.environment["APIKIT_BENCH_URL"] else {
+            Options.usage("APIKIT_BENCH_URL is not set")
+        }
+        return base
+    }()
+    static let url = "\(base)/items.json?page=1&per_page=20"
+    static let request = ItemsRequest(base: URL(string: base)!)
+    nonisolated(unsafe) static var eventLoops = 0
+
+    static let httpClient: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
+        configuration.timeout.read = .seconds(30)
+        let group: any EventLoopGroup =
+            eventLoops > 0
+            ? MultiThreadedEventLoopGroup(numberOfThreads: eventLoops) : HTTPClient.defaultEventLoopGroup
+        return HTTPClient(eventLoopGroup: group, configuration: configuration)
+    }()
+    static let urlSessionSession = Session(transport: URLSessionTransport())
+    static let ahcSession = Session(transport: AsyncHTTPClientTransport(client: httpClient))
+}
+
+struct UnexpectedStatus: Error {
+    var status: UInt
+}
+
+enum Client {
+    case urlSession, urlSessionCallback, ahc, ahcCallback, raw, rawFuture
+
+    init?(_ name: String) {
+        switch name {
+        case "urlsession": self = .urlSession
+        case "urlsession-cb": self = .urlSessionCallback
+        case "ahc": self = .ahc
+        case "ahc-cb": self = .ahcCallback
+        case "raw": self = .raw
+        case "raw-future": self = .rawFuture
+        default: return nil
+        }
+    }
+
+    var label: String {
+        switch self {
+        case .urlSession: "URLSessionTransport"
+        case .urlSessionCallback: "URLSessionTransport, callbacks"
+        case .ahc: "AsyncHTTPClientTransport"
+        case .ahcCallback: "AsyncHTTPClientTransport, callbacks"
+        case .raw: "raw AHC async"
+        case .rawFuture: "raw AHC futures"
+        }
+    }
+
+    var usesTasks: Bool {
+        switch self {
+        case .urlSession, .ahc, .raw: true
+        case .urlSessionCallback, .ahcCallback, .rawFuture: false
+        }
+    }
+
+    /// One request from async code; whether it succeeded.
+    func send() async -> Bool {
+        switch self {
+        case .urlSession, .urlSessionCallback:
+            return (try? await Shared.urlSessionSession.response(for: Shared.request))?.users.isEmpty == false
+        case .ahc, .ahcCallback:
+            return (try? await Shared.ahcSession.response(for: Shared.request))?.users.isEmpty == false
+        case .raw, .rawFuture:
+            return (try? await Self.rawAsync())?.users.isEmpty == false
+        }
+    }
+
+    /// One request; `done` is called with whether it succeeded.
+    func send(_ done: @escaping @Sendable (Bool) -> Void) {
+        switch self {
+        case .urlSession, .urlSessionCallback:
+            Shared.urlSessionSession.perform(Shared.request) { done((try? $0.get())?.users.isEmpty == false) }
+        case .ahc, .ahcCallback:
+            Shared.ahcSession.perform(Shared.request) { done((try? $0.get())?.users.isEmpty == false) }
+        case .raw, .rawFuture:
+            Self.rawFuture(done)
+        }
+    }
+
+    /// The harness's raw loop (TransportEndToEnd.swift): async execute, collect, decode.
+    static func rawAsync() async throws -> Feed {
+        var request = HTTPClientRequest(url: Shared.url)
+        request.headers.add(name: "Authorization", value: Shared.request.authorization!)
+        request.headers.add(name: "Accept", value: "application/json")
+        let response = try await Shared.httpClient.execute(request, timeout: .seconds(30))
+        guard (200..<300).contains(response.status.code) else { throw UnexpectedStatus(status: response.status.code) }
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return try RawItems.decoder.decode(Feed.self, from: body)
+    }
+
+    /// The same with the EventLoopFuture API: no task, no thread hop; decoded on the event loop.
+    static func rawFuture(_ done: @escaping @Sendable (Bool) -> Void) {
+        let request: HTTPClient.Request
+        do {
+            request = try HTTPClient.Request(
+                url: Shared.url, method: .GET,
+                headers: ["Authorization": Shared.request.authorization!, "Accept": "application/json"])
+        } catch {
+            return done(false)
+        }
+        Shared.httpClient.execute(request: request, deadline: .now() + .seconds(30)).whenComplete { result in
+            guard case .success(let response) = result, (200..<300).contains(response.status.code),
+                let body = response.body,
+                let feed = try? RawItems.decoder.decode(Feed.self, from: body)
+            else { return done(false) }
+            done(!feed.users.isEmpty)
+        }
+    }
+}
+
+/// What one worker saw: latencies in nanoseconds and failures. A worker's requests follow one
+/// another, so one worker's record is never touched by two threads at once.
+final class WorkerRecord: @unchecked Sendable {
+    var latencies: [UInt64] = []
+    var failures = 0
+
+    init() { latencies.reserveCapacity(1 << 16) }
+
+    func record(since start: UInt64, ok: Bool) {
+        latencies.append(DispatchTime.now().uptimeNanoseconds &- start)
+        if !ok { failures += 1 }
+    }
+}
+
+/// Runs `workers` workers until `deadline` (uptime nanoseconds); returns when every one ended.
+func load(_ client: Client, workers: Int, until deadline: UInt64) -> [WorkerRecord] {
+    let records = (0..<workers).map { _ in WorkerRecord() }
+    let finished = DispatchSemaphore(value: 0)
+    if client.usesTasks {
+        // As the harness does: a task group of workers, each awaiting its requests in turn.
+        Task.detached {
+            await withTaskGroup(of: Void.self) { group in
+                for record in records {
+                    group.addTask {
+                        while DispatchTime.now().uptimeNanoseconds < deadline {
+                            let start = DispatchTime.now().uptimeNanoseconds
+                            record.record(since: start, ok: await client.send())
+                        }
+                    }
+                }
+            }
+            finished.signal()
+        }
+        finished.wait()
+    } else {
+        // Chains of completion handlers, no Swift concurrency of the probe's own.
+        let group = DispatchGroup()
+        @Sendable func next(_ record: WorkerRecord) {
+            guard DispatchTime.now().uptimeNanoseconds < deadline else { return group.leave() }
+            let start = DispatchTime.now().uptimeNanoseconds
+            client.send { ok in
+                record.record(since: start, ok: ok)
+                next(record)
+            }
+        }
+        for record in records {
+            group.enter()
+            next(record)
+        }
+        group.wait()
+    }
+    return records
+}
+
+/// CPU time of the process, user and system, in seconds.
+func processCPU() -> Double {
+    var usage = rusage()
+    getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+    func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+    return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+}
+
+/// Busy CPU-seconds of the whole machine so far (/proc/stat: user, nice, system, irq, softirq).
+func machineBusy() -> Double {
+    guard let stat = try? String(contentsOfFile: "/proc/stat", encoding: .utf8),
+        let line = stat.split(separator: "\n").first(where: { $0.hasPrefix("cpu ") })
+    else { return 0 }
+    let fields = line.split(separator: " ").dropFirst().compactMap { Double($0) }
+    guard fields.count >= 7 else { return 0 }
+    let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+    return (fields[0] + fields[1] + fields[2] + fields[5] + fields[6]) / hz
+}
+
+/// CPU-seconds used so far by every process named nginx (the server: its share of each request).
+func nginxCPU() -> Double {
+    let hz = Double(sysconf(Int32(_SC_CLK_TCK)))
+    var total = 0.0
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+    where entry.first?.isNumber == true {
+        guard let stat = try? String(contentsOfFile: "/proc/\(entry)/stat", encoding: .utf8),
+            let open = stat.firstIndex(of: "("), let close = stat.lastIndex(of: ")"),
+            stat[stat.index(after: open)..<close] == "nginx"
+        else { continue }
+        // After "(comm)": state is field 3; utime and stime are fields 14 and 15.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        if fields.count > 12, let user = Double(fields[11]), let system = Double(fields[12]) {
+            total += (user + system) / hz
+        }
+    }
+    return total
+}
+
+/// Resets the process's peak resident size (Linux: clear_refs 5), so that each turn has its own.
+func resetPeakRSS() {
+    if let file = fopen("/proc/self/clear_refs", "w") {
+        fputs("5", file)
+        fclose(file)
+    }
+}
+
+/// Peak resident size since the last reset, in MB (VmHWM).
+func peakRSS() -> Double {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+        let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+        let kb = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) })
+    else { return 0 }
+    return kb / 1024
+}
+
+struct Turn {
+    var requests: Int
+    var failures: Int
+    var rate: Double
+    var cpuPerRequest: Double  // µs
+    var p50: Double  // µs
+    var p99: Double  // µs
+    var peakRSS: Double  // MB
+    var machineBusy: Double  // % of one core, the whole machine
+    var processCPU: Double  // % of one core, this process
+    var nginxPerRequest: Double  // µs of nginx's CPU per request
+    var others: Double  // % of one core, every other process
+}
+
+func turn(_ client: Client, workers: Int, seconds: Double) -> Turn {
+    resetPeakRSS()
+    let busy0 = machineBusy()
+    let nginx0 = nginxCPU()
+    let cpu0 = processCPU()
+    let start = DispatchTime.now().uptimeNanoseconds
+    let records = load(client, workers: workers, until: start + UInt64(seconds * 1e9))
+    let wall = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    let cpu = processCPU() - cpu0
+    let busy = machineBusy() - busy0
+    let nginx = nginxCPU() - nginx0
+    let latencies = records.flatMap(\.latencies).sorted()
+    let count = latencies.count
+    func percentile(_ p: Double) -> Double {
+        count == 0 ? 0 : Double(latencies[min(count - 1, Int(Double(count) * p))]) / 1000
+    }
+    return Turn(
+        requests: count, failures: records.reduce(0) { $0 + $1.failures }, rate: Double(count) / wall,
+        cpuPerRequest: count == 0 ? 0 : cpu / Double(count) * 1e6, p50: percentile(0.5), p99: percentile(0.99),
+        peakRSS: peakRSS(), machineBusy: 100 * busy / wall, processCPU: 100 * cpu / wall,
+        nginxPerRequest: count == 0 ? 0 : nginx / Double(count) * 1e6, others: max(0, 100 * (busy - cpu - nginx) / wall)
+    )
+}
+
+func median(_ values: [Double]) -> Double {
+    let sorted = values.sorted()
+    guard !sorted.isEmpty else { return 0 }
+    return sorted.count % 2 == 1
+        ? sorted[sorted.count / 2] : (sorted[sorted.count / 2 - 1] + sorted[sorted.count / 2]) / 2
+}
+
+func format(_ value: Double, _ decimals: Int = 0) -> String {
+    String(format: "%.\(decimals)f", value)
+}
+
+@main
+enum TransportLoad {
+    static func main() {
+        let options = Options(Array(CommandLine.arguments.dropFirst()))
+        Shared.eventLoops = options.eventLoops
+        let clients = options.clients.compactMap(Client.init)
+        print(
+            "TransportLoad: \(Shared.base), \(options.rounds) rounds of \(options.seconds) s per client and mode, "
+                + "event loops: \(options.eventLoops == 0 ? "shared singleton (\(System.coreCount))" : "\(options.eventLoops)"), "
+                + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        // Warm-up: connections opened, lazy statics made, code paged in.
+        for client in clients { _ = turn(client, workers: options.modes.max() ?? 1, seconds: 0.5) }
+
+        for workers in options.modes {
+            var turns: [[Turn]] = Array(repeating: [], count: clients.count)
+            for round in 1...options.rounds {
+                // Rotate the order each round, so that no client always follows the same one.
+                for offset in 0..<clients.count {
+                    let index = (offset + round - 1) % clients.count
+                    let t = turn(clients[index], workers: workers, seconds: options.seconds)
+                    turns[index].append(t)
+                    print(
+                        "  round \(round) \(workers == 1 ? "sequential" : "\(workers) in flight") \(clients[index].label): "
+                            + "\(format(t.rate)) req/s, \(format(t.cpuPerRequest)) µs CPU/req, p50 \(format(t.p50)) µs, "
+                            + "p99 \(format(t.p99)) µs, nginx \(format(t.nginxPerRequest)) µs/req, "
+                            + "process \(format(t.processCPU))% / machine \(format(t.machineBusy))% / others \(format(t.others))%"
+                            + (t.failures > 0 ? ", \(t.failures) FAILED" : ""))
+                }
+            }
+            report(clients: clients, turns: turns, workers: workers)
+        }
+    }
+
+    static func report(clients: [Client], turns: [[Turn]], workers: Int) {
+        let mode = workers == 1 ? "sequential" : "\(workers) in flight"
+        print(
+            "\n| client (\(mode)) | req/s | CPU/request | p50 | p99 | peak RSS | nginx CPU/req | process CPU | machine busy | others |"
+        )
+        print("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
+        for (client, t) in zip(clients, turns) {
+            print(
+                "| \(client.label) | \(format(median(t.map(\.rate)))) | \(format(median(t.map(\.cpuPerRequest)))) µs "
+                    + "| \(format(median(t.map(\.p50)))) µs | \(format(median(t.map(\.p99)))) µs "
+                    + "| \(format(median(t.map(\.peakRSS)), 1)) MB | \(format(median(t.map(\.nginxPerRequest)))) µs "
+                    + "| \(format(median(t.map(\.processCPU))))% | \(format(median(t.map(\.machineBusy))))% "
+                    + "| \(format(median(t.map(\.others))))% |")
+        }
+        // Ratios within each round (the interleaving keeps them), then their median.
+        func ratio(_ a: Client, _ b: Client) -> String? {
+            guard let i = clients.firstIndex(of: a), let j = clients.firstIndex(of: b) else { return nil }
+            let ratios = zip(turns[i], turns[j]).map { $0.rate / $1.rate }
+            return "\(a.label) ÷ \(b.label): \(format(median(ratios), 2))× (rounds: "
+                + ratios.map { format($0, 2) }.joined(separator: ", ") + ")"
+        }
+        let pairs: [(Client, Client)] = [
+            (.ahc, .urlSession), (.ahc, .raw), (.raw, .urlSession), (.rawFuture, .urlSession),
+            (.ahcCallback, .urlSession),
+            (.ahcCallback, .rawFuture), (.rawFuture, .raw),
+        ]
+        for line in pairs.compactMap(ratio) { print("  \(line)") }
+        print("")
+    }
+}
