@@ -5,7 +5,8 @@
 // so that whatever else the machine does slows all of them alike. Run by scripts/transport-load.sh.
 //
 //   APIKIT_BENCH_URL=http://127.0.0.1:PORT TransportLoad [options]
-//     --clients a,b,…   of: urlsession urlsession-cb ahc ahc-cb raw raw-future [urlsession,ahc,raw]
+//     --clients a,b,…   of: urlsession urlsession-cb ahc ahc-cb raw raw-future raw-nodecode
+//                       [urlsession,ahc,raw]
 //     --modes 1,50      workers per mode: 1 is sequential [1,50]
 //     --seconds S       length of each client's turn in a round [2.5]
 //     --rounds R        [3]
@@ -18,6 +19,8 @@
 //   ahc          Session(transport: AsyncHTTPClientTransport(client:)).response(for:) from tasks
 //   raw          HTTPClient.execute (async), check the status, collect the body, JSONDecoder
 //   raw-future   the same with the EventLoopFuture API (HTTPClient.Request), decoded on the event loop
+//   raw-nodecode raw-future without the decoding: AsyncHTTPClient's own cost
+// Before the rounds, the CPU time of decoding the body alone (the same JSONDecoder) is printed.
 // Both AsyncHTTPClient sides share one HTTPClient allowing 64 connections per host.
 
 import APIKit
@@ -91,7 +94,7 @@ struct UnexpectedStatus: Error {
 }
 
 enum Client {
-    case urlSession, urlSessionCallback, ahc, ahcCallback, raw, rawFuture
+    case urlSession, urlSessionCallback, ahc, ahcCallback, raw, rawFuture, rawNoDecode
 
     init?(_ name: String) {
         switch name {
@@ -101,6 +104,7 @@ enum Client {
         case "ahc-cb": self = .ahcCallback
         case "raw": self = .raw
         case "raw-future": self = .rawFuture
+        case "raw-nodecode": self = .rawNoDecode
         default: return nil
         }
     }
@@ -113,13 +117,14 @@ enum Client {
         case .ahcCallback: "AsyncHTTPClientTransport, callbacks"
         case .raw: "raw AHC async"
         case .rawFuture: "raw AHC futures"
+        case .rawNoDecode: "raw AHC futures, no decoding"
         }
     }
 
     var usesTasks: Bool {
         switch self {
         case .urlSession, .ahc, .raw: true
-        case .urlSessionCallback, .ahcCallback, .rawFuture: false
+        case .urlSessionCallback, .ahcCallback, .rawFuture, .rawNoDecode: false
         }
     }
 
@@ -130,7 +135,7 @@ enum Client {
             return (try? await Shared.urlSessionSession.response(for: Shared.request))?.users.isEmpty == false
         case .ahc, .ahcCallback:
             return (try? await Shared.ahcSession.response(for: Shared.request))?.users.isEmpty == false
-        case .raw, .rawFuture:
+        case .raw, .rawFuture, .rawNoDecode:
             return (try? await Self.rawAsync())?.users.isEmpty == false
         }
     }
@@ -143,7 +148,9 @@ enum Client {
         case .ahc, .ahcCallback:
             Shared.ahcSession.perform(Shared.request) { done((try? $0.get())?.users.isEmpty == false) }
         case .raw, .rawFuture:
-            Self.rawFuture(done)
+            Self.rawFuture(decoding: true, done)
+        case .rawNoDecode:
+            Self.rawFuture(decoding: false, done)
         }
     }
 
@@ -159,7 +166,7 @@ enum Client {
     }
 
     /// The same with the EventLoopFuture API: no task, no thread hop; decoded on the event loop.
-    static func rawFuture(_ done: @escaping @Sendable (Bool) -> Void) {
+    static func rawFuture(decoding: Bool, _ done: @escaping @Sendable (Bool) -> Void) {
         let request: HTTPClient.Request
         do {
             request = try HTTPClient.Request(
@@ -170,10 +177,10 @@ enum Client {
         }
         Shared.httpClient.execute(request: request, deadline: .now() + .seconds(30)).whenComplete { result in
             guard case .success(let response) = result, (200..<300).contains(response.status.code),
-                let body = response.body,
-                let feed = try? RawItems.decoder.decode(Feed.self, from: body)
+                let body = response.body
             else { return done(false) }
-            done(!feed.users.isEmpty)
+            guard decoding else { return done(body.readableBytes > 0) }
+            done((try? RawItems.decoder.decode(Feed.self, from: body))?.users.isEmpty == false)
         }
     }
 }
@@ -342,10 +349,11 @@ enum TransportLoad {
         let options = Options(Array(CommandLine.arguments.dropFirst()))
         Shared.eventLoops = options.eventLoops
         let clients = options.clients.compactMap(Client.init)
-        print(
+        emit(
             "TransportLoad: \(Shared.base), \(options.rounds) rounds of \(options.seconds) s per client and mode, "
                 + "event loops: \(options.eventLoops == 0 ? "shared singleton (\(System.coreCount))" : "\(options.eventLoops)"), "
                 + "\(ProcessInfo.processInfo.activeProcessorCount) cores")
+        decodingCost()
         // Warm-up: connections opened, lazy statics made, code paged in.
         for client in clients { _ = turn(client, workers: options.modes.max() ?? 1, seconds: 0.5) }
 
@@ -357,7 +365,7 @@ enum TransportLoad {
                     let index = (offset + round - 1) % clients.count
                     let t = turn(clients[index], workers: workers, seconds: options.seconds)
                     turns[index].append(t)
-                    print(
+                    emit(
                         "  round \(round) \(workers == 1 ? "sequential" : "\(workers) in flight") \(clients[index].label): "
                             + "\(format(t.rate)) req/s, \(format(t.cpuPerRequest)) µs CPU/req, p50 \(format(t.p50)) µs, "
                             + "p99 \(format(t.p99)) µs, nginx \(format(t.nginxPerRequest)) µs/req, "
@@ -369,14 +377,27 @@ enum TransportLoad {
         }
     }
 
+    /// The CPU time of decoding the body alone, one thread, as the clients do after receiving it.
+    static func decodingCost() {
+        guard let data = try? Data(contentsOf: URL(string: Shared.url)!) else { return }
+        let buffer = ByteBuffer(data: data)
+        for _ in 0..<200 { _ = try? RawItems.decoder.decode(Feed.self, from: buffer) }
+        let count = 5000
+        let cpu0 = processCPU()
+        for _ in 0..<count { _ = try? RawItems.decoder.decode(Feed.self, from: buffer) }
+        emit(
+            "decoding the \(data.count)-byte body into Feed: \(format((processCPU() - cpu0) / Double(count) * 1e6)) µs CPU"
+        )
+    }
+
     static func report(clients: [Client], turns: [[Turn]], workers: Int) {
         let mode = workers == 1 ? "sequential" : "\(workers) in flight"
-        print(
+        emit(
             "\n| client (\(mode)) | req/s | CPU/request | p50 | p99 | peak RSS | nginx CPU/req | process CPU | machine busy | others |"
         )
-        print("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
+        emit("| --- | --: | --: | --: | --: | --: | --: | --: | --: | --: |")
         for (client, t) in zip(clients, turns) {
-            print(
+            emit(
                 "| \(client.label) | \(format(median(t.map(\.rate)))) | \(format(median(t.map(\.cpuPerRequest)))) µs "
                     + "| \(format(median(t.map(\.p50)))) µs | \(format(median(t.map(\.p99)))) µs "
                     + "| \(format(median(t.map(\.peakRSS)), 1)) MB | \(format(median(t.map(\.nginxPerRequest)))) µs "
@@ -395,7 +416,13 @@ enum TransportLoad {
             (.ahcCallback, .urlSession),
             (.ahcCallback, .rawFuture), (.rawFuture, .raw),
         ]
-        for line in pairs.compactMap(ratio) { print("  \(line)") }
-        print("")
+        for line in pairs.compactMap(ratio) { emit("  \(line)") }
+        emit("")
     }
+}
+
+/// A line on standard output, written at once (also into a file or a pipe, where `print`
+/// would hold it until the buffer fills).
+func emit(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }
