@@ -40,7 +40,8 @@ let package = Package(
         ),
         // The transport benchmarks' GET under load without package-benchmark (no malloc
         // interposer, no batches): scripts/transport-load.sh. Its fixtures are links to the
-        // benchmarks' own.
+        // benchmarks' own. Not in a folder named Benchmarks: package-benchmark's plugin runs every
+        // executable target there as a benchmark.
         .executableTarget(
             name: "TransportLoad",
             dependencies: [
@@ -51,7 +52,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
             ],
-            path: "TransportLoad",
+            path: "Sources/TransportLoad",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
     ]

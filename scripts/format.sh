@@ -14,7 +14,7 @@ cd "$ROOT"
 # Transports/AsyncHTTPClient/Tests also holds links to Tests/APIKitIntegrationTests and
 # Tests/APIKitTestSupport (its test target compiles them too): only its own folder is listed.
 PATHS=(Sources Tests Examples Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift
-    Benchmarks/InstructionCounts/Sources Benchmarks/InstructionCounts/Package.swift Benchmarks/TransportLoad
+    Benchmarks/InstructionCounts/Sources Benchmarks/InstructionCounts/Package.swift Benchmarks/Sources
     Transports/AsyncHTTPClient/Sources Transports/AsyncHTTPClient/Tests/APIKitAsyncHTTPClientTests
     Transports/AsyncHTTPClient/Package.swift)
 

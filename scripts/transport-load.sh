@@ -7,8 +7,8 @@
 #   bash scripts/transport-load.sh                                  # URLSession, AHC transport, raw AHC
 #   bash scripts/transport-load.sh --clients ahc,ahc-cb,raw,raw-future --modes 50 --rounds 5
 #
-# Options and clients: the top of Benchmarks/TransportLoad/TransportLoad.swift. The machine's load
-# is printed before and after the run. APIKIT_BENCH_URL=URL uses that server instead.
+# Options and clients: the top of Benchmarks/Sources/TransportLoad/TransportLoad.swift. The
+# machine's load is printed before and after the run. APIKIT_BENCH_URL=URL uses that server instead.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"

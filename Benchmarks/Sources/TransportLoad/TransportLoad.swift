@@ -59,7 +59,10 @@ struct Options {
     }
 
     static func usage(_ message: String) -> Never {
-        FileHandle.standardError.write(Data("TransportLoad: \(message) (see the top of TransportLoad.swift)\n".utf8))
+        FileHandle.standardError.write(
+            Data(
+                "TransportLoad: \(message) (see the top of Benchmarks/Sources/TransportLoad/TransportLoad.swift)\n".utf8
+            ))
         exit(2)
     }
 }

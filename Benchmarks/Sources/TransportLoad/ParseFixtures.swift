@@ -1,0 +1,1 @@
+../../Benchmarks/APIKitBenchmarks/ParseFixtures.swift

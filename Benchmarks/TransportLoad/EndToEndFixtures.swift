@@ -1,1 +1,0 @@
-../Benchmarks/APIKitBenchmarks/EndToEndFixtures.swift
