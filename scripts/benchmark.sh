@@ -28,8 +28,7 @@ mkdir -p "$STATE"
 say() { printf 'benchmark.sh: %s\n' "$*" >&2; }
 
 if [[ -z "${APIKIT_BENCH_URL:-}" && "${APIKIT_BENCH_NO_E2E:-0}" != 1 ]]; then
-    if nginx="$(serve_nginx "the end-to-end benchmarks need it")"; then
-        serve_start bench-nginx APIKIT_BENCH_URL items.json bash scripts/servers/nginx.sh "$nginx" "$STATE" files '{port}'
+    if serve_fixtures bench-nginx "$STATE" "the end-to-end benchmarks need it"; then
         say "nginx serves Benchmarks/Fixtures at $APIKIT_BENCH_URL"
     else
         say "no nginx: the end-to-end benchmarks are skipped"

@@ -21,8 +21,7 @@ mkdir -p "$STATE"
 source "$ROOT/scripts/servers/serve.sh"
 command -v valgrind >/dev/null || apt_install valgrind "it counts the instructions"
 if [[ -z "${APIKIT_BENCH_URL:-}" ]]; then
-    nginx="$(serve_nginx "the counts need a server (or set APIKIT_BENCH_URL)")"
-    serve_start e2e-nginx APIKIT_BENCH_URL items.json bash "$ROOT/scripts/servers/nginx.sh" "$nginx" "$STATE" files '{port}'
+    serve_fixtures e2e-nginx "$STATE" "the counts need a server (or set APIKIT_BENCH_URL)"
 fi
 
 swift build --package-path "$PACKAGE" -c release >&2

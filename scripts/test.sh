@@ -14,8 +14,8 @@
 #      (a missing server fails the integration tests instead of skipping them)
 #   5. Transports/AsyncHTTPClient's own package: its tests, the TLS tests and the root integration
 #      suite over AsyncHTTPClientTransport                                        APIKIT_SKIP_AHC=1
-#      APIKIT_ONLY_AHC=1 runs this step alone (arguments go to its `swift test`); APIKIT_AHC_TSAN=1
-#      runs it again under the thread sanitizer (~7.5 min more on 2 cores)
+#      APIKIT_ONLY_AHC=1 runs this step alone (arguments go to its `swift test`); then the package
+#      again under the thread sanitizer, one test at a time (~5.5 min with its build)  APIKIT_SKIP_AHC_TSAN=1
 #   6. the example programs: scripts/run-examples.sh                              APIKIT_SKIP_EXAMPLES=1
 #   7. step 4 again under the thread sanitizer, in .build-tsan so the two builds never invalidate
 #      each other, one test at a time (TSan slows the code several times; the suite's "promptly"
@@ -93,7 +93,7 @@ start_servers
 skip APIKIT_ONLY_AHC || run "swift test" swift test "$@"
 if ! skip APIKIT_SKIP_AHC && ((full)) || skip APIKIT_ONLY_AHC; then
     run "AsyncHTTPClient package" ahc "$@"
-    skip APIKIT_AHC_TSAN && run "AsyncHTTPClient package under TSan" \
+    skip APIKIT_SKIP_AHC_TSAN || run "AsyncHTTPClient package under TSan" \
         ahc --sanitize=thread --scratch-path Transports/AsyncHTTPClient/.build-tsan --no-parallel "$@"
 fi
 ((full)) && ! skip APIKIT_SKIP_EXAMPLES && run examples bash scripts/run-examples.sh

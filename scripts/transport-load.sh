@@ -22,8 +22,7 @@ swift build --package-path Benchmarks -c release --product TransportLoad >&2
 bin="$(swift build --package-path Benchmarks -c release --show-bin-path)/TransportLoad"
 
 if [[ -z "${APIKIT_BENCH_URL:-}" ]]; then
-    nginx="$(serve_nginx "the load probe needs it")"
-    serve_start bench-nginx APIKIT_BENCH_URL items.json bash scripts/servers/nginx.sh "$nginx" "$STATE" files '{port}'
+    serve_fixtures bench-nginx "$STATE" "the load probe needs it"
     say "nginx serves Benchmarks/Fixtures at $APIKIT_BENCH_URL"
 fi
 

@@ -170,3 +170,11 @@ serve_nginx() {
     done
     apt_install nginx-light "$1" && echo /usr/sbin/nginx
 }
+
+# serve_fixtures NAME STATE WHY: nginx serving Benchmarks/Fixtures (items.json) as NAME, its state
+# in STATE, its URL exported as APIKIT_BENCH_URL; fails, saying WHY nginx is needed, without one.
+serve_fixtures() {
+    local nginx
+    nginx="$(serve_nginx "$3")" || return 1
+    serve_start "$1" APIKIT_BENCH_URL items.json bash "$SERVE_ROOT/scripts/servers/nginx.sh" "$nginx" "$2" files '{port}'
+}
