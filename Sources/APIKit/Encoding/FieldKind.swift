@@ -56,6 +56,15 @@ enum FieldKind: UInt8, Sendable {
         }
     }
 
+    /// The body a member of this kind is part of; `nil` for a kind that is no body member.
+    var bodyEncoding: BodyEncoding? {
+        switch category {
+        case .jsonMember: .json
+        case .formField: .formURLEncoded
+        case .header, .query, .declared: nil
+        }
+    }
+
     var category: Category {
         switch self {
         case .header: .header

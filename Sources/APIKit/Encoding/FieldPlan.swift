@@ -145,12 +145,14 @@ final class FieldPlan {
         self.declaredFields = declaredFields
         readsInPlace = declaredFields.isEmpty
         declaresBody = body.contains { $0.kind == .declared }
-        if let first = body.first {
-            let other = body.first { $0.kind.category != first.kind.category }
-            inPlaceBody =
-                other.map { .conflict(first.field, $0.field) } ?? (first.kind.category == .formField ? .form : .json)
-        } else {
+        if body.isEmpty {
             inPlaceBody = .none
+        } else if let other = URLRequestSerializer.firstConflict(
+            count: body.count, encoding: { body[$0].kind.bodyEncoding ?? .json })
+        {
+            inPlaceBody = .conflict(body[0].field, body[other].field)
+        } else {
+            inPlaceBody = body[0].kind.bodyEncoding == .formURLEncoded ? .form : .json
         }
         declaresHeaders = headers.contains { $0.kind == .declared }
     }

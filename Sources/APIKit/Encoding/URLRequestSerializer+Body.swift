@@ -68,8 +68,8 @@ extension URLRequestSerializer {
             }
         }
         guard let first = members.first else { return nil }
-        for member in members.dropFirst() where member.encoding != first.encoding || first.encoding.isWhole {
-            throw .conflictingBodies(first.field, member.field)
+        if let other = Self.firstConflict(count: members.count, encoding: { members[$0].encoding }) {
+            throw .conflictingBodies(first.field, members[other].field)
         }
         if members.count == declared.count { return try declaredBody(declared) }
         if first.encoding == .formURLEncoded {
@@ -84,9 +84,8 @@ extension URLRequestSerializer {
     /// plan whose body fields are all declared).
     private func declaredBody(_ declared: [DeclaredParameters.Member]) throws(BuildError) -> Body? {
         let encoding = declared[0].parameter.encoding
-        for index in declared.indices.dropFirst()
-        where declared[index].parameter.encoding != encoding || encoding.isWhole {
-            throw .conflictingBodies(declared[0].field, declared[index].field)
+        if let other = Self.firstConflict(count: declared.count, encoding: { declared[$0].parameter.encoding }) {
+            throw .conflictingBodies(declared[0].field, declared[other].field)
         }
         let data: Data
         switch encoding.kind {
@@ -105,6 +104,17 @@ extension URLRequestSerializer {
         }
         return Body(data: data, contentType: encoding.contentType)
     }
+
+    /// The first body member, after the first, that cannot share a body with it: one of
+    /// another kind, or any second member beside a whole body (JSON document, raw bytes, a
+    /// file). `nil` when they can all be one body.
+    static func firstConflict(count: Int, encoding: (Int) -> BodyEncoding) -> Int? {
+        guard count > 1 else { return nil }
+        let first = encoding(0)
+        for index in 1..<count where encoding(index) != first || first.isWhole { return index }
+        return nil
+    }
+
     /// The value as one JSON document, or `nil` for a `nil` value.
     private func wholeJSONBody(_ item: DeclaredParameters.Member) throws(BuildError) -> Data? {
         let value = item.parameter.value
