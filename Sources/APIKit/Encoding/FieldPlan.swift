@@ -52,15 +52,22 @@ final class FieldPlan {
         /// body all of whose members were declared: everything declared.
         static let everythingDeclared = [Item(kind: .declared, offset: 0, field: -1)]
 
-        /// Whether a parameter declared by the field at `source` stands here.
+        /// Where this declared field's parameters stand in `declared`, the list of one kind:
+        /// from `next`, as long as they are its own; `next` is moved past them. Fields declare
+        /// in declaration order, so each field's parameters follow the previous field's.
         @inline(__always)
-        func owns(_ source: Int) -> Bool {
-            field == source || field < 0
+        func declaredRange<Parameter>(
+            in declared: [DeclaredParameters.Declared<Parameter>],
+            from next: inout Int
+        ) -> Range<Int> {
+            let start = next
+            while next < declared.count, field == declared[next].source || field < 0 { next += 1 }
+            return start..<next
         }
     }
 
-    /// What the body members read in place make: no body, one kind of body, or a conflict
-    /// between two fields (indices in ``fields``).
+    /// What the body members read in place make: nothing (there are none), one kind of body,
+    /// or a conflict between two fields (indices in ``fields``).
     enum InPlaceBody {
         case none, json, form
         case conflict(Int, Int)
@@ -145,14 +152,15 @@ final class FieldPlan {
         self.declaredFields = declaredFields
         readsInPlace = declaredFields.isEmpty
         declaresBody = body.contains { $0.kind == .declared }
-        if body.isEmpty {
+        let inPlace = body.filter { $0.kind != .declared }
+        if inPlace.isEmpty {
             inPlaceBody = .none
         } else if let other = URLRequestSerializer.firstConflict(
-            count: body.count, encoding: { body[$0].kind.bodyEncoding ?? .json })
+            count: inPlace.count, encoding: { inPlace[$0].kind.bodyEncoding ?? .json })
         {
-            inPlaceBody = .conflict(body[0].field, body[other].field)
+            inPlaceBody = .conflict(inPlace[0].field, inPlace[other].field)
         } else {
-            inPlaceBody = body[0].kind.bodyEncoding == .formURLEncoded ? .form : .json
+            inPlaceBody = inPlace[0].kind.bodyEncoding == .formURLEncoded ? .form : .json
         }
         declaresHeaders = headers.contains { $0.kind == .declared }
     }

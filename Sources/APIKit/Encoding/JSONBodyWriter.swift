@@ -220,6 +220,7 @@ enum JSONBodyWriter {
     }
 
     /// A JSON string literal with the escapes `JSONEncoder` uses.
+    @inline(__always)
     static func appendString(_ string: String, to body: inout [UInt8]) {
         body.append(UInt8(ascii: "\""))
         string.withUTF8InPlace { appendEscaped(utf8: $0, to: &body) }

@@ -53,25 +53,26 @@ extension URLRequestSerializer {
                 throw .conflictingBodies(plan.fields[first].name, plan.fields[other].name)
             }
         }
-        // Declared members among them: check the kinds in declaration order.
+        // Every member was declared: the declared members are the whole body, in order.
+        if case .none = plan.inPlaceBody {
+            return declared.isEmpty ? nil : try declaredBody(declared)
+        }
+        // Members read in place and declared ones: check the kinds in declaration order.
         var members: [(encoding: BodyEncoding, field: String)] = []
         var next = 0
         for item in plan.body {
-            switch item.kind.category {
-            case .jsonMember: members.append((.json, plan.fields[item.field].name))
-            case .formField: members.append((.formURLEncoded, plan.fields[item.field].name))
-            default:
-                while next < declared.count, item.owns(declared[next].source) {
-                    members.append((declared[next].parameter.encoding, declared[next].field))
-                    next += 1
+            guard let encoding = item.kind.bodyEncoding else {
+                for index in item.declaredRange(in: declared, from: &next) {
+                    members.append((declared[index].parameter.encoding, declared[index].field))
                 }
+                continue
             }
+            members.append((encoding, plan.fields[item.field].name))
         }
-        guard let first = members.first else { return nil }
+        let first = members[0]
         if let other = Self.firstConflict(count: members.count, encoding: { members[$0].encoding }) {
             throw .conflictingBodies(first.field, members[other].field)
         }
-        if members.count == declared.count { return try declaredBody(declared) }
         if first.encoding == .formURLEncoded {
             return Body(
                 data: try formBody(at: base, plan: plan, declared: declared), contentType: first.encoding.contentType)
@@ -174,6 +175,8 @@ extension URLRequestSerializer {
         body.reserveCapacity(64 * max(items.count, declared.count) + 2)
         var isFirst = true
         var next = 0
+        // The declared member being written, to name it when it fails.
+        var failing = 0
         let request = strategy
         for item in items {
             let storage = base + item.offset
@@ -192,16 +195,16 @@ extension URLRequestSerializer {
                 case .jsonOptionalStrings:
                     try Self.appendMember(JSON<[String]?>.self, at: storage, request, &isFirst, &body)
                 default:
-                    while next < declared.count, item.owns(declared[next].source) {
+                    for index in item.declaredRange(in: declared, from: &next) {
+                        failing = index
                         try JSONBodyWriter.appendMember(
-                            declared[next].parameter.value,
-                            key: declared[next].parameter.key,
-                            field: declared[next].parameter.strategy,
+                            declared[index].parameter.value,
+                            key: declared[index].parameter.key,
+                            field: declared[index].parameter.strategy,
                             request: request,
                             isFirst: &isFirst,
                             to: &body
                         )
-                        next += 1
                     }
                 }
             } catch {
@@ -212,7 +215,7 @@ extension URLRequestSerializer {
                         underlying: error)
                 }
                 throw .valueEncodingFailed(
-                    field: declared[next].field, key: declared[next].parameter.key, underlying: error)
+                    field: declared[failing].field, key: declared[failing].parameter.key, underlying: error)
             }
         }
         body.append(UInt8(ascii: "}"))
@@ -243,9 +246,8 @@ extension URLRequestSerializer {
                 keys.append((Self.key(of: item, at: base), plan?.fields[item.field].name ?? ""))
                 continue
             }
-            while next < declared.count, item.owns(declared[next].source) {
-                keys.append((declared[next].parameter.key, declared[next].field))
-                next += 1
+            for index in item.declaredRange(in: declared, from: &next) {
+                keys.append((declared[index].parameter.key, declared[index].field))
             }
         }
         let key = { (index: Int) in keys[index].key }
@@ -303,14 +305,13 @@ extension URLRequestSerializer {
                 try Self.appendItem(Field<String?>.self, storage, plan, item.field, request, &writer)
             case .fieldOptionalInt: try Self.appendItem(Field<Int?>.self, storage, plan, item.field, request, &writer)
             default:
-                while next < declared.count, item.owns(declared[next].source) {
-                    defer { next += 1 }
+                for index in item.declaredRange(in: declared, from: &next) {
                     try writer.append(
-                        declared[next].parameter.value,
-                        key: declared[next].parameter.key,
-                        strategy: declared[next].parameter.strategy,
+                        declared[index].parameter.value,
+                        key: declared[index].parameter.key,
+                        strategy: declared[index].parameter.strategy,
                         request: request,
-                        field: declared[next].field
+                        field: declared[index].field
                     )
                 }
             }

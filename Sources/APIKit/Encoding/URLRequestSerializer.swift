@@ -95,18 +95,17 @@ struct URLRequestSerializer {
             case .queryOptionalBool:
                 try appendItem(Query<Bool?>.self, storage, plan, item.field, request, &writer)
             default:
-                while next < declared.count, item.owns(declared[next].source) {
-                    defer { next += 1 }
-                    guard let value = declared[next].parameter.value else {
-                        writer.appendKeyOnly(declared[next].parameter.key)
+                for index in item.declaredRange(in: declared, from: &next) {
+                    guard let value = declared[index].parameter.value else {
+                        writer.appendKeyOnly(declared[index].parameter.key)
                         continue
                     }
                     try writer.append(
                         value,
-                        key: declared[next].parameter.key,
-                        strategy: declared[next].parameter.strategy,
+                        key: declared[index].parameter.key,
+                        strategy: declared[index].parameter.strategy,
                         request: request,
-                        field: declared[next].field
+                        field: declared[index].field
                     )
                 }
             }
@@ -215,10 +214,7 @@ struct URLRequestSerializer {
                 )
                 continue
             }
-            while next < declared.count, item.owns(declared[next].source) {
-                present.append(declared[next])
-                next += 1
-            }
+            present.append(contentsOf: declared[item.declaredRange(in: declared, from: &next)])
         }
         return present
     }
