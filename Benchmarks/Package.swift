@@ -9,6 +9,16 @@ import PackageDescription
 //
 // The "MallocInterposer" trait alone: package-benchmark's default traits also
 // pull in swift-runtime-interposer (ARC counters), which is not needed here.
+/// What both executables send requests with: APIKit over each transport, and AsyncHTTPClient
+/// itself for the raw baseline.
+let clients: [Target.Dependency] = [
+    .product(name: "APIKit", package: "APIKit"),
+    .product(name: "APIKitAsyncHTTPClient", package: "APIKitAsyncHTTPClient"),
+    .product(name: "AsyncHTTPClient", package: "async-http-client"),
+    .product(name: "NIOCore", package: "swift-nio"),
+    .product(name: "NIOFoundationCompat", package: "swift-nio"),
+]
+
 let package = Package(
     name: "APIKitBenchmarks",
     platforms: [.macOS(.v13), .iOS(.v16)],
@@ -24,14 +34,7 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "APIKitBenchmarks",
-            dependencies: [
-                .product(name: "APIKit", package: "APIKit"),
-                .product(name: "APIKitAsyncHTTPClient", package: "APIKitAsyncHTTPClient"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-                .product(name: "Benchmark", package: "benchmark"),
-            ],
+            dependencies: clients + [.product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/APIKitBenchmarks",
             swiftSettings: [.swiftLanguageMode(.v6)],
             plugins: [
@@ -44,14 +47,7 @@ let package = Package(
         // executable target there as a benchmark.
         .executableTarget(
             name: "TransportLoad",
-            dependencies: [
-                .product(name: "APIKit", package: "APIKit"),
-                .product(name: "APIKitAsyncHTTPClient", package: "APIKitAsyncHTTPClient"),
-                .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOFoundationCompat", package: "swift-nio"),
-            ],
+            dependencies: clients + [.product(name: "NIOPosix", package: "swift-nio")],
             path: "Sources/TransportLoad",
             swiftSettings: [.swiftLanguageMode(.v6)]
         ),
