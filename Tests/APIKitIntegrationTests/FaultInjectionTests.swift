@@ -72,7 +72,7 @@ struct FaultInjectionTests {
         #expect(elapsed < bound, "\(fault.path) took \(elapsed), more than \(bound)")
         await pause(0.3)
         #expect(inFlight.completionCount == 1, "\(fault.path) completed \(inFlight.completionCount) times")
-        try await expectNoSocketLeft(tag: tag, path: fault.path)
+        try await expectNoSocketLeft(tag: tag, path: fault.path, outcome: "\(result)")
         return result
     }
 
@@ -83,13 +83,15 @@ struct FaultInjectionTests {
     /// Expects that no descriptor of this process is still a socket of the connections tagged
     /// `tag` — while the session that made them is still alive, so a connection kept after a
     /// failed or cancelled transfer counts as leaked. Waits up to 5 s for them to close.
-    func expectNoSocketLeft(tag: String, path: String) async throws {
+    /// `outcome` is what the call ended with, named when the server saw no connection at all
+    /// (then the request went out on a connection the server never read from).
+    func expectNoSocketLeft(tag: String, path: String, outcome: String = "not known here") async throws {
         guard OpenSockets.available, let serverPort = FaultServer.url?.port else {
             Issue.record("cannot check sockets: no /proc or no fault server port")
             return
         }
         let ports = try await taggedPorts(tag)
-        #expect(!ports.isEmpty, "\(path): the fault server saw no tagged connection")
+        #expect(!ports.isEmpty, "\(path): the fault server saw no tagged connection; the call ended with \(outcome)")
         var left: Set<Int> = []
         for _ in 0..<50 {
             left = Set(OpenSockets.held().filter { $0.remotePort == serverPort }.map(\.localPort)).intersection(ports)

@@ -21,6 +21,11 @@ Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path
     /ports?tag=T            a JSON list of the client ports of every connection whose request
                             carried ?tag=T (any path above), so a test can check that none of
                             its own sockets to this server is still open
+
+The server reads one request per connection, so every complete response head says
+"Connection: close": a client that pools connections (AsyncHTTPClient) must not send the next
+request on one this server is about to close — that request would never be read and would fail
+with a lost connection, not with the fault its test asked for.
 """
 
 import json
@@ -80,7 +85,7 @@ def handle(conn, client_port):
             time.sleep(0.2)
             reset(conn)
         elif path == "/reset-mid-body":
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n0123456789")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789")
             time.sleep(0.2)
             reset(conn)
         elif path == "/short-body":
@@ -90,17 +95,17 @@ def handle(conn, client_port):
             conn.close()
         elif path in ("/drip", "/drip-stall"):
             interval = 5.0 if path == "/drip-stall" else float(params.get("interval", "1"))
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\n\r\nx")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\nConnection: close\r\n\r\nx")
             for _ in range(19):
                 time.sleep(interval)
                 conn.sendall(b"x")
             conn.close()
         elif path == "/malformed-status":
-            conn.sendall(b"HTTP/1.1 abc nope\r\nContent-Length: 0\r\n\r\n")
+            conn.sendall(b"HTTP/1.1 abc nope\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             time.sleep(0.2)
             conn.close()
         elif path == "/invalid-header":
-            conn.sendall(b"HTTP/1.1 200 OK\r\nX-Bad: a\x00b\x01c\r\nContent-Length: 2\r\n\r\nok")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nX-Bad: a\x00b\x01c\r\nContent-Length: 2\r\nConnection: close\r\n\r\nok")
             time.sleep(0.2)
             conn.close()
         elif path == "/huge-headers":
@@ -108,7 +113,7 @@ def handle(conn, client_port):
             line = b"X-Filler: " + b"a" * 1000 + b"\r\n"
             for _ in range(10 * 1024):
                 conn.sendall(line)
-            conn.sendall(b"Content-Length: 2\r\n\r\nok")
+            conn.sendall(b"Content-Length: 2\r\nConnection: close\r\n\r\nok")
             conn.close()
         elif path == "/corrupt-gzip":
             body = b"\x1f\x8b\x08\x00this is not gzip at all" * 4
