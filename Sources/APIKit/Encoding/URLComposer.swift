@@ -33,8 +33,12 @@ enum URLComposer {
             if !path.isEmpty {
                 while text.last == UInt8(ascii: "/") { text.removeLast() }
                 text.append(UInt8(ascii: "/"))
-                let encodedPath = PercentEncoding.encodePath(path).utf8
-                text.append(contentsOf: encodedPath.drop { $0 == UInt8(ascii: "/") })
+                // The path's own leading slashes are dropped: the one above joins it. Appended
+                // from its bytes in one go (a `drop(while:)` of the UTF-8 view copies byte by byte).
+                PercentEncoding.encodePath(path).withUTF8InPlace { encoded in
+                    let start = encoded.firstIndex { $0 != UInt8(ascii: "/") } ?? encoded.endIndex
+                    text.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[start...]))
+                }
             }
             // The base's query, if any, then a separator for the declared items.
             if question < hash, question + 1 < hash {
