@@ -12,55 +12,77 @@
 enum PathTemplate {
     typealias Declared = DeclaredParameters.Declared<PathParameter>
 
-    static func fill(_ path: String, with declared: [Declared]) throws(BuildError) -> String {
-        let hasBrace = path.withUTF8InPlace { $0.contains(UInt8(ascii: "{")) }
-        guard !declared.isEmpty || hasBrace else { return path }
+    /// Appends `path`, its placeholders filled and every character a URL path may not hold
+    /// percent-encoded (``PercentEncoding/appendPath(utf8:to:)``), to the URL's text.
+    ///
+    /// - Throws: ``BuildError/missingPathValue(_:path:)``, ``BuildError/unusedPathValue(_:field:path:)``,
+    ///   ``BuildError/duplicatePathValue(_:fields:)``, ``BuildError/invalidPathValue(_:field:reason:)``
+    ///   or the value's own encoding failure.
+    static func append(_ path: String, with declared: [Declared], to output: inout [UInt8]) throws(BuildError) {
+        let failure = path.withUTF8InPlace { utf8 -> BuildError? in
+            guard !declared.isEmpty || utf8.contains(UInt8(ascii: "{")) else {
+                PercentEncoding.appendPath(utf8: utf8, to: &output)
+                return nil
+            }
+            do throws(BuildError) {
+                try append(utf8, of: path, with: declared, to: &output)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// `append(_:with:to:)` on the path's UTF-8 bytes.
+    private static func append(
+        _ utf8: UnsafeBufferPointer<UInt8>,
+        of path: String,
+        with declared: [Declared],
+        to output: inout [UInt8]
+    ) throws(BuildError) {
         if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.name }) {
             throw .duplicatePathValue(
                 declared[later].parameter.name, fields: [declared[earlier].field, declared[later].field])
         }
         var used = UsedValues(count: declared.count)
-        // A failure while filling comes first: it names a placeholder met on the way.
-        var failure: BuildError?
-        let bytes = path.withUTF8InPlace { utf8 -> [UInt8] in
-            var filled: [UInt8] = []
-            filled.reserveCapacity(utf8.count + 16 * declared.count)
-            var runStart = 0
-            var index = 0
-            while index < utf8.count {
-                guard utf8[index] == UInt8(ascii: "{") else {
-                    index += 1
-                    continue
-                }
-                var close = index + 1
-                while close < utf8.count, !isDelimiter(utf8[close]) { close += 1 }
-                // Not a placeholder: the brace stays, to be percent-encoded with the path.
-                guard close < utf8.count, utf8[close] == UInt8(ascii: "}"), close > index + 1 else {
-                    index += 1
-                    continue
-                }
-                filled.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index]))
-                let name = String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close]), as: UTF8.self)
-                guard let position = declared.firstIndex(where: { $0.parameter.name == name }) else {
-                    failure = .missingPathValue(name, path: path)
-                    return []
-                }
-                do throws(BuildError) {
-                    try appendSegment(for: declared[position], path: path, to: &filled)
-                } catch {
-                    failure = error
-                    return []
-                }
-                used.insert(position)
-                index = close + 1
-                runStart = index
+        var runStart = 0
+        var index = 0
+        while index < utf8.count {
+            guard utf8[index] == UInt8(ascii: "{") else {
+                index += 1
+                continue
             }
-            filled.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
-            return filled
+            var close = index + 1
+            while close < utf8.count, !isDelimiter(utf8[close]) { close += 1 }
+            // Not a placeholder: the brace stays, to be percent-encoded with the path.
+            guard close < utf8.count, utf8[close] == UInt8(ascii: "}"), close > index + 1 else {
+                index += 1
+                continue
+            }
+            PercentEncoding.appendPath(utf8: UnsafeBufferPointer(rebasing: utf8[runStart..<index]), to: &output)
+            let name = String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close]), as: UTF8.self)
+            guard let position = declared.firstIndex(where: { $0.parameter.name == name }) else {
+                throw .missingPathValue(name, path: path)
+            }
+            try appendSegment(for: declared[position], path: path, to: &output)
+            used.insert(position)
+            index = close + 1
+            runStart = index
         }
-        if let failure { throw failure }
+        PercentEncoding.appendPath(utf8: UnsafeBufferPointer(rebasing: utf8[runStart...]), to: &output)
         if let unused = used.firstMissing {
             throw .unusedPathValue(declared[unused].parameter.name, field: declared[unused].field, path: path)
+        }
+    }
+
+    /// The path as ``append(_:with:to:)`` writes it, as text: what an error names.
+    static func filled(_ path: String, with declared: [Declared]) -> String {
+        var bytes: [UInt8] = []
+        do {
+            try append(path, with: declared, to: &bytes)
+        } catch {
+            return path
         }
         return String(decoding: bytes, as: UTF8.self)
     }

@@ -24,7 +24,7 @@ enum PercentEncoding {
         // A native string's bytes are read in place; `var copy = text; copy.withUTF8` would
         // retain and release its storage on every call. Written out rather than through
         // `String.withUTF8InPlace`, which costs 45-270 more instructions per request here
-        // (callgrind, scripts/instruction-counts.sh), as it does in `encodePath(_:)`.
+        // (callgrind, scripts/instruction-counts.sh).
         if text.utf8.withContiguousStorageIfAvailable({ append(utf8: $0, style: style, to: &output) }) != nil {
             return
         }
@@ -52,35 +52,29 @@ enum PercentEncoding {
         }
     }
 
-    /// A path with every character that may not appear in a URL path escaped.
+    /// Appends a path with every character that may not appear in a URL path escaped.
     ///
     /// Kept as they are: unreserved characters, sub-delimiters (`!$&'()*+,;=`), `:`, `@`,
     /// `/`, and `%` when it starts a valid `%XX` escape. Everything else — including `?`,
     /// `#`, a space and non-ASCII characters — is escaped, so the result is always a valid
     /// percent-encoded path.
-    static func encodePath(_ path: String) -> String {
-        let isValid: (UInt8) -> Bool = { isUnreserved($0) || isPathDelimiter($0) }
-        if path.utf8.withContiguousStorageIfAvailable({ $0.allSatisfy(isValid) }) ?? path.utf8.allSatisfy(isValid) {
-            return path
-        }
-        let utf8 = Array(path.utf8)
-        var output: [UInt8] = []
-        output.reserveCapacity(utf8.count)
-        var index = 0
-        while index < utf8.count {
+    static func appendPath(utf8: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        var runStart = 0
+        for index in 0..<utf8.count {
             let byte = utf8[index]
-            if isUnreserved(byte) || isPathDelimiter(byte) {
-                output.append(byte)
-            } else if byte == UInt8(ascii: "%"), index + 2 < utf8.count,
-                isHexDigit(utf8[index + 1]), isHexDigit(utf8[index + 2])
+            if isUnreserved(byte) || isPathDelimiter(byte) { continue }
+            if byte == UInt8(ascii: "%"), index + 2 < utf8.count, isHexDigit(utf8[index + 1]),
+                isHexDigit(utf8[index + 2])
             {
-                output.append(byte)
-            } else {
-                appendEscape(byte, to: &output)
+                continue
             }
-            index += 1
+            if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart..<index])) }
+            runStart = index + 1
+            appendEscape(byte, to: &output)
         }
-        return String(decoding: output, as: UTF8.self)
+        if runStart < utf8.count {
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[runStart...]))
+        }
     }
 
     @inline(__always)

@@ -12,41 +12,48 @@
 /// The URL is written as text and parsed once: `URLComponents` would parse and re-serialise
 /// every part, at several times the cost.
 enum URLComposer {
-    /// - Parameter appendQuery: Appends the declared query items, already percent-encoded and
-    ///   joined by `&`, to the URL's text; they are written in place, not copied.
+    /// - Parameters:
+    ///   - path: The request's path; only whether it is empty is read here.
+    ///   - appendPath: Appends the path, percent-encoded, to the URL's text (``PathTemplate``).
+    ///     Its own leading slashes are dropped.
+    ///   - appendQuery: Appends the declared query items, already percent-encoded and joined
+    ///     by `&`, to the URL's text; they are written in place, not copied.
     @inline(__always)
     static func url<Failure: Error>(
         base: URL,
         path: String,
+        appendingPath appendPath: (inout [UInt8]) throws(Failure) -> Void,
         appendingQuery appendQuery: (inout [UInt8]) throws(Failure) -> Void
     ) throws(Failure) -> URL? {
         var absolute = base.absoluteString
         var text: [UInt8] = []
+        // The base split into the part up to its path, its query and its fragment.
+        var query: Range<Int> = 0..<0
         var fragment: Range<Int> = 0..<0
         absolute.withUTF8 { utf8 in
-            // Split the base into the part up to its path, its query and its fragment.
             let hash = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
             let question = utf8[..<hash].firstIndex(of: UInt8(ascii: "?")) ?? hash
+            query = question..<hash
             fragment = hash..<utf8.endIndex
             text.reserveCapacity(2 * utf8.count + path.utf8.count + 64)
             text.append(contentsOf: utf8[..<question])
-            if !path.isEmpty {
-                while text.last == UInt8(ascii: "/") { text.removeLast() }
-                text.append(UInt8(ascii: "/"))
-                // The path's own leading slashes are dropped: the one above joins it. Appended
-                // from its bytes in one go (a `drop(while:)` of the UTF-8 view copies byte by byte).
-                PercentEncoding.encodePath(path).withUTF8InPlace { encoded in
-                    let start = encoded.firstIndex { $0 != UInt8(ascii: "/") } ?? encoded.endIndex
-                    text.append(contentsOf: UnsafeBufferPointer(rebasing: encoded[start...]))
-                }
-            }
-            // The base's query, if any, then a separator for the declared items.
-            if question < hash, question + 1 < hash {
-                text.append(contentsOf: utf8[question..<hash])
-                text.append(UInt8(ascii: "&"))
-            } else {
-                text.append(UInt8(ascii: "?"))
-            }
+        }
+        if path.isEmpty {
+            try appendPath(&text)  // writes nothing, but may find the path values unused
+        } else {
+            while text.last == UInt8(ascii: "/") { text.removeLast() }
+            text.append(UInt8(ascii: "/"))
+            let pathStart = text.count
+            try appendPath(&text)
+            let slashes = text[pathStart...].prefix { $0 == UInt8(ascii: "/") }.count
+            if slashes > 0 { text.removeSubrange(pathStart..<pathStart + slashes) }
+        }
+        // The base's query, if any, then a separator for the declared items.
+        if query.count > 1 {
+            absolute.withUTF8 { utf8 in text.append(contentsOf: utf8[query]) }
+            text.append(UInt8(ascii: "&"))
+        } else {
+            text.append(UInt8(ascii: "?"))
         }
         let itemsStart = text.count
         try appendQuery(&text)

@@ -34,12 +34,15 @@ struct URLRequestSerializer {
         throws(BuildError) -> URLRequest
     {
         guard HTTPSyntax.isToken(method.rawValue) else { throw .invalidMethod(method) }
-        let path = try PathTemplate.fill(path, with: declared.path)
         // The closure captures what it reads alone: capturing `self` copies the serializer, and
         // capturing `declared` all of its lists.
         let strategy = self.strategy
         let declaredQuery = declared.query
+        let declaredPath = declared.path
+        let path = self.path
         let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
+            try PathTemplate.append(path, with: declaredPath, to: &text)
+        } appendingQuery: { (text: inout [UInt8]) throws(BuildError) in
             // The writer takes the text over and gives it back: no copy.
             var writer = FormWriter(style: .query)
             swap(&writer.output, &text)
@@ -53,7 +56,9 @@ struct URLRequestSerializer {
                     request: strategy, to: &writer)
             }
         }
-        guard let url else { throw .invalidURL(base: base.absoluteString, path: path) }
+        guard let url else {
+            throw .invalidURL(base: base.absoluteString, path: PathTemplate.filled(path, with: declared.path))
+        }
         let body = try self.body(at: configuration, plan: plan, declared: declared.body)
         var request = URLRequest(url: url)
         // `GET` is URLRequest's default, and setting a method costs a case-insensitive

@@ -196,6 +196,17 @@ struct PathTests {
         }
     }
 
+    struct HexValue: RequestConfiguration, Sendable {
+        @PathSegment("v") var value = "41"
+    }
+
+    @Test("a % of the path just before a placeholder is escaped: the value cannot complete it to an escape")
+    func percentBeforePlaceholder() throws {
+        // Were the path's `%` kept, `p%` and `41` would read as `p%41`, which is `pA`.
+        let request = try urlRequest(HexValue(), path: "p%{v}/%2F")
+        #expect(request.url?.absoluteString == "https://api.example.com/p%2541/%2F")
+    }
+
     struct NonASCII: RequestConfiguration, Sendable {
         @PathSegment("ユーザー") var user = "Zoë"
         @PathSegment("n") var number = 3
