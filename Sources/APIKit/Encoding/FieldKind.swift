@@ -16,14 +16,16 @@ enum FieldKind: UInt8, Sendable {
     case jsonString, jsonInt, jsonBool, jsonDouble
     case jsonOptionalString, jsonOptionalInt, jsonOptionalBool, jsonOptionalDouble, jsonOptionalStrings
     case fieldString, fieldInt, fieldBool, fieldOptionalString, fieldOptionalInt
-    /// A `@PathSegment` over a `String` or an `Int`: declared, with code for its concrete type.
+    /// A `@PathSegment` over a `String` or an `Int`: read in place when every path value of
+    /// the configuration is one of these (``FieldPlan/pathReadsInPlace``), else declared with
+    /// code for its concrete type.
     case pathString, pathInt
     /// Any other parameter type: declared per request.
     case declared
 
     /// Where the serializer reads a field of this kind.
     enum Category {
-        case header, query, jsonMember, formField, declared
+        case header, query, jsonMember, formField, pathSegment, declared
     }
 
     init(_ type: Any.Type) {
@@ -61,7 +63,7 @@ enum FieldKind: UInt8, Sendable {
         switch category {
         case .jsonMember: .json
         case .formField: .formURLEncoded
-        case .header, .query, .declared: nil
+        case .header, .query, .pathSegment, .declared: nil
         }
     }
 
@@ -75,7 +77,8 @@ enum FieldKind: UInt8, Sendable {
             .jsonOptionalDouble, .jsonOptionalStrings:
             .jsonMember
         case .fieldString, .fieldInt, .fieldBool, .fieldOptionalString, .fieldOptionalInt: .formField
-        case .pathString, .pathInt, .declared: .declared
+        case .pathString, .pathInt: .pathSegment
+        case .declared: .declared
         }
     }
 }

@@ -84,6 +84,12 @@ final class FieldPlan {
     let headers: [Item]
     let query: [Item]
     let body: [Item]
+    /// The fields that declare path values, in declaration order.
+    let path: [Item]
+    /// Whether there are path values and every one is a `@PathSegment` of a `String` or an
+    /// `Int`, read in place (``InPlacePathValues``). Otherwise the path is filled from what was
+    /// declared: the values of such fields too, or none at all.
+    let pathReadsInPlace: Bool
     /// The indices of the fields read through what they declare, in declaration order.
     let declaredFields: [Int]
     /// Whether every field is read in place: nothing is declared per request.
@@ -110,6 +116,7 @@ final class FieldPlan {
         var headers: [Item] = []
         var query: [Item] = []
         var body: [Item] = []
+        var path: [Item] = []
         var declaredFields: [Int] = []
         for (index, field) in fields.enumerated() {
             let item = Item(kind: field.kind, offset: field.offset, field: index)
@@ -117,12 +124,26 @@ final class FieldPlan {
             case .header: headers.append(item)
             case .query: query.append(item)
             case .jsonMember, .formField: body.append(item)
+            case .pathSegment: path.append(item)
             case .declared:
                 declaredFields.append(index)
                 if field.header != nil { headers.append(item) }
                 if field.query != nil { query.append(item) }
                 if field.body != nil { body.append(item) }
+                if field.path != nil { path.append(item) }
             }
+        }
+        pathReadsInPlace = !path.isEmpty && !path.contains { $0.kind == .declared }
+        if pathReadsInPlace {
+            for index in path.indices {
+                path[index].keyOffset =
+                    path[index].kind == .pathInt
+                    ? MemoryLayout<PathSegment<Int>>.offset(of: \.key) ?? 0
+                    : MemoryLayout<PathSegment<String>>.offset(of: \.key) ?? 0
+            }
+        } else {
+            // The path is filled from what was declared: the in-place kinds declare theirs too.
+            declaredFields = (declaredFields + path.filter { $0.kind != .declared }.map(\.field)).sorted()
         }
         let headerKey = MemoryLayout<Header>.offset(of: \.key) ?? 0
         let names = headers.filter { $0.kind == .header }.map {
@@ -149,6 +170,7 @@ final class FieldPlan {
         self.headers = headers
         self.query = query
         self.body = body
+        self.path = path
         self.declaredFields = declaredFields
         readsInPlace = declaredFields.isEmpty
         declaresBody = body.contains { $0.kind == .declared }

@@ -10,22 +10,20 @@
 /// The path is scanned as UTF-8 bytes and written into one buffer: no byte of a multi-byte
 /// character equals `{`, `}` or `/`, so this finds the placeholders a scan by character finds.
 enum PathTemplate {
-    typealias Declared = DeclaredParameters.Declared<PathParameter>
-
     /// Appends `path`, its placeholders filled and every character a URL path may not hold
     /// percent-encoded (``PercentEncoding/appendPath(utf8:to:)``), to the URL's text.
     ///
     /// - Throws: ``BuildError/missingPathValue(_:path:)``, ``BuildError/unusedPathValue(_:field:path:)``,
     ///   ``BuildError/duplicatePathValue(_:fields:)``, ``BuildError/invalidPathValue(_:field:reason:)``
     ///   or the value's own encoding failure.
-    static func append(_ path: String, with declared: [Declared], to output: inout [UInt8]) throws(BuildError) {
+    static func append(_ path: String, with values: some PathValues, to output: inout [UInt8]) throws(BuildError) {
         let failure = path.withUTF8InPlace { utf8 -> BuildError? in
-            guard !declared.isEmpty || utf8.contains(UInt8(ascii: "{")) else {
+            guard values.count > 0 || utf8.contains(UInt8(ascii: "{")) else {
                 PercentEncoding.appendPath(utf8: utf8, to: &output)
                 return nil
             }
             do throws(BuildError) {
-                try append(utf8, of: path, with: declared, to: &output)
+                try append(utf8, of: path, with: values, to: &output)
                 return nil
             } catch {
                 return error
@@ -38,14 +36,14 @@ enum PathTemplate {
     private static func append(
         _ utf8: UnsafeBufferPointer<UInt8>,
         of path: String,
-        with declared: [Declared],
+        with values: some PathValues,
         to output: inout [UInt8]
     ) throws(BuildError) {
-        if let (earlier, later) = DuplicateKeys.first(count: declared.count, key: { declared[$0].parameter.name }) {
+        if let (earlier, later) = DuplicateKeys.first(count: values.count, key: values.name(at:)) {
             throw .duplicatePathValue(
-                declared[later].parameter.name, fields: [declared[earlier].field, declared[later].field])
+                values.name(at: later), fields: [values.field(at: earlier), values.field(at: later)])
         }
-        var used = UsedValues(count: declared.count)
+        var used = UsedValues(count: values.count)
         var runStart = 0
         var index = 0
         while index < utf8.count {
@@ -62,29 +60,19 @@ enum PathTemplate {
             }
             PercentEncoding.appendPath(utf8: UnsafeBufferPointer(rebasing: utf8[runStart..<index]), to: &output)
             let name = String(decoding: UnsafeBufferPointer(rebasing: utf8[(index + 1)..<close]), as: UTF8.self)
-            guard let position = declared.firstIndex(where: { $0.parameter.name == name }) else {
+            guard let position = (0..<values.count).first(where: { values.name(at: $0) == name }) else {
                 throw .missingPathValue(name, path: path)
             }
-            try appendSegment(for: declared[position], path: path, to: &output)
+            try appendSegment(
+                values.text(at: position, path: path), name: name, field: values.field(at: position), to: &output)
             used.insert(position)
             index = close + 1
             runStart = index
         }
         PercentEncoding.appendPath(utf8: UnsafeBufferPointer(rebasing: utf8[runStart...]), to: &output)
         if let unused = used.firstMissing {
-            throw .unusedPathValue(declared[unused].parameter.name, field: declared[unused].field, path: path)
+            throw .unusedPathValue(values.name(at: unused), field: values.field(at: unused), path: path)
         }
-    }
-
-    /// The path as ``append(_:with:to:)`` writes it, as text: what an error names.
-    static func filled(_ path: String, with declared: [Declared]) -> String {
-        var bytes: [UInt8] = []
-        do {
-            try append(path, with: declared, to: &bytes)
-        } catch {
-            return path
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Which values a placeholder used: bits of one word for up to 64 values (no allocation),
@@ -117,23 +105,45 @@ enum PathTemplate {
         byte == UInt8(ascii: "}") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "/")
     }
 
-    /// Appends a value as one percent-encoded path segment.
-    private static func appendSegment(for item: Declared, path: String, to filled: inout [UInt8]) throws(BuildError) {
-        let name = item.parameter.name
-        let text = try self.text(of: item, path: path)
-        guard !text.isEmpty else { throw .invalidPathValue(name, field: item.field, reason: .empty) }
-        guard text != ".", text != ".." else { throw .invalidPathValue(name, field: item.field, reason: .dotSegment) }
+    /// Appends a value's text as one percent-encoded path segment.
+    private static func appendSegment(
+        _ text: String,
+        name: String,
+        field: @autoclosure () -> String,
+        to filled: inout [UInt8]
+    ) throws(BuildError) {
+        guard !text.isEmpty else { throw .invalidPathValue(name, field: field(), reason: .empty) }
+        guard text != ".", text != ".." else { throw .invalidPathValue(name, field: field(), reason: .dotSegment) }
         guard !HTTPSyntax.containsControlCharacter(text) else {
-            throw .invalidPathValue(name, field: item.field, reason: .controlCharacter)
+            throw .invalidPathValue(name, field: field(), reason: .controlCharacter)
         }
         PercentEncoding.append(text, style: .query, to: &filled)
     }
+}
 
-    /// A value's one text, by the query's value encoder: a string or an integer as it is,
-    /// anything else through its ``FormValue``.
-    private static func text(of item: Declared, path: String) throws(BuildError) -> String {
-        let name = item.parameter.name
-        let value = DeclaredValue(opening: item.parameter.value)
+/// The values a path's placeholders are filled with, in declaration order.
+protocol PathValues {
+    var count: Int { get }
+    /// The placeholder name of the value at `index`.
+    func name(at index: Int) -> String
+    /// The property that declared it, for an error.
+    func field(at index: Int) -> String
+    /// Its one text, not yet percent-encoded.
+    func text(at index: Int, path: String) throws(BuildError) -> String
+}
+
+/// What the declared fields declared: every value of a configuration read with Mirror, or of
+/// a plan with a path wrapper other than a `@PathSegment` of a `String` or an `Int`.
+extension [DeclaredParameters.Declared<PathParameter>]: PathValues {
+    func name(at index: Int) -> String { self[index].parameter.name }
+
+    func field(at index: Int) -> String { self[index].field }
+
+    /// By the query's value encoder: a string or an integer as it is, anything else through
+    /// its ``FormValue``.
+    func text(at index: Int, path: String) throws(BuildError) -> String {
+        let (name, field) = (self[index].parameter.name, self[index].field)
+        let value = DeclaredValue(opening: self[index].parameter.value)
         switch value {
         case .string(let string): return string
         case .int(let int): return String(int)
@@ -143,15 +153,38 @@ enum PathTemplate {
         do {
             texts = try FormValue.make(value).flatTexts(ResolvedStrategy(field: .inherit, request: .inherit))
         } catch {
-            throw error.buildError(field: item.field, key: name)
+            throw error.buildError(field: field, key: name)
         }
         guard let texts else {
             let boxed = value.boxed
             let type = type(of: (boxed as? any OptionalProtocol)?.flattenedValue ?? boxed)
-            throw .unsupportedValue(field: item.field, key: name, reason: .nestedValue(String(describing: type)))
+            throw .unsupportedValue(field: field, key: name, reason: .nestedValue(String(describing: type)))
         }
         guard let text = texts.first else { throw .missingPathValue(name, path: path) }
-        guard texts.count == 1 else { throw .invalidPathValue(name, field: item.field, reason: .multipleValues) }
+        guard texts.count == 1 else { throw .invalidPathValue(name, field: field, reason: .multipleValues) }
         return text
+    }
+}
+
+/// The `@PathSegment` fields of a `String` or an `Int` of a plan whose path values are all
+/// such (``FieldPlan/pathReadsInPlace``), read where the configuration stores them.
+struct InPlacePathValues: PathValues {
+    let base: UnsafeRawPointer
+    let plan: FieldPlan
+
+    var count: Int { plan.path.count }
+
+    func name(at index: Int) -> String {
+        (base + plan.path[index].offset + plan.path[index].keyOffset).assumingMemoryBound(to: String.self).pointee
+    }
+
+    func field(at index: Int) -> String { plan.fields[plan.path[index].field].name }
+
+    func text(at index: Int, path: String) -> String {
+        let storage = base + plan.path[index].offset
+        if plan.path[index].kind == .pathInt {
+            return String(storage.assumingMemoryBound(to: PathSegment<Int>.self).pointee.wrappedValue)
+        }
+        return storage.assumingMemoryBound(to: PathSegment<String>.self).pointee.wrappedValue
     }
 }

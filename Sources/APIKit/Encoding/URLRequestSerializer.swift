@@ -41,7 +41,7 @@ struct URLRequestSerializer {
         let declaredPath = declared.path
         let path = self.path
         let url = try URLComposer.url(base: base, path: path) { (text: inout [UInt8]) throws(BuildError) in
-            try PathTemplate.append(path, with: declaredPath, to: &text)
+            try Self.appendPath(path, at: configuration, plan: plan, declared: declaredPath, to: &text)
         } appendingQuery: { (text: inout [UInt8]) throws(BuildError) in
             // The writer takes the text over and gives it back: no copy.
             var writer = FormWriter(style: .query)
@@ -57,7 +57,9 @@ struct URLRequestSerializer {
             }
         }
         guard let url else {
-            throw .invalidURL(base: base.absoluteString, path: PathTemplate.filled(path, with: declared.path))
+            var filled: [UInt8] = []
+            try Self.appendPath(path, at: configuration, plan: plan, declared: declaredPath, to: &filled)
+            throw .invalidURL(base: base.absoluteString, path: String(decoding: filled, as: UTF8.self))
         }
         let body = try self.body(at: configuration, plan: plan, declared: declared.body)
         var request = URLRequest(url: url)
@@ -72,6 +74,24 @@ struct URLRequestSerializer {
         case nil: break
         }
         return request
+    }
+
+    // MARK: Path
+
+    /// Appends the path, its placeholders filled with the values read in place or with what
+    /// was declared (``FieldPlan/pathReadsInPlace``).
+    private static func appendPath(
+        _ path: String,
+        at base: UnsafeRawPointer,
+        plan: FieldPlan?,
+        declared: [DeclaredParameters.Declared<PathParameter>],
+        to text: inout [UInt8]
+    ) throws(BuildError) {
+        if let plan, plan.pathReadsInPlace {
+            try PathTemplate.append(path, with: InPlacePathValues(base: base, plan: plan), to: &text)
+        } else {
+            try PathTemplate.append(path, with: declared, to: &text)
+        }
     }
 
     // MARK: Query

@@ -26,6 +26,30 @@ struct FieldPlanTests {
         #expect(parameters.headers.map(\.parameter.name) == ["X-A"])
     }
 
+    struct Segments: RequestConfiguration, Sendable {
+        @Header("X-A") var a = "1"
+        @PathSegment("id") var id = 5
+        @PathSegment("name") var name = "n"
+    }
+
+    struct SegmentsAndDate: RequestConfiguration, Sendable {
+        @PathSegment("id") var id = 5
+        @PathSegment("day") var day = Date(timeIntervalSince1970: 0)
+        @PathSegment("name") var name = "n"
+    }
+
+    @Test("@PathSegments of String and Int are read in place, unless another path value is declared beside them")
+    func pathInPlace() throws {
+        let inPlace = try #require(FieldPlan.plan(for: Segments()))
+        #expect(inPlace.pathReadsInPlace && inPlace.readsInPlace && inPlace.path.map(\.field) == [1, 2])
+        let declared = try #require(FieldPlan.plan(for: SegmentsAndDate()))
+        #expect(!declared.pathReadsInPlace && declared.declaredFields == [0, 1, 2])
+        let plain = try #require(FieldPlan.plan(for: Plain()))
+        #expect(!plain.pathReadsInPlace && plain.path.isEmpty)
+        #expect(
+            try urlRequest(SegmentsAndDate(), path: "{name}/{id}/{day}").url?.path == "/n/5/1970-01-01T00:00:00Z")
+    }
+
     final class Reference: RequestConfiguration, @unchecked Sendable {
         @Header("X-A") var a = "1"
     }

@@ -235,3 +235,55 @@ struct PathTests {
         #expect(try urlRequest(Custom(), path: "users/{user}").url?.path == "/users/7")
     }
 }
+
+/// A configuration's `@PathSegment`s of a `String` or an `Int` are read in place unless a path
+/// value comes from another wrapper; then they declare theirs with it. Both fill the path the
+/// way Mirror's reading does (`urlRequest` and `buildError` compare the two).
+@Suite("@PathSegment read in place or declared")
+struct PathSegmentReadingTests {
+    struct InPlace: RequestConfiguration, Sendable {
+        @PathSegment("id") var id = 5
+        @PathSegment("name") var name = "a b/c"
+    }
+
+    struct BesideAUsersWrapper: RequestConfiguration, Sendable {
+        @PathSegment("id") var id = 5
+        @PathTests.UserID var user = 7
+        @PathSegment("name") var name = "a b/c"
+    }
+
+    @Test("both fill the placeholders in any order, each value one escaped segment")
+    func fills() throws {
+        #expect(
+            try urlRequest(InPlace(), path: "{name}/i/{id}").url?.absoluteString
+                == "https://api.example.com/a%20b%2Fc/i/5")
+        #expect(
+            try urlRequest(BesideAUsersWrapper(), path: "u/{user}/{name}/i/{id}").url?.absoluteString
+                == "https://api.example.com/u/7/a%20b%2Fc/i/5")
+    }
+
+    @Test("both fail alike: an unused value, a missing one, a dot segment, a control character, a duplicate name")
+    func failures() throws {
+        for configuration in [InPlace(), InPlace(id: 5, name: ".."), InPlace(id: 5, name: "a\u{7}")] as [InPlace] {
+            #expect(buildError(configuration, path: "{name}") != nil)
+            #expect(buildError(configuration, path: "{name}/{id}/{other}") != nil)
+        }
+        guard case .unusedPathValue("id", field: "id", path: "x/{name}") = buildError(InPlace(), path: "x/{name}")
+        else {
+            Issue.record("expected the in-place id to be unused")
+            return
+        }
+        guard
+            case .invalidPathValue("name", field: "name", reason: .dotSegment) = buildError(
+                BesideAUsersWrapper(name: ".."), path: "{user}/{name}/{id}")
+        else {
+            Issue.record("expected a dot segment from the declared reading")
+            return
+        }
+        guard case .duplicatePathValue("id", fields: ["first", "second"]) = buildError(PathTests.Twice(), path: "{id}")
+        else {
+            Issue.record("expected two in-place values named id")
+            return
+        }
+    }
+}
