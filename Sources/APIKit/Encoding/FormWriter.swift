@@ -77,7 +77,11 @@ struct FormWriter {
         // value is consumed: its payload is moved out, not copied.
         switch consume value {
         case .string(let string): appendItem(key, [], string, .brackets)
-        case .int(let int): appendItem(key, [], String(int), .brackets)
+        case .int(let int):
+            separate()
+            appendKey(key, [], .brackets)
+            output.append(UInt8(ascii: "="))
+            output.appendDecimal(int)
         case .bool(let bool):
             let bools = ResolvedStrategy.bools(field: strategy().bools, request: request.bools)
             appendItem(key, [], bools.text(bool), .brackets)

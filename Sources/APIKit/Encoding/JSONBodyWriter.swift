@@ -58,7 +58,7 @@ enum JSONBodyWriter {
             appendString(string, to: &body)
         case .int(let int):
             appendKey(key, isFirst: &isFirst, to: &body)
-            body.append(contentsOf: String(int).utf8)
+            body.appendDecimal(int)
         case .bool(let bool):
             appendKey(key, isFirst: &isFirst, to: &body)
             let bools = ResolvedStrategy.bools(field: field().bools, request: request.bools)
@@ -92,7 +92,7 @@ enum JSONBodyWriter {
         var body: [UInt8] = []
         switch value {
         case .string(let string): appendString(string, to: &body)
-        case .int(let int): body.append(contentsOf: String(int).utf8)
+        case .int(let int): body.appendDecimal(int)
         case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
         case .double(let double): try appendDouble(double, to: &body)
         case .strings(let strings): appendStrings(strings, to: &body)
@@ -214,7 +214,7 @@ enum JSONBodyWriter {
         body.append(UInt8(ascii: "["))
         for index in ints.indices {
             if index > 0 { body.append(UInt8(ascii: ",")) }
-            body.append(contentsOf: String(ints[index]).utf8)
+            body.appendDecimal(ints[index])
         }
         body.append(UInt8(ascii: "]"))
     }

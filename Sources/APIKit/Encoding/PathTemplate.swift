@@ -63,8 +63,7 @@ enum PathTemplate {
             guard let position = (0..<values.count).first(where: { values.name(at: $0) == name }) else {
                 throw .missingPathValue(name, path: path)
             }
-            try appendSegment(
-                values.text(at: position, path: path), name: name, field: values.field(at: position), to: &output)
+            try values.appendSegment(at: position, path: path, to: &output)
             used.insert(position)
             index = close + 1
             runStart = index
@@ -104,21 +103,6 @@ enum PathTemplate {
     private static func isDelimiter(_ byte: UInt8) -> Bool {
         byte == UInt8(ascii: "}") || byte == UInt8(ascii: "{") || byte == UInt8(ascii: "/")
     }
-
-    /// Appends a value's text as one percent-encoded path segment.
-    private static func appendSegment(
-        _ text: String,
-        name: String,
-        field: @autoclosure () -> String,
-        to filled: inout [UInt8]
-    ) throws(BuildError) {
-        guard !text.isEmpty else { throw .invalidPathValue(name, field: field(), reason: .empty) }
-        guard text != ".", text != ".." else { throw .invalidPathValue(name, field: field(), reason: .dotSegment) }
-        guard !HTTPSyntax.containsControlCharacter(text) else {
-            throw .invalidPathValue(name, field: field(), reason: .controlCharacter)
-        }
-        PercentEncoding.append(text, style: .query, to: &filled)
-    }
 }
 
 /// The values a path's placeholders are filled with, in declaration order.
@@ -128,8 +112,23 @@ protocol PathValues {
     func name(at index: Int) -> String
     /// The property that declared it, for an error.
     func field(at index: Int) -> String
-    /// Its one text, not yet percent-encoded.
-    func text(at index: Int, path: String) throws(BuildError) -> String
+    /// Appends it as one percent-encoded path segment.
+    func appendSegment(at index: Int, path: String, to output: inout [UInt8]) throws(BuildError)
+}
+
+extension PathValues {
+    /// Appends the text of the value at `index` as one percent-encoded path segment, once it
+    /// is found to be one: not empty, not a dot segment, no control character.
+    func appendSegment(_ text: String, at index: Int, to output: inout [UInt8]) throws(BuildError) {
+        guard !text.isEmpty else { throw .invalidPathValue(name(at: index), field: field(at: index), reason: .empty) }
+        guard text != ".", text != ".." else {
+            throw .invalidPathValue(name(at: index), field: field(at: index), reason: .dotSegment)
+        }
+        guard !HTTPSyntax.containsControlCharacter(text) else {
+            throw .invalidPathValue(name(at: index), field: field(at: index), reason: .controlCharacter)
+        }
+        PercentEncoding.append(text, style: .query, to: &output)
+    }
 }
 
 /// What the declared fields declared: every value of a configuration read with Mirror, or of
@@ -139,9 +138,13 @@ extension [DeclaredParameters.Declared<PathParameter>]: PathValues {
 
     func field(at index: Int) -> String { self[index].field }
 
-    /// By the query's value encoder: a string or an integer as it is, anything else through
-    /// its ``FormValue``.
-    func text(at index: Int, path: String) throws(BuildError) -> String {
+    func appendSegment(at index: Int, path: String, to output: inout [UInt8]) throws(BuildError) {
+        try appendSegment(text(at: index, path: path), at: index, to: &output)
+    }
+
+    /// The value's one text, by the query's value encoder: a string or an integer as it is,
+    /// anything else through its ``FormValue``.
+    private func text(at index: Int, path: String) throws(BuildError) -> String {
         let (name, field) = (self[index].parameter.name, self[index].field)
         let value = DeclaredValue(opening: self[index].parameter.value)
         switch value {
@@ -180,11 +183,14 @@ struct InPlacePathValues: PathValues {
 
     func field(at index: Int) -> String { plan.fields[plan.path[index].field].name }
 
-    func text(at index: Int, path: String) -> String {
+    func appendSegment(at index: Int, path: String, to output: inout [UInt8]) throws(BuildError) {
         let storage = base + plan.path[index].offset
-        if plan.path[index].kind == .pathInt {
-            return String(storage.assumingMemoryBound(to: PathSegment<Int>.self).pointee.wrappedValue)
+        guard plan.path[index].kind == .pathString else {
+            // An integer's digits (and sign) are a valid segment as they are.
+            output.appendDecimal(storage.assumingMemoryBound(to: PathSegment<Int>.self).pointee.wrappedValue)
+            return
         }
-        return storage.assumingMemoryBound(to: PathSegment<String>.self).pointee.wrappedValue
+        try appendSegment(
+            storage.assumingMemoryBound(to: PathSegment<String>.self).pointee.wrappedValue, at: index, to: &output)
     }
 }
