@@ -77,14 +77,10 @@ struct FormWriter {
         // value is consumed: its payload is moved out, not copied.
         switch consume value {
         case .string(let string): appendItem(key, [], string, .brackets)
-        case .int(let int):
-            separate()
-            appendKey(key, [], .brackets)
-            output.append(UInt8(ascii: "="))
-            output.appendDecimal(int)
+        case .int(let int): appendItem(key, unreserved: { $0.appendDecimal(int) })
         case .bool(let bool):
             let bools = ResolvedStrategy.bools(field: strategy().bools, request: request.bools)
-            appendItem(key, [], bools.text(bool), .brackets)
+            appendItem(key, unreserved: { bools.appendText(bool, to: &$0) })
         case .double(let double):
             guard double.isFinite else { throw .unsupported(.nonFiniteNumber) }
             appendItem(key, [], String(describing: double), .brackets)
@@ -189,6 +185,17 @@ struct FormWriter {
         appendKey(key, parts, nesting)
         output.append(UInt8(ascii: "="))
         PercentEncoding.append(text, style: style, to: &output)
+    }
+
+    /// Appends `key=` and a text that `write` appends as it is: one whose every byte is
+    /// unreserved (an integer's digits, a `Bool`'s literal), which percent-encoding would
+    /// scan for nothing.
+    @inline(__always)
+    private mutating func appendItem(_ key: String, unreserved write: (inout [UInt8]) -> Void) {
+        separate()
+        appendKey(key, [], .brackets)
+        output.append(UInt8(ascii: "="))
+        write(&output)
     }
 
     private mutating func appendNil(_ key: String, _ parts: [KeyPart], _ strategy: ResolvedStrategy) {

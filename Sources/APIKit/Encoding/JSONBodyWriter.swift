@@ -62,7 +62,7 @@ enum JSONBodyWriter {
         case .bool(let bool):
             appendKey(key, isFirst: &isFirst, to: &body)
             let bools = ResolvedStrategy.bools(field: field().bools, request: request.bools)
-            body.append(contentsOf: bools.text(bool).utf8)
+            bools.appendText(bool, to: &body)
         case .double(let double):
             guard double.isFinite else { throw NonFiniteNumber() }
             appendKey(key, isFirst: &isFirst, to: &body)
@@ -93,7 +93,7 @@ enum JSONBodyWriter {
         switch value {
         case .string(let string): appendString(string, to: &body)
         case .int(let int): body.appendDecimal(int)
-        case .bool(let bool): body.append(contentsOf: strategy.bools.text(bool).utf8)
+        case .bool(let bool): strategy.bools.appendText(bool, to: &body)
         case .double(let double): try appendDouble(double, to: &body)
         case .strings(let strings): appendStrings(strings, to: &body)
         case .ints(let ints): appendInts(ints, to: &body)

@@ -36,4 +36,15 @@ public struct BoolEncoding: Hashable, Sendable, CustomStringConvertible {
         case .numeric: value ? "1" : "0"
         }
     }
+
+    /// Appends the text of `value`, from constant bytes: no string is made, and no byte needs
+    /// percent-encoding.
+    func appendText(_ value: Bool, to output: inout [UInt8]) {
+        let text: StaticString =
+            switch kind {
+            case .literal: value ? "true" : "false"
+            case .numeric: value ? "1" : "0"
+            }
+        text.withUTF8Buffer { output.append(contentsOf: $0) }
+    }
 }
