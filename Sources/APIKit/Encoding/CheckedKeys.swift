@@ -9,8 +9,9 @@
 /// a few instructions a key, where checking them again costs hundreds. Any other request is
 /// checked in full.
 struct CheckedKeys {
-    /// The bytes of a `String` value.
-    private struct Identity: Equatable {
+    /// The bytes of a `String` value: equal for the same string, never for two strings made
+    /// apart (see above).
+    struct Identity: Equatable {
         var low: UInt64
         var high: UInt64
 

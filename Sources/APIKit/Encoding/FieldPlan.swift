@@ -47,6 +47,10 @@ final class FieldPlan {
         /// For a header whose name is checked: whether it declares `Content-Type` or `Accept`,
         /// which the request then does not add.
         var declares = ImpliedHeader.none
+        /// For a query item or form field read in place: the key of the value the plan was
+        /// made from, when no byte of it needs percent-encoding. A request whose key is the
+        /// same string (``CheckedKeys``) writes it as it is.
+        var plainKey: CheckedKeys.Identity?
 
         /// The one item of each list that a configuration read with Mirror has, and of a
         /// body all of whose members were declared: everything declared.
@@ -104,6 +108,9 @@ final class FieldPlan {
     /// names (``HeaderRules``) on the value the plan was made from: a request whose declared
     /// header names are the same strings skips those checks.
     let checkedHeaderNames: CheckedKeys?
+    /// The keys of ``Item/plainKey``, held so that their storage, and so their identity, stays
+    /// theirs.
+    private let plainKeys: [String]
     /// The keys of the type's ``JSON`` fields, in order, when they are distinct on the value
     /// the plan was made from: a request whose keys are the same strings skips the search for
     /// duplicates.
@@ -161,6 +168,19 @@ final class FieldPlan {
         for index in body.indices {
             body[index].keyOffset = fields[body[index].field].builtIn?.jsonKeyOffset ?? 0
         }
+        // `@Query` and `@Field` declare their key first: it is stored at the wrapper's start.
+        var plainKeys: [String] = []
+        func markPlainKeys(_ items: inout [Item], _ category: FieldKind.Category) {
+            for index in items.indices where items[index].kind.category == category {
+                let key = (sample + items[index].offset).assumingMemoryBound(to: String.self).pointee
+                guard key.utf8.allSatisfy(PercentEncoding.isUnreserved) else { continue }
+                items[index].plainKey = CheckedKeys.Identity(key)
+                plainKeys.append(key)
+            }
+        }
+        markPlainKeys(&query, .query)
+        markPlainKeys(&body, .formField)
+        self.plainKeys = plainKeys
         let keys = fields.compactMap { field in
             field.builtIn?.jsonKeyOffset.map {
                 (sample + field.offset + $0).assumingMemoryBound(to: String.self).pointee

@@ -12,6 +12,9 @@ struct FormWriter {
     let style: PercentEncoding.Style
     /// Whether an item has been written, so the next one needs a `&`.
     private var hasItems = false
+    /// For the value being written: the identity of a key known to need no percent-encoding
+    /// (``FieldPlan/Item/plainKey``).
+    private var plainKey: CheckedKeys.Identity?
 
     init(output: [UInt8] = [], style: PercentEncoding.Style) {
         self.output = output
@@ -37,15 +40,21 @@ struct FormWriter {
     /// Appends the items of a declared value, turning a failure into the ``BuildError`` that
     /// names the property and the key.
     ///
-    /// - Parameter field: The property that declared the value, read only to report a failure.
+    /// - Parameters:
+    ///   - plainKey: A key known to need no percent-encoding (``FieldPlan/Item/plainKey``):
+    ///     when `key` is that very string, it is written as it is.
+    ///   - field: The property that declared the value, read only to report a failure.
     @inline(__always)
     mutating func append(
         _ value: consuming DeclaredValue,
         key: String,
+        plainKey: CheckedKeys.Identity? = nil,
         strategy: @autoclosure () -> EncodingStrategy,
         request: EncodingStrategy,
         field: @autoclosure () -> String
     ) throws(BuildError) {
+        self.plainKey = plainKey
+        defer { self.plainKey = nil }
         do {
             try append(consume value, key: key, strategy: strategy(), request: request)
         } catch {
@@ -156,7 +165,11 @@ struct FormWriter {
     }
 
     private mutating func appendKey(_ key: String, _ parts: [KeyPart], _ nesting: NestingEncoding.Kind) {
-        PercentEncoding.append(key, style: style, to: &output)
+        if let plainKey, plainKey == CheckedKeys.Identity(key) {
+            key.withUTF8InPlace { output.append(contentsOf: $0) }
+        } else {
+            PercentEncoding.append(key, style: style, to: &output)
+        }
         for part in parts {
             switch part {
             case .member(let member):

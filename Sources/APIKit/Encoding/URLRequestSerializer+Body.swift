@@ -298,12 +298,12 @@ extension URLRequestSerializer {
         for item in items {
             let storage = base + item.offset
             switch item.kind {
-            case .fieldString: try Self.appendItem(Field<String>.self, storage, plan, item.field, request, &writer)
-            case .fieldInt: try Self.appendItem(Field<Int>.self, storage, plan, item.field, request, &writer)
-            case .fieldBool: try Self.appendItem(Field<Bool>.self, storage, plan, item.field, request, &writer)
+            case .fieldString: try Self.appendItem(Field<String>.self, storage, plan, item, request, &writer)
+            case .fieldInt: try Self.appendItem(Field<Int>.self, storage, plan, item, request, &writer)
+            case .fieldBool: try Self.appendItem(Field<Bool>.self, storage, plan, item, request, &writer)
             case .fieldOptionalString:
-                try Self.appendItem(Field<String?>.self, storage, plan, item.field, request, &writer)
-            case .fieldOptionalInt: try Self.appendItem(Field<Int?>.self, storage, plan, item.field, request, &writer)
+                try Self.appendItem(Field<String?>.self, storage, plan, item, request, &writer)
+            case .fieldOptionalInt: try Self.appendItem(Field<Int?>.self, storage, plan, item, request, &writer)
             default:
                 for index in item.declaredRange(in: declared, from: &next) {
                     try writer.append(

@@ -109,16 +109,16 @@ struct URLRequestSerializer {
         for item in items {
             let storage = base + item.offset
             switch item.kind {
-            case .queryString: try appendItem(Query<String>.self, storage, plan, item.field, request, &writer)
-            case .queryInt: try appendItem(Query<Int>.self, storage, plan, item.field, request, &writer)
-            case .queryBool: try appendItem(Query<Bool>.self, storage, plan, item.field, request, &writer)
-            case .queryStrings: try appendItem(Query<[String]>.self, storage, plan, item.field, request, &writer)
+            case .queryString: try appendItem(Query<String>.self, storage, plan, item, request, &writer)
+            case .queryInt: try appendItem(Query<Int>.self, storage, plan, item, request, &writer)
+            case .queryBool: try appendItem(Query<Bool>.self, storage, plan, item, request, &writer)
+            case .queryStrings: try appendItem(Query<[String]>.self, storage, plan, item, request, &writer)
             case .queryOptionalString:
-                try appendItem(Query<String?>.self, storage, plan, item.field, request, &writer)
+                try appendItem(Query<String?>.self, storage, plan, item, request, &writer)
             case .queryOptionalInt:
-                try appendItem(Query<Int?>.self, storage, plan, item.field, request, &writer)
+                try appendItem(Query<Int?>.self, storage, plan, item, request, &writer)
             case .queryOptionalBool:
-                try appendItem(Query<Bool?>.self, storage, plan, item.field, request, &writer)
+                try appendItem(Query<Bool?>.self, storage, plan, item, request, &writer)
             default:
                 for index in item.declaredRange(in: declared, from: &next) {
                     guard let value = declared[index].parameter.value else {
@@ -144,7 +144,7 @@ struct URLRequestSerializer {
         _: Wrapper.Type,
         _ storage: UnsafeRawPointer,
         _ plan: FieldPlan?,
-        _ field: Int,
+        _ item: FieldPlan.Item,
         _ request: EncodingStrategy,
         _ writer: inout FormWriter
     ) throws(BuildError) {
@@ -153,9 +153,10 @@ struct URLRequestSerializer {
         try writer.append(
             DeclaredValue(wrapper.pointee.wrappedValue),
             key: wrapper.pointee.key,
+            plainKey: item.plainKey,
             strategy: wrapper.pointee.strategy,
             request: request,
-            field: plan?.fields[field].name ?? ""
+            field: plan?.fields[item.field].name ?? ""
         )
     }
 

@@ -240,3 +240,53 @@ struct InPlaceFieldTests {
         #expect(try urlRequest(contentType, method: .post).header("Content-Type") == "1")
     }
 }
+
+/// A `@Query` or `@Field` key read in place is written as it is when it is the very string of the
+/// value the plan was made from and needs no percent-encoding (``FieldPlan/Item/plainKey``); any
+/// other key is percent-encoded, whatever the plan saw first.
+@Suite("plain keys of fields read in place")
+struct PlainKeyTests {
+    /// Keys given per value, so that two values of one type have different keys.
+    struct Keyed: RequestConfiguration, Sendable {
+        @Query var page: Int
+        @Field var name: String
+
+        init(queryKey: String, formKey: String) {
+            _page = Query(wrappedValue: 2, queryKey)
+            _name = Field(wrappedValue: "n", formKey)
+        }
+    }
+
+    struct Literal: RequestConfiguration, Sendable {
+        @Query("page") var page = 2
+        @Query("sort by") var sort = "name"
+        @Field("full name") var name = "Ada L"
+        @Field("age") var age = 36
+    }
+
+    @Test("the plan remembers only keys that need no escape")
+    func remembered() throws {
+        let plan = try #require(FieldPlan.plan(for: Literal()))
+        #expect(plan.query.map { $0.plainKey != nil } == [true, false])
+        #expect(plan.body.map { $0.plainKey != nil } == [false, true])
+    }
+
+    @Test("a key that differs from the plan's first value is escaped, in the query and in the form")
+    func otherKeysAreEscaped() throws {
+        let first = try urlRequest(Keyed(queryKey: "page", formKey: "name"), method: .post)
+        #expect(first.percentEncodedQuery == "page=2" && first.bodyText == "name=n")
+        let other = try urlRequest(Keyed(queryKey: "pa ge&x=1", formKey: "na me"), method: .post)
+        #expect(other.percentEncodedQuery == "pa%20ge%26x%3D1=2" && other.bodyText == "na+me=n")
+        // The same text in another string's storage is written the same.
+        let copied = try urlRequest(
+            Keyed(queryKey: String("xpage".dropFirst()), formKey: String("xname".dropFirst())), method: .post)
+        #expect(copied.percentEncodedQuery == "page=2" && copied.bodyText == "name=n")
+    }
+
+    @Test("literal keys: plain ones as they are, others escaped")
+    func literals() throws {
+        let request = try urlRequest(Literal(), method: .post)
+        #expect(request.percentEncodedQuery == "page=2&sort%20by=name")
+        #expect(request.bodyText == "full+name=Ada+L&age=36")
+    }
+}
