@@ -108,19 +108,17 @@ enum ParameterCollector {
                 builtIn.declare(at: storage, into: &parameters, field: name)
                 return
             }
-            if let header = field.pointee.header {
-                parameters.add(header.headerFields(at: storage), from: name)
-            }
-            if let query = field.pointee.query {
-                parameters.add(query.queryParameters(at: storage), from: name)
-            }
-            if let body = field.pointee.body {
-                parameters.add(body.bodyParameters(at: storage), from: name)
-            }
-            if let path = field.pointee.path {
-                parameters.add(path.pathParameters(at: storage), from: name)
-            }
+            if let header = field.pointee.header { parameters.add(load(header, at: storage).headerFields, from: name) }
+            if let query = field.pointee.query { parameters.add(load(query, at: storage).queryParameters, from: name) }
+            if let body = field.pointee.body { parameters.add(load(body, at: storage).bodyParameters, from: name) }
+            if let path = field.pointee.path { parameters.add(load(path, at: storage).pathParameters, from: name) }
         }
+    }
+
+    /// The value of type `Value` stored at `storage`; given a protocol's metatype, such as
+    /// `any QueryProtocol.Type`, it opens it and returns the value as that protocol.
+    private static func load<Value>(_: Value.Type, at storage: UnsafeRawPointer) -> Value {
+        storage.load(as: Value.self)
     }
 
     // MARK: Mirror
@@ -147,23 +145,16 @@ enum ParameterCollector {
                 builtIn.declare(into: &parameters, field: field)
                 continue
             }
-            var isParameter = false
-            if let header = value as? any HeaderProtocol {
-                parameters.add(header.headerFields, from: field)
-                isParameter = true
-            }
-            if let query = value as? any QueryProtocol {
-                parameters.add(query.queryParameters, from: field)
-                isParameter = true
-            }
-            if let body = value as? any BodyProtocol {
-                parameters.add(body.bodyParameters, from: field)
-                isParameter = true
-            }
-            if let path = value as? any PathProtocol {
-                parameters.add(path.pathParameters, from: field)
-                isParameter = true
-            }
+            // A type may conform to several of the protocols: each adds its own.
+            let header = value as? any HeaderProtocol
+            let query = value as? any QueryProtocol
+            let body = value as? any BodyProtocol
+            let path = value as? any PathProtocol
+            if let header { parameters.add(header.headerFields, from: field) }
+            if let query { parameters.add(query.queryParameters, from: field) }
+            if let body { parameters.add(body.bodyParameters, from: field) }
+            if let path { parameters.add(path.pathParameters, from: field) }
+            let isParameter = header != nil || query != nil || body != nil || path != nil
             if !isParameter, value is any RequestConfiguration {
                 guard type(of: value) is AnyClass else {
                     collect(Mirror(reflecting: value), prefix: field + ".", visited: &visited, into: &parameters)
@@ -177,33 +168,5 @@ enum ParameterCollector {
                 visited.remove(instance)
             }
         }
-    }
-}
-
-extension HeaderProtocol {
-    /// The header fields of the value stored at `storage`.
-    fileprivate static func headerFields(at storage: UnsafeRawPointer) -> [HeaderField] {
-        storage.load(as: Self.self).headerFields
-    }
-}
-
-extension QueryProtocol {
-    /// The query parameters of the value stored at `storage`.
-    fileprivate static func queryParameters(at storage: UnsafeRawPointer) -> [QueryParameter] {
-        storage.load(as: Self.self).queryParameters
-    }
-}
-
-extension BodyProtocol {
-    /// The body parameters of the value stored at `storage`.
-    fileprivate static func bodyParameters(at storage: UnsafeRawPointer) -> [BodyParameter] {
-        storage.load(as: Self.self).bodyParameters
-    }
-}
-
-extension PathProtocol {
-    /// The path parameters of the value stored at `storage`.
-    fileprivate static func pathParameters(at storage: UnsafeRawPointer) -> [PathParameter] {
-        storage.load(as: Self.self).pathParameters
     }
 }

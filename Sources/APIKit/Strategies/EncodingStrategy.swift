@@ -109,49 +109,36 @@ public struct EncodingStrategy: Hashable, Sendable {
     ///
     /// - Parameter arrays: The array strategy.
     /// - Returns: The strategy.
-    public func arrays(_ arrays: ArrayEncoding) -> EncodingStrategy {
-        var copy = self
-        copy.arrays = arrays
-        return copy
-    }
+    public func arrays(_ arrays: ArrayEncoding) -> EncodingStrategy { with(\.arrays, arrays) }
 
     /// This strategy, also stating how nested objects are written.
     ///
     /// - Parameter nesting: The nesting strategy.
     /// - Returns: The strategy.
-    public func nesting(_ nesting: NestingEncoding) -> EncodingStrategy {
-        var copy = self
-        copy.nesting = nesting
-        return copy
-    }
+    public func nesting(_ nesting: NestingEncoding) -> EncodingStrategy { with(\.nesting, nesting) }
 
     /// This strategy, also stating how `Bool` is written.
     ///
     /// - Parameter bools: The `Bool` strategy.
     /// - Returns: The strategy.
-    public func bools(_ bools: BoolEncoding) -> EncodingStrategy {
-        var copy = self
-        copy.bools = bools
-        return copy
-    }
+    public func bools(_ bools: BoolEncoding) -> EncodingStrategy { with(\.bools, bools) }
 
     /// This strategy, also stating how `Date` is written.
     ///
     /// - Parameter dates: The `Date` strategy.
     /// - Returns: The strategy.
-    public func dates(_ dates: DateEncoding) -> EncodingStrategy {
-        var copy = self
-        copy.dates = dates
-        return copy
-    }
+    public func dates(_ dates: DateEncoding) -> EncodingStrategy { with(\.dates, dates) }
 
     /// This strategy, also stating how `nil` is written.
     ///
     /// - Parameter nils: The `nil` strategy.
     /// - Returns: The strategy.
-    public func nils(_ nils: NilEncoding) -> EncodingStrategy {
+    public func nils(_ nils: NilEncoding) -> EncodingStrategy { with(\.nils, nils) }
+
+    /// This strategy with one member set.
+    private func with<Member>(_ member: WritableKeyPath<Self, Member?>, _ value: Member) -> EncodingStrategy {
         var copy = self
-        copy.nils = nils
+        copy[keyPath: member] = value
         return copy
     }
 
