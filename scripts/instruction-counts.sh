@@ -23,7 +23,7 @@ BINARY="$(swift build --package-path "$PACKAGE" -c release --show-bin-path)/Inst
 
 if (($# == 0)); then
     set -- apikit-1 minimal-1 apikit-10 minimal-10 typical-10 apikit-30-nil minimal-30-nil apikit-30 minimal-30 \
-        apikit-mixed minimal-mixed
+        apikit-mixed minimal-mixed apikit-declared minimal-declared
 fi
 
 count() {

@@ -318,7 +318,52 @@ enum HandWrittenMixed {
     }
 }
 
+// MARK: - Built-in wrappers of other types
+
+/// Built-in wrappers the serializer does not read in place — a `Date` in the query and in the
+/// JSON body, `@QueryDict`, `@KeyQuery`, `@HeaderDict` — beside a `@Header` and a `@JSON` it does:
+/// the fields that declare their parameters per request.
+///
+/// `POST /v1/issues?since=2023-11-14T22%3A13%3A20Z&label=bug&state=open&verbose` with
+/// `{"due":"2023-11-14T22:13:20Z","title":"Ship"}`.
+struct EncodeDeclaredRequest: JSONDecodableRequest, RequestConfiguration {
+    @Header("Authorization") var authorization: String? = "Bearer 7f3c9a1e5b2d4f60"
+    @HeaderDict var extra = ["X-Tenant": "acme"]
+    @Query("since") var since = Date(timeIntervalSince1970: 1_700_000_000)
+    @QueryDict var filters: [String: String]? = ["state": "open", "label": "bug"]
+    @KeyQuery("verbose") var verbose = true
+    @JSON("due") var due = Date(timeIntervalSince1970: 1_700_000_000)
+    @JSON("title") var title = "Ship"
+
+    struct Response: Decodable { var id: Int }
+
+    var base: URL { Endpoint.base }
+    var path: String { "issues" }
+    var method: HTTPMethod { .post }
+}
+
+enum HandWrittenDeclared {
+    /// A formatter made once, as careful hand-written code keeps one.
+    nonisolated(unsafe) static let dates = ISO8601DateFormatter()
+
+    static func minimal(_ r: EncodeDeclaredRequest) -> URLRequest {
+        let since = dates.string(from: r.since).replacingOccurrences(of: ":", with: "%3A")
+        let filters = (r.filters ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        let url = URL(string: "\(Endpoint.baseString)/issues?since=\(since)&\(filters)\(r.verbose ? "&verbose" : "")")!
+        var request = URLRequest(url: url)
+        request.httpMethod = "POST"
+        var headers = r.extra
+        headers["Authorization"] = r.authorization
+        headers["Content-Type"] = "application/json"
+        headers["Accept"] = "application/json"
+        request.allHTTPHeaderFields = headers
+        request.httpBody = Data(#"{"due":"\#(dates.string(from: r.due))","title":"\#(r.title)"}"#.utf8)
+        return request
+    }
+}
+
 /// The fixture instances the benchmarks encode.
 let encode1 = Encode1Request()
 let encode10 = Encode10Request()
 let encodeMixed = EncodeMixedRequest()
+let encodeDeclared = EncodeDeclaredRequest()

@@ -6,7 +6,8 @@
 // difference per request, which leaves out start-up and the first request
 // (field plans, lazy statics). Cases: `apikit-1`, `minimal-1`, `apikit-10`,
 // `minimal-10`, `typical-10`, `apikit-30-nil`, `minimal-30-nil`, `apikit-30`,
-// `minimal-30`, `apikit-mixed`, `minimal-mixed` — the requests of the encode benchmarks.
+// `minimal-30`, `apikit-mixed`, `minimal-mixed`, `apikit-declared`, `minimal-declared` — the
+// requests of the encode benchmarks.
 
 import APIKit
 
@@ -36,6 +37,8 @@ let builds: [String: () throws -> URLRequest] = [
     "minimal-30": { HandWritten30.minimal(opaque(Encode30Request.full)) },
     "apikit-mixed": { try opaque(encodeMixed).makeURLRequest() },
     "minimal-mixed": { HandWrittenMixed.minimal(opaque(encodeMixed)) },
+    "apikit-declared": { try opaque(encodeDeclared).makeURLRequest() },
+    "minimal-declared": { HandWrittenDeclared.minimal(opaque(encodeDeclared)) },
 ]
 // `verify`: each APIKit case builds the same request as its hand-written twin.
 if arguments[1] == "verify" {
