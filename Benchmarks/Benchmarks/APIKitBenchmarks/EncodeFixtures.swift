@@ -348,7 +348,8 @@ enum HandWrittenDeclared {
 
     static func minimal(_ r: EncodeDeclaredRequest) -> URLRequest {
         let since = dates.string(from: r.since).replacingOccurrences(of: ":", with: "%3A")
-        let filters = (r.filters ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: "&")
+        let filters = (r.filters ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(
+            separator: "&")
         let url = URL(string: "\(Endpoint.baseString)/issues?since=\(since)&\(filters)\(r.verbose ? "&verbose" : "")")!
         var request = URLRequest(url: url)
         request.httpMethod = "POST"

@@ -67,15 +67,6 @@ struct DeclaredParameters {
         }
     }
 
-    /// The request's nil strategy, which decides, with the field's, whether a built-in wrapper
-    /// holding `nil` declares it or skips it (``ResolvedStrategy/nils(field:request:)``). Only a
-    /// shortcut: the serializer omits `nil` values by the same rule.
-    var requestNils: NilEncoding?
-
-    init(requestNils: NilEncoding? = nil) {
-        self.requestNils = requestNils
-    }
-
     /// Nothing declared: what a configuration all of whose fields are read in place declares.
     /// Shared, so that such a request makes and destroys no lists at all. `nonisolated(unsafe)`:
     /// it is a constant with no values in it, so no thread can see another's.
@@ -90,21 +81,6 @@ struct DeclaredParameters {
     var query: [Item] = []
     var body: [Member] = []
     var path: [Declared<PathParameter>] = []
-
-    /// Appends a body member declared by a built-in wrapper, its value recognised with its
-    /// static type.
-    mutating func appendMember<Value: Encodable>(
-        _ value: Value,
-        key: String,
-        encoding: BodyEncoding,
-        strategy: EncodingStrategy = .inherit,
-        field: String
-    ) {
-        body.append(
-            Declared(
-                field: field,
-                parameter: BodyMember(key: key, value: DeclaredValue(value), encoding: encoding, strategy: strategy)))
-    }
 
     // A user's wrapper returns its items at once: room for all of them is made once, growing
     // geometrically so that many small wrappers stay linear, and each item is read in place

@@ -29,8 +29,8 @@ final class FieldPlan {
         var query: (any QueryProtocol.Type)?
         var body: (any BodyProtocol.Type)?
         var path: (any PathProtocol.Type)?
-        /// Set for the built-in wrappers, which declare their parameters without the protocols' arrays.
-        var builtIn: (any DirectParameter.Type)?
+        /// For a ``JSON`` field: where it keeps its key (``KeyedWrapper/jsonKeyOffset``).
+        var jsonKeyOffset: Int?
         /// How the serializer reads it.
         var kind: FieldKind
     }
@@ -166,7 +166,7 @@ final class FieldPlan {
             if checkedHeaderNames != nil, HTTPSyntax.namesEqual(name, "Accept") { headers[index].declares = .accept }
         }
         for index in body.indices {
-            body[index].keyOffset = fields[body[index].field].builtIn?.jsonKeyOffset ?? 0
+            body[index].keyOffset = fields[body[index].field].jsonKeyOffset ?? 0
         }
         // `@Query` and `@Field` declare their key first: it is stored at the wrapper's start.
         var plainKeys: [String] = []
@@ -182,7 +182,7 @@ final class FieldPlan {
         markPlainKeys(&body, .formField)
         self.plainKeys = plainKeys
         let keys = fields.compactMap { field in
-            field.builtIn?.jsonKeyOffset.map {
+            field.jsonKeyOffset.map {
                 (sample + field.offset + $0).assumingMemoryBound(to: String.self).pointee
             }
         }
@@ -303,7 +303,7 @@ final class FieldPlan {
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
                 path: fieldType as? any PathProtocol.Type,
-                builtIn: fieldType as? any DirectParameter.Type,
+                jsonKeyOffset: (fieldType as? any KeyedWrapper.Type)?.jsonKeyOffset,
                 kind: FieldKind(fieldType)
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {

@@ -24,15 +24,10 @@ enum ParameterCollector {
 
     /// Everything the configuration declares, every field declaring its parameters: what the
     /// serializer writes, as tests see it.
-    ///
-    /// - Parameter strategy: The request's strategy; it decides whether `nil` query values
-    ///   are declared at all (``DeclaredParameters/requestNils``).
-    static func collect<Configuration>(
-        from configuration: Configuration,
-        reading: Reading = .automatic,
-        strategy: EncodingStrategy = .inherit
-    ) -> DeclaredParameters {
-        var parameters = DeclaredParameters(requestNils: strategy.nils)
+    static func collect<Configuration>(from configuration: Configuration, reading: Reading = .automatic)
+        -> DeclaredParameters
+    {
+        var parameters = DeclaredParameters()
         if reading == .automatic, let plan = FieldPlan.plan(for: configuration) {
             withUnsafeBytes(of: configuration) { bytes in
                 guard let base = bytes.baseAddress else { return }
@@ -88,9 +83,8 @@ enum ParameterCollector {
         }
     }
 
-    /// Declares the parameters of one field: a built-in wrapper through its own declaration,
-    /// with code for its concrete type where ``FieldKind`` has one; any other through the
-    /// public protocols' arrays.
+    /// Declares the parameters of one field through the arrays of the public protocols it
+    /// conforms to: a user's wrapper, and a built-in one the serializer does not read in place.
     @inline(__always)
     private static func declare(
         _ field: UnsafePointer<FieldPlan.Field>,
@@ -98,21 +92,10 @@ enum ParameterCollector {
         into parameters: inout DeclaredParameters
     ) {
         let name = field.pointee.name
-        switch field.pointee.kind {
-        case .pathString:
-            storage.assumingMemoryBound(to: PathSegment<String>.self).pointee.declare(into: &parameters, field: name)
-        case .pathInt:
-            storage.assumingMemoryBound(to: PathSegment<Int>.self).pointee.declare(into: &parameters, field: name)
-        default:
-            if let builtIn = field.pointee.builtIn {
-                builtIn.declare(at: storage, into: &parameters, field: name)
-                return
-            }
-            if let header = field.pointee.header { parameters.add(load(header, at: storage).headerFields, from: name) }
-            if let query = field.pointee.query { parameters.add(load(query, at: storage).queryParameters, from: name) }
-            if let body = field.pointee.body { parameters.add(load(body, at: storage).bodyParameters, from: name) }
-            if let path = field.pointee.path { parameters.add(load(path, at: storage).pathParameters, from: name) }
-        }
+        if let header = field.pointee.header { parameters.add(load(header, at: storage).headerFields, from: name) }
+        if let query = field.pointee.query { parameters.add(load(query, at: storage).queryParameters, from: name) }
+        if let body = field.pointee.body { parameters.add(load(body, at: storage).bodyParameters, from: name) }
+        if let path = field.pointee.path { parameters.add(load(path, at: storage).pathParameters, from: name) }
     }
 
     /// The value of type `Value` stored at `storage`; given a protocol's metatype, such as
@@ -141,10 +124,6 @@ enum ParameterCollector {
             // The casts below would see through an Optional; its type does not conform.
             if value is any OptionalProtocol { continue }
             let field = prefix + fieldName(fromLabel: child.label ?? "#\(index)")
-            if let builtIn = value as? any DirectParameter {
-                builtIn.declare(into: &parameters, field: field)
-                continue
-            }
             // A type may conform to several of the protocols: each adds its own.
             let header = value as? any HeaderProtocol
             let query = value as? any QueryProtocol

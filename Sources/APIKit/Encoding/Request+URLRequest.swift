@@ -49,7 +49,6 @@ extension Request {
         // Read once: `configuration` is often computed (`var configuration: Self { self }`), and
         // each read copies the whole struct.
         let configuration = self.configuration
-        let nils = serializer.strategy.nils
         if reading == .automatic, let plan = FieldPlan.plan(for: configuration) {
             let written = withUnsafeBytes(of: configuration) { bytes -> Result<URLRequest, BuildError> in
                 // A configuration with no stored properties has no address; it has no fields either.
@@ -59,7 +58,7 @@ extension Request {
                     guard !plan.readsInPlace else {
                         return .success(try serializer.urlRequest(at: base, plan: plan, declared: .nothing))
                     }
-                    var declared = DeclaredParameters(requestNils: nils)
+                    var declared = DeclaredParameters()
                     ParameterCollector.declare(plan.declaredFields, of: plan, at: base, into: &declared)
                     return .success(try serializer.urlRequest(at: base, plan: plan, declared: declared))
                 } catch {
@@ -68,7 +67,7 @@ extension Request {
             }
             return try written.get()
         }
-        var declared = DeclaredParameters(requestNils: nils)
+        var declared = DeclaredParameters()
         ParameterCollector.collectWithMirror(from: configuration, into: &declared)
         return try serializer.urlRequest(at: FieldPlan.noStorage, plan: nil, declared: declared)
     }

@@ -20,7 +20,7 @@ struct FieldPlanTests {
         _ = value.lazyHeader
         let plan = try #require(FieldPlan.plan(for: value))
         #expect(plan.fields.map(\.name) == ["a", "q", "j"])
-        #expect(plan.fields.map { $0.builtIn != nil } == [true, true, true])
+        #expect(plan.fields.map(\.kind) == [.header, .queryInt, .jsonInt])
         #expect(plan.headers.count == 1 && plan.query.count == 1 && plan.body.count == 1)
         let parameters = ParameterCollector.collect(from: value)
         #expect(parameters.headers.map(\.parameter.name) == ["X-A"])
@@ -112,7 +112,7 @@ struct FieldPlanTests {
         #expect(try urlRequest(Generic(value: "text")).percentEncodedQuery == "v=text")
         #expect(try urlRequest(Generic(value: [1.5, 2])).percentEncodedQuery == "v=1.5&v=2.0")
         let plan = try #require(FieldPlan.plan(for: Generic(value: 1)))
-        #expect(plan.fields.map { $0.builtIn != nil } == [true, false])
+        #expect(plan.fields.map(\.kind) == [.queryInt, .declared])
     }
 
     /// A value that encodes as how deep its own type is: `Box<Box<Leaf>>` writes 2, so a request
