@@ -59,6 +59,13 @@ enum DeclaredValue {
         }
     }
 
+    /// The value inside any `Optional` around it, for the writers that look for a type (raw
+    /// `Data`, a file `URL`, a ``MultipartFile``) and for errors that name the value's type.
+    var unwrapped: Any {
+        let boxed = boxed
+        return (boxed as? any OptionalProtocol)?.flattenedValue ?? boxed
+    }
+
     /// The value boxed, for the writers that take any value (a raw or file body, a part).
     var boxed: any Encodable {
         switch self {

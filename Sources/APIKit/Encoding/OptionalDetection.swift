@@ -5,29 +5,9 @@
 protocol OptionalProtocol {
     /// The innermost wrapped value, or `nil` when any level is `nil`.
     var flattenedValue: Any? { get }
-
-    /// Whether this `Optional` is `nil` at its outer level.
-    var isNone: Bool { get }
-}
-
-extension OptionalProtocol {
-    /// Whether the `Optional` stored at `pointer` is `nil` at its outer level.
-    ///
-    /// Written here rather than in `extension Optional`, where naming `Self` would look up the
-    /// metadata of `Optional<Wrapped>` on every call (~450 instructions); here it is passed in.
-    static func isNone(at pointer: UnsafeRawPointer) -> Bool {
-        pointer.assumingMemoryBound(to: Self.self).pointee.isNone
-    }
 }
 
 extension Optional: OptionalProtocol {
-    var isNone: Bool {
-        switch self {
-        case .none: true
-        case .some: false
-        }
-    }
-
     var flattenedValue: Any? {
         switch self {
         case .none: nil

@@ -159,8 +159,7 @@ extension [DeclaredParameters.Declared<PathParameter>]: PathValues {
             throw error.buildError(field: field, key: name)
         }
         guard let texts else {
-            let boxed = value.boxed
-            let type = type(of: (boxed as? any OptionalProtocol)?.flattenedValue ?? boxed)
+            let type = type(of: value.unwrapped)
             throw .unsupportedValue(field: field, key: name, reason: .nestedValue(String(describing: type)))
         }
         guard let text = texts.first else { throw .missingPathValue(name, path: path) }

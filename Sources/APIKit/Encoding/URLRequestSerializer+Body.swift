@@ -98,7 +98,8 @@ extension URLRequestSerializer {
             data = whole
         case .raw(let contentType):
             try HeaderRules.checkValue(contentType, name: "Content-Type", field: declared[0].field)
-            guard let raw = try rawBody(declared[0]) else { return nil }
+            guard let raw = try wholeBody(declared[0], as: Data.self, reason: BuildError.UnsupportedValueReason.notData)
+            else { return nil }
             data = raw
         case .file(let contentType):
             return try fileBody(declared[0], contentType: contentType)
@@ -128,30 +129,30 @@ extension URLRequestSerializer {
         }
     }
 
-    /// The value's bytes, or `nil` for a `nil` value.
-    private func rawBody(_ item: DeclaredParameters.Member) throws(BuildError) -> Data? {
+    /// The value of a whole body that must be a `T` (raw `Data`, a file `URL`), or `nil` for a
+    /// `nil` value.
+    ///
+    /// - Throws: ``BuildError/unsupportedValue(field:key:reason:)`` with `reason` for a value of
+    ///   another type.
+    private func wholeBody<T>(
+        _ item: DeclaredParameters.Member,
+        as _: T.Type,
+        reason: (String) -> BuildError.UnsupportedValueReason
+    ) throws(BuildError) -> T? {
         let value = item.parameter.value
         if value.isNil { return nil }
-        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
-        guard let data = unwrapped as? Data else {
+        let unwrapped = value.unwrapped
+        guard let typed = unwrapped as? T else {
             throw .unsupportedValue(
-                field: item.field, key: item.parameter.key, reason: .notData(String(describing: type(of: unwrapped))))
+                field: item.field, key: item.parameter.key, reason: reason(String(describing: type(of: unwrapped))))
         }
-        return data
+        return typed
     }
 
     /// The file the value names as the whole body, or `nil` for a `nil` value.
-    private func fileBody(
-        _ item: DeclaredParameters.Member,
-        contentType: String?
-    ) throws(BuildError) -> Body? {
-        let value = item.parameter.value
-        if value.isNil { return nil }
-        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
-        guard let url = unwrapped as? URL else {
-            throw .unsupportedValue(
-                field: item.field, key: item.parameter.key, reason: .notFileURL(String(describing: type(of: unwrapped)))
-            )
+    private func fileBody(_ item: DeclaredParameters.Member, contentType: String?) throws(BuildError) -> Body? {
+        guard let url = try wholeBody(item, as: URL.self, reason: BuildError.UnsupportedValueReason.notFileURL) else {
+            return nil
         }
         let type = contentType ?? MIMETypeTable.mimeType(forFilename: url.lastPathComponent)
         try HeaderRules.checkValue(type, name: "Content-Type", field: item.field)

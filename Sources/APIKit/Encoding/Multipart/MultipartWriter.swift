@@ -69,7 +69,7 @@ enum MultipartWriter {
             }
             return
         }
-        let unwrapped = (value.boxed as? any OptionalProtocol)?.flattenedValue ?? value.boxed
+        let unwrapped = value.unwrapped
         if let file = unwrapped as? MultipartFile {
             drafts.append(try filePart(file, name: name, key: key, field: field))
             return
