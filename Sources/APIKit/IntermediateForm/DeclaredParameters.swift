@@ -33,7 +33,7 @@ struct DeclaredParameters {
             self.strategy = strategy
         }
 
-        init(_ parameter: QueryParameter) {
+        init(_ parameter: borrowing QueryParameter) {
             switch parameter.value {
             case .keyOnly: self.init(key: parameter.key, value: nil)
             case .encodable(let value):
@@ -61,7 +61,7 @@ struct DeclaredParameters {
             self.init(key: key, value: DeclaredValue(opening: value), encoding: encoding, strategy: strategy)
         }
 
-        init(_ parameter: BodyParameter) {
+        init(_ parameter: borrowing BodyParameter) {
             self.init(
                 key: parameter.key, value: parameter.value, encoding: parameter.encoding, strategy: parameter.strategy)
         }
