@@ -24,7 +24,10 @@ public struct HeaderDict: HeaderProtocol {
 
     /// The fields, sorted by name.
     public var headerFields: [HeaderField] {
-        wrappedValue.sorted { $0.key < $1.key }.map { HeaderField(name: $0.key, value: $0.value) }
+        // Sorted in place: one array, where sorting the dictionary and mapping it made two.
+        var fields = wrappedValue.map { HeaderField(name: $0.key, value: $0.value) }
+        fields.sort { $0.name < $1.name }
+        return fields
     }
 }
 

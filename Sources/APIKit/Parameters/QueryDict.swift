@@ -23,7 +23,10 @@ public struct QueryDict: QueryProtocol {
     /// The items, sorted by key.
     public var queryParameters: [QueryParameter] {
         guard let items = wrappedValue else { return [] }
-        return items.sorted { $0.key < $1.key }.map { QueryParameter(key: $0.key, value: $0.value) }
+        // Sorted in place: one array, where sorting the dictionary and mapping it made two.
+        var parameters = items.map { QueryParameter(key: $0.key, value: $0.value) }
+        parameters.sort { $0.key < $1.key }
+        return parameters
     }
 }
 
