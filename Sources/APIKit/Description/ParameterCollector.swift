@@ -59,7 +59,7 @@ enum ParameterCollector {
     // MARK: Field plan
 
     /// Declares the parameters of the plan's fields at `indices`, of the configuration stored at
-    /// `base`, each marked with its field's index.
+    /// `base`, each marked with its field's index (``DeclaredParameters/Declared/source``).
     static func declare(
         _ indices: some Sequence<Int>,
         of plan: FieldPlan,
@@ -71,14 +71,7 @@ enum ParameterCollector {
         plan.fields.withUnsafeBufferPointer { fields in
             for index in indices {
                 let field = fields.baseAddress! + index
-                let counts = (
-                    parameters.headers.count, parameters.query.count, parameters.body.count, parameters.path.count
-                )
-                declare(field, at: base + field.pointee.offset, into: &parameters)
-                for item in counts.0..<parameters.headers.count { parameters.headers[item].source = index }
-                for item in counts.1..<parameters.query.count { parameters.query[item].source = index }
-                for item in counts.2..<parameters.body.count { parameters.body[item].source = index }
-                for item in counts.3..<parameters.path.count { parameters.path[item].source = index }
+                declare(field, source: index, at: base + field.pointee.offset, into: &parameters)
             }
         }
     }
@@ -88,14 +81,23 @@ enum ParameterCollector {
     @inline(__always)
     private static func declare(
         _ field: UnsafePointer<FieldPlan.Field>,
+        source: Int,
         at storage: UnsafeRawPointer,
         into parameters: inout DeclaredParameters
     ) {
         let name = field.pointee.name
-        if let header = field.pointee.header { parameters.add(load(header, at: storage).headerFields, from: name) }
-        if let query = field.pointee.query { parameters.add(load(query, at: storage).queryParameters, from: name) }
-        if let body = field.pointee.body { parameters.add(load(body, at: storage).bodyParameters, from: name) }
-        if let path = field.pointee.path { parameters.add(load(path, at: storage).pathParameters, from: name) }
+        if let header = field.pointee.header {
+            parameters.add(load(header, at: storage).headerFields, from: name, source: source)
+        }
+        if let query = field.pointee.query {
+            parameters.add(load(query, at: storage).queryParameters, from: name, source: source)
+        }
+        if let body = field.pointee.body {
+            parameters.add(load(body, at: storage).bodyParameters, from: name, source: source)
+        }
+        if let path = field.pointee.path {
+            parameters.add(load(path, at: storage).pathParameters, from: name, source: source)
+        }
     }
 
     /// The value of type `Value` stored at `storage`; given a protocol's metatype, such as

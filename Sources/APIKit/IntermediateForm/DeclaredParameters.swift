@@ -82,28 +82,33 @@ struct DeclaredParameters {
     var body: [Member] = []
     var path: [Declared<PathParameter>] = []
 
-    // A user's wrapper returns its items at once: room for all of them is made once, growing
+    // A wrapper returns its items at once: room for all of them is made once, growing
     // geometrically so that many small wrappers stay linear, and each item is read in place
-    // (binding an element copies its existential value).
+    // (binding an element copies its existential value). `source` is the declaring field's
+    // index in the plan, `0` for a configuration read with Mirror.
 
-    mutating func add(_ items: [HeaderField], from field: String) {
+    mutating func add(_ items: [HeaderField], from field: String, source: Int = 0) {
         Self.makeRoom(in: &headers, for: items.count)
-        for index in items.indices { headers.append(Declared(field: field, parameter: items[index])) }
+        for index in items.indices { headers.append(Declared(field: field, parameter: items[index], source: source)) }
     }
 
-    mutating func add(_ items: [QueryParameter], from field: String) {
+    mutating func add(_ items: [QueryParameter], from field: String, source: Int = 0) {
         Self.makeRoom(in: &query, for: items.count)
-        for index in items.indices { query.append(Declared(field: field, parameter: QueryItem(items[index]))) }
+        for index in items.indices {
+            query.append(Declared(field: field, parameter: QueryItem(items[index]), source: source))
+        }
     }
 
-    mutating func add(_ items: [BodyParameter], from field: String) {
+    mutating func add(_ items: [BodyParameter], from field: String, source: Int = 0) {
         Self.makeRoom(in: &body, for: items.count)
-        for index in items.indices { body.append(Declared(field: field, parameter: BodyMember(items[index]))) }
+        for index in items.indices {
+            body.append(Declared(field: field, parameter: BodyMember(items[index]), source: source))
+        }
     }
 
-    mutating func add(_ items: [PathParameter], from field: String) {
+    mutating func add(_ items: [PathParameter], from field: String, source: Int = 0) {
         Self.makeRoom(in: &path, for: items.count)
-        for index in items.indices { path.append(Declared(field: field, parameter: items[index])) }
+        for index in items.indices { path.append(Declared(field: field, parameter: items[index], source: source)) }
     }
 
     private static func makeRoom<Element>(in list: inout [Element], for count: Int) {
