@@ -41,14 +41,8 @@ extension URLRequestSerializer {
         if !plan.declaresBody {
             switch plan.inPlaceBody {
             case .none: return nil
-            case .json:
-                return Body(
-                    data: try jsonBody(at: base, plan: plan, declared: declared),
-                    contentType: BodyEncoding.json.contentType)
-            case .form:
-                return Body(
-                    data: try formBody(at: base, plan: plan, declared: declared),
-                    contentType: BodyEncoding.formURLEncoded.contentType)
+            case .json: return try membersBody(.json, at: base, plan: plan, declared: declared)
+            case .form: return try membersBody(.formURLEncoded, at: base, plan: plan, declared: declared)
             case .conflict(let first, let other):
                 throw .conflictingBodies(plan.fields[first].name, plan.fields[other].name)
             }
@@ -73,12 +67,22 @@ extension URLRequestSerializer {
         if let other = Self.firstConflict(count: members.count, encoding: { members[$0].encoding }) {
             throw .conflictingBodies(first.field, members[other].field)
         }
-        if first.encoding == .formURLEncoded {
-            return Body(
-                data: try formBody(at: base, plan: plan, declared: declared), contentType: first.encoding.contentType)
-        }
-        return Body(
-            data: try jsonBody(at: base, plan: plan, declared: declared), contentType: first.encoding.contentType)
+        return try membersBody(first.encoding, at: base, plan: plan, declared: declared)
+    }
+
+    /// The JSON object or form body of the members — `encoding` is `.json` or
+    /// `.formURLEncoded`, the two kinds made of several members — in declaration order.
+    private func membersBody(
+        _ encoding: BodyEncoding,
+        at base: UnsafeRawPointer,
+        plan: FieldPlan?,
+        declared: [DeclaredParameters.Member]
+    ) throws(BuildError) -> Body {
+        let data =
+            encoding == .formURLEncoded
+            ? try formBody(at: base, plan: plan, declared: declared)
+            : try jsonBody(at: base, plan: plan, declared: declared)
+        return Body(data: data, contentType: encoding.contentType)
     }
 
     /// The body of members that were all declared (a configuration read with Mirror, or a
@@ -91,8 +95,8 @@ extension URLRequestSerializer {
         let data: Data
         switch encoding.kind {
         case .multipart: return Body(multipart: try MultipartWriter.body(declared, strategy: strategy))
-        case .json: data = try jsonBody(at: FieldPlan.noStorage, plan: nil, declared: declared)
-        case .formURLEncoded: data = try formBody(at: FieldPlan.noStorage, plan: nil, declared: declared)
+        case .json, .formURLEncoded:
+            return try membersBody(encoding, at: FieldPlan.noStorage, plan: nil, declared: declared)
         case .wholeJSON:
             guard let whole = try wholeJSONBody(declared[0]) else { return nil }
             data = whole
