@@ -29,8 +29,11 @@ final class FieldPlan {
         var query: (any QueryProtocol.Type)?
         var body: (any BodyProtocol.Type)?
         var path: (any PathProtocol.Type)?
-        /// For a ``JSON`` field: where it keeps its key (``KeyedWrapper/jsonKeyOffset``).
-        var jsonKeyOffset: Int?
+        /// For a ``Query``, ``Field`` or ``JSON`` field: where it keeps its key
+        /// (``KeyedWrapper/keyOffset``).
+        var keyOffset: Int?
+        /// Whether it is a ``JSON`` field, whose key the plan checks with the others.
+        var isJSONMember = false
         /// How the serializer reads it.
         var kind: FieldKind
     }
@@ -165,14 +168,14 @@ final class FieldPlan {
             }
             if checkedHeaderNames != nil, HTTPSyntax.namesEqual(name, "Accept") { headers[index].declares = .accept }
         }
-        for index in body.indices {
-            body[index].keyOffset = fields[body[index].field].jsonKeyOffset ?? 0
-        }
-        // `@Query` and `@Field` declare their key first: it is stored at the wrapper's start.
+        // The in-place kinds of the query and the body are all keyed wrappers.
+        for index in query.indices { query[index].keyOffset = fields[query[index].field].keyOffset ?? 0 }
+        for index in body.indices { body[index].keyOffset = fields[body[index].field].keyOffset ?? 0 }
         var plainKeys: [String] = []
         func markPlainKeys(_ items: inout [Item], _ category: FieldKind.Category) {
             for index in items.indices where items[index].kind.category == category {
-                let key = (sample + items[index].offset).assumingMemoryBound(to: String.self).pointee
+                let key = (sample + items[index].offset + items[index].keyOffset)
+                    .assumingMemoryBound(to: String.self).pointee
                 guard key.utf8.allSatisfy(PercentEncoding.isUnreserved) else { continue }
                 items[index].plainKey = CheckedKeys.Identity(key)
                 plainKeys.append(key)
@@ -181,8 +184,8 @@ final class FieldPlan {
         markPlainKeys(&query, .query)
         markPlainKeys(&body, .formField)
         self.plainKeys = plainKeys
-        let keys = fields.compactMap { field in
-            field.jsonKeyOffset.map {
+        let keys = fields.filter(\.isJSONMember).compactMap { field in
+            field.keyOffset.map {
                 (sample + field.offset + $0).assumingMemoryBound(to: String.self).pointee
             }
         }
@@ -264,7 +267,8 @@ final class FieldPlan {
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
                 path: fieldType as? any PathProtocol.Type,
-                jsonKeyOffset: (fieldType as? any KeyedWrapper.Type)?.jsonKeyOffset,
+                keyOffset: (fieldType as? any KeyedWrapper.Type)?.keyOffset,
+                isJSONMember: (fieldType as? any KeyedWrapper.Type)?.isJSONMember ?? false,
                 kind: FieldKind(fieldType)
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {

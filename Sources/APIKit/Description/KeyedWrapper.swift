@@ -7,18 +7,24 @@ protocol KeyedWrapper {
     var wrappedValue: Value { get }
     var strategy: EncodingStrategy { get }
 
-    /// For ``JSON``: where it keeps its key, so that the field plan checks a type's JSON keys
-    /// once (``FieldPlan/checkedJSONKeys``); `nil` for the others.
-    static var jsonKeyOffset: Int? { get }
+    /// Where the wrapper keeps its key, from its start: the field plan reads a type's keys
+    /// there once (``FieldPlan/checkedJSONKeys``, ``FieldPlan/Item/plainKey``).
+    static var keyOffset: Int? { get }
+    /// Whether its values are members of a JSON body, whose keys must be distinct.
+    static var isJSONMember: Bool { get }
 }
 
-extension KeyedWrapper {
-    static var jsonKeyOffset: Int? { nil }
+extension Query: KeyedWrapper {
+    static var keyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
+    static var isJSONMember: Bool { false }
 }
 
-extension Query: KeyedWrapper {}
-extension Field: KeyedWrapper {}
+extension Field: KeyedWrapper {
+    static var keyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
+    static var isJSONMember: Bool { false }
+}
 
 extension JSON: KeyedWrapper {
-    static var jsonKeyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
+    static var keyOffset: Int? { MemoryLayout<Self>.offset(of: \Self.key) }
+    static var isJSONMember: Bool { true }
 }
