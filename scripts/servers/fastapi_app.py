@@ -27,6 +27,10 @@ Downloads and streams:
     GET /download?size=N    N bytes, byte I = I % 251, with Content-Length, streamed in 64 KiB
                             chunks; "Range: bytes=START-" (or START-END) answers 206 with the rest;
                             ETag "size-N"; an If-Range that is not that ETag gets the whole body (200)
+    POST /chunks            {"chunks": [hex], "content_type": str} → a 200 whose body is those bytes,
+                            each chunk written on its own (empty ones skipped) 2 ms after the one
+                            before, so that a client sees the body split where the test split it;
+                            204 when the request has a Last-Event-ID (a reconnection: no more)
     GET /status/{code}      that status, with {"status": code, "error": reason} (no body for 1xx/204/304)
 
 Query values:
@@ -172,6 +176,22 @@ async def download(request: Request, size: int = 1024):
             offset += n
 
     return StreamingResponse(chunks(), status_code=status, headers=headers, media_type="application/octet-stream")
+
+
+@app.post("/chunks")
+async def chunks(request: Request):
+    if "last-event-id" in request.headers:
+        return Response(status_code=204)
+    spec = await request.json()
+    parts = [bytes.fromhex(chunk) for chunk in spec["chunks"] if chunk]
+
+    async def body():
+        for i, part in enumerate(parts):
+            if i:
+                await asyncio.sleep(0.002)
+            yield part
+
+    return StreamingResponse(body(), media_type=spec["content_type"])
 
 
 @app.get("/status/{code}")

@@ -45,7 +45,7 @@ enum StreamFixtures {
         for chunk in chunks {
             events += try decoder.decode(chunk)
         }
-        decoder.finish()
+        try decoder.finish()
         return events
     }
 }

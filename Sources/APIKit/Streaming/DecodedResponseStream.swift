@@ -5,9 +5,10 @@
 /// The same transfer rules as ``ResponseStream``: the status is checked before the first
 /// element, breaking out of the loop cancels the transfer, every error is a ``RequestError``.
 /// An element that does not decode — a line over its length limit, a JSON line of the wrong
-/// shape, an oversized event — cancels the transfer and throws
-/// ``RequestError/parsingFailed(_:body:response:context:)`` carrying the
-/// ``StreamDecodingError`` (its `body` is empty: the stream's bytes are not kept).
+/// shape, an oversized event — cancels the transfer; the elements before it are still handed
+/// out, then the loop throws ``RequestError/parsingFailed(_:body:response:context:)`` carrying
+/// the ``StreamDecodingError`` (its `body` is empty: the stream's bytes are not kept). What a
+/// loop receives depends on the body's bytes alone, never on how the network split them.
 ///
 /// ```swift
 /// for try await line in session.stream(for: LogRequest()).lines {
@@ -71,7 +72,7 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         private mutating func nextElement(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element?
         {
             while true {
-                if let element = pending.next() { return element }
+                if let element = try pending.next() { return element }
                 if pending.isEnded { return nil }
                 let chunk: Data?
                 do {
@@ -80,31 +81,34 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
                     pending.isEnded = true
                     throw error
                 }
+                var decoded: [Element] = []
                 do {
                     if let chunk {
-                        pending.refill(try decoder.decode(chunk))
+                        try decoder.decode(chunk, &decoded)
                     } else {
                         pending.isEnded = true
-                        pending.refill(try decoder.finish())
+                        try decoder.finish(&decoded)
                     }
+                    pending.refill(decoded)
                 } catch {
-                    pending.isEnded = true
-                    throw base.decodingFailed(error)
+                    // The elements before the one that failed are the stream's too.
+                    pending.refill(decoded, thenThrow: base.decodingFailed(error))
                 }
             }
         }
     }
 }
 
-/// One of the stream decoders behind a ``DecodedResponseStream``, as closures over its state.
-/// Not `Sendable`: it belongs to one iterator.
+/// One of the stream decoders behind a ``DecodedResponseStream``, as closures over its state;
+/// each appends what it decodes to its argument before it throws. Not `Sendable`: it belongs to
+/// one iterator.
 final class ElementDecoder<Element> {
-    let decode: (Data) throws(StreamDecodingError) -> [Element]
-    let finish: () throws(StreamDecodingError) -> [Element]
+    let decode: (Data, inout [Element]) throws(StreamDecodingError) -> Void
+    let finish: (inout [Element]) throws(StreamDecodingError) -> Void
 
     init(
-        decode: @escaping (Data) throws(StreamDecodingError) -> [Element],
-        finish: @escaping () throws(StreamDecodingError) -> [Element]
+        decode: @escaping (Data, inout [Element]) throws(StreamDecodingError) -> Void,
+        finish: @escaping (inout [Element]) throws(StreamDecodingError) -> Void
     ) {
         self.decode = decode
         self.finish = finish
@@ -125,15 +129,11 @@ extension ResponseStream {
         DecodedResponseStream(base: self) {
             var lines = LineDecoder()
             return ElementDecoder(
-                decode: { chunk throws(StreamDecodingError) in
-                    var decoded: [String] = []
+                decode: { chunk, decoded throws(StreamDecodingError) in
                     try lines.decode(chunk) { line in decoded.append(String(decoding: line, as: UTF8.self)) }
-                    return decoded
                 },
-                finish: { () throws(StreamDecodingError) in
-                    var decoded: [String] = []
+                finish: { decoded throws(StreamDecodingError) in
                     try lines.finish { line in decoded.append(String(decoding: line, as: UTF8.self)) }
-                    return decoded
                 })
         }
     }
@@ -160,8 +160,8 @@ extension ResponseStream {
         return DecodedResponseStream(base: self) {
             var values = template
             return ElementDecoder(
-                decode: { chunk throws(StreamDecodingError) in try values.decode(chunk) },
-                finish: { () throws(StreamDecodingError) in try values.finish() })
+                decode: { chunk, decoded throws(StreamDecodingError) in try values.decode(chunk, into: &decoded) },
+                finish: { decoded throws(StreamDecodingError) in try values.finish(into: &decoded) })
         }
     }
 
@@ -178,11 +178,8 @@ extension ResponseStream {
         DecodedResponseStream(base: self) {
             var events = ServerSentEventDecoder()
             return ElementDecoder(
-                decode: { chunk throws(StreamDecodingError) in try events.decode(chunk) },
-                finish: { () throws(StreamDecodingError) in
-                    events.finish()
-                    return []
-                })
+                decode: { chunk, decoded throws(StreamDecodingError) in try events.decode(chunk, into: &decoded) },
+                finish: { _ in events.endStream() })
         }
     }
 }

@@ -48,26 +48,51 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
 
     /// Reads the next chunk of the stream and returns the values of the lines it completes.
     ///
+    /// What a caller receives depends on the bytes alone, never on how they were split: when a
+    /// line fails, this call still returns the values of the lines before it, and the error is
+    /// thrown by this call only if there are none; otherwise by the next call to `decode(_:)`
+    /// or ``finish()``.
+    ///
     /// ```swift
     /// var decoder = JSONLinesDecoder<Item>()
     /// let items = try decoder.decode(Data("{\"id\":1}\n{\"id\":2}\n".utf8))  // two items
+    /// let more = try decoder.decode(Data("{\"id\":3}\nnot json\n".utf8))   // [Item(id: 3)]
+    /// _ = try decoder.finish()  // throws .invalidJSONLine(number: 4, …)
     /// ```
     ///
     /// - Parameter chunk: The next bytes of the stream (`Data`, `[UInt8]` or any other
     ///   `ContiguousBytes`), split anywhere.
-    /// - Returns: The decoded values of the lines that end in this chunk, in order.
+    /// - Returns: The decoded values of the lines that end in this chunk, in order, up to the
+    ///   first line that fails.
     /// - Throws: ``StreamDecodingError/invalidJSONLine(number:prefix:underlying:)`` for a line
     ///   that does not decode, ``StreamDecodingError/lineTooLong(limit:)`` for one longer than
-    ///   ``maximumLineLength``. The decoder then throws the same error for every later call.
+    ///   ``maximumLineLength``, when no value comes before it in this chunk. The decoder then
+    ///   throws the same error for every later call.
     public mutating func decode(_ chunk: some ContiguousBytes) throws(StreamDecodingError) -> [Element] {
         var values: [Element] = []
+        do {
+            try decode(chunk, into: &values)
+        } catch {
+            // The decoder keeps the error and throws it again on the next call.
+            if values.isEmpty { throw error }
+        }
+        return values
+    }
+
+    /// Appends the values of the lines that end in `chunk` to `values`; when a line fails, the
+    /// values of the lines before it are appended before the error is thrown.
+    ///
+    /// - Parameters:
+    ///   - chunk: The next bytes of the stream.
+    ///   - values: Where the decoded values go.
+    /// - Throws: What ``decode(_:)`` throws, whatever came before it in the chunk.
+    mutating func decode(_ chunk: some ContiguousBytes, into values: inout [Element]) throws(StreamDecodingError) {
         try chunk.withBytes { bytes throws(StreamDecodingError) in
             try lines.decode(bytes) { line throws(StreamDecodingError) in
                 lineNumber += 1
                 try Self.decodeLine(line, number: lineNumber, with: parser, into: &values)
             }
         }
-        return values
     }
 
     /// Ends the stream and returns the value of its last line when the stream did not end with a
@@ -81,15 +106,23 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     ///
     /// - Returns: The last line's value, or nothing when the stream ended with a line end.
     /// - Throws: ``StreamDecodingError/invalidJSONLine(number:prefix:underlying:)`` when the last
-    ///   line does not decode, or the error an earlier call threw.
+    ///   line does not decode, or the error an earlier call found.
     public mutating func finish() throws(StreamDecodingError) -> [Element] {
         var values: [Element] = []
+        try finish(into: &values)
+        return values
+    }
+
+    /// Ends the stream, appending the value of its last line to `values`; see ``finish()``.
+    ///
+    /// - Parameter values: Where the last line's value goes.
+    /// - Throws: What ``finish()`` throws.
+    mutating func finish(into values: inout [Element]) throws(StreamDecodingError) {
         defer { lineNumber = 0 }
         try lines.finish { line throws(StreamDecodingError) in
             lineNumber += 1
             try Self.decodeLine(line, number: lineNumber, with: parser, into: &values)
         }
-        return values
     }
 
     /// Appends the value of line `number`, unless the line is blank.

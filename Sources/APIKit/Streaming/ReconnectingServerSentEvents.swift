@@ -106,7 +106,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
             -> ServerSentEvent?
         {
             while true {
-                if let event = pending.next() { return event }
+                if let event = try pending.next() { return event }
                 if pending.isEnded { return nil }
                 do {
                     if connection == nil {
@@ -168,12 +168,16 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
                 try connectionEnded(by: nil)
                 return
             }
+            var events: [ServerSentEvent] = []
             do {
-                pending.refill(try decoder.decode(chunk))
+                try decoder.decode(chunk, into: &events)
             } catch {
+                // The events before the one that failed are the stream's too.
                 connection = nil
-                throw attempt.decodingFailed(error)
+                pending.refill(events, thenThrow: attempt.decodingFailed(error))
+                return
             }
+            pending.refill(events)
             connection = attempt
             if !pending.isEmpty {
                 deliveredOnConnection = true
@@ -184,7 +188,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
         /// last error once ``ServerSentEventReconnection/maximumAttempts`` connections in a row
         /// delivered no event. A clean end after those attempts ends the sequence.
         private mutating func connectionEnded(by error: RequestError?) throws(RequestError) {
-            decoder.finish()
+            decoder.endStream()
             if let error, !Self.reconnects(after: error) { throw error }
             failedInARow = deliveredOnConnection ? 0 : failedInARow + 1
             guard failedInARow >= reconnection.maximumAttempts else { return }

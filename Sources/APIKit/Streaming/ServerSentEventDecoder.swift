@@ -58,6 +58,8 @@ public struct ServerSentEventDecoder: Sendable {
     /// How many bytes of the byte order mark `EF BB BF` the stream has started with so far,
     /// or `nil` once the mark is stripped or known to be absent.
     private var byteOrderMarkMatched: Int? = 0
+    /// An error that ``decode(_:)`` found after events it returned, thrown by the next call.
+    private var unthrownFailure: StreamDecodingError?
 
     /// Creates a decoder at the start of a stream.
     ///
@@ -76,6 +78,11 @@ public struct ServerSentEventDecoder: Sendable {
 
     /// Reads the next chunk of the stream and returns the events it completes.
     ///
+    /// What a caller receives depends on the bytes alone, never on how they were split: when an
+    /// event is too large, this call still returns the events completed before it, and the
+    /// error is thrown by this call only if there are none; otherwise by the next call to
+    /// `decode(_:)` or ``finish()``.
+    ///
     /// ```swift
     /// var decoder = ServerSentEventDecoder()
     /// _ = try decoder.decode(Data("data: hel".utf8))          // []
@@ -86,15 +93,34 @@ public struct ServerSentEventDecoder: Sendable {
     ///   `ContiguousBytes`), split anywhere.
     /// - Returns: The events whose blank line is in this chunk, in order; often none.
     /// - Throws: ``StreamDecodingError/eventTooLarge(limit:)`` when an event, or a line, is
-    ///   larger than ``maximumEventSize`` allows. The decoder then throws the same error for
-    ///   every later chunk, until ``finish()``.
+    ///   larger than ``maximumEventSize`` allows and no event comes before it in this chunk. The
+    ///   decoder then throws the same error for every later chunk, until ``finish()``.
     public mutating func decode(_ chunk: some ContiguousBytes) throws(StreamDecodingError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
+        do {
+            try decode(chunk, into: &events)
+        } catch {
+            guard !events.isEmpty else { throw error }
+            unthrownFailure = error
+        }
+        return events
+    }
+
+    /// Appends the events that `chunk` completes to `events`; when an event is too large, the
+    /// events before it are appended before the error is thrown.
+    ///
+    /// - Parameters:
+    ///   - chunk: The next bytes of the stream.
+    ///   - events: Where the events go.
+    /// - Throws: What ``decode(_:)`` throws, whatever came before it in the chunk.
+    mutating func decode(_ chunk: some ContiguousBytes, into events: inout [ServerSentEvent])
+        throws(StreamDecodingError)
+    {
+        unthrownFailure = nil
         try chunk.withBytes { bytes throws(StreamDecodingError) in
             let text = try stripByteOrderMark(bytes, into: &events)
             try decode(text, into: &events)
         }
-        return events
     }
 
     /// Ends the stream and makes the decoder ready for the next one, such as the stream of a
@@ -103,17 +129,30 @@ public struct ServerSentEventDecoder: Sendable {
     /// As the spec says, an event that the stream ended before its blank line is discarded, with
     /// any line that had no line end. ``lastEventID`` and ``reconnectionTime`` stay: the next
     /// stream's events carry the last event ID until it sends another, as browsers do. The next
-    /// stream may start with a byte order mark again, and an earlier error is forgotten.
+    /// stream may start with a byte order mark again, and an earlier error is forgotten once
+    /// thrown.
     ///
     /// ```swift
     /// var decoder = ServerSentEventDecoder()
     /// _ = try decoder.decode(Data("id: 1\ndata: a\n\ndata: cut off".utf8))
-    /// decoder.finish()  // "cut off" is discarded; decoder.lastEventID is "1"
+    /// try decoder.finish()  // "cut off" is discarded; decoder.lastEventID is "1"
     /// ```
-    public mutating func finish() {
+    ///
+    /// - Throws: ``StreamDecodingError/eventTooLarge(limit:)`` when the last call to
+    ///   ``decode(_:)`` returned the events before an event that was too large and no call threw
+    ///   that error yet. The decoder is ready for the next stream all the same.
+    public mutating func finish() throws(StreamDecodingError) {
+        let failure = unthrownFailure
+        endStream()
+        if let failure { throw failure }
+    }
+
+    /// Ends the stream as ``finish()`` does, forgetting any error.
+    mutating func endStream() {
         lines.reset()
         interpreter.endStream()
         byteOrderMarkMatched = 0
+        unthrownFailure = nil
     }
 
     private mutating func decode(

@@ -38,13 +38,15 @@ extension StreamingTests {
         }
 
         @Test(
-            "a bad line throws invalidJSONLine with its number (blank lines counted), a short prefix and a ParsingError"
+            "a bad line throws invalidJSONLine with its number (blank lines counted), a short prefix and a ParsingError, after the values before it"
         )
         func badLine() throws {
             var decoder = JSONLinesDecoder<Item>()
             let long = "{\"id\": \"not a number\", \"padding\": \"\(String(repeating: "p", count: 100))\"}"
+            // the value before the bad line comes first; the next call throws
+            #expect(try decoder.decode(Data("{\"id\":1}\n\n\(long)\n{\"id\":4}\n".utf8)).map(\.id) == [1])
             do {
-                _ = try decoder.decode(Data("{\"id\":1}\n\n\(long)\n{\"id\":4}\n".utf8))
+                _ = try decoder.decode(Data())
                 Issue.record("a bad line decoded")
             } catch {
                 guard case .invalidJSONLine(let number, let prefix, let underlying) = error else {

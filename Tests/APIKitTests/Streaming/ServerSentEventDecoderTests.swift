@@ -34,7 +34,7 @@ extension StreamingTests {
         func emptyData() throws {
             var decoder = ServerSentEventDecoder()
             let events = try decoder.decode(Data("data\n\ndata\ndata\n\ndata:".utf8))
-            decoder.finish()
+            try decoder.finish()
             #expect(events == [ServerSentEvent(data: ""), ServerSentEvent(data: "\n")])
         }
 
@@ -118,7 +118,7 @@ extension StreamingTests {
                 try decoder.decode(Data("id: 1\ndata: a\n\nid: 2\ndata: cut\n".utf8)) == [
                     ServerSentEvent(data: "a", id: "1")
                 ])
-            decoder.finish()
+            try decoder.finish()
             #expect(decoder.lastEventID == "1")
             #expect(try decoder.decode(Data("data: next\n\n".utf8)) == [ServerSentEvent(data: "next", id: "1")])
         }
@@ -142,7 +142,7 @@ extension StreamingTests {
             // EF BB then LF: one U+FFFD as a field name, ignored, and the stream goes on.
             #expect(
                 try decoder.events(of: [[0xEF], [0xBB], Array("\ndata: a\n\n".utf8)]) == [ServerSentEvent(data: "a")])
-            decoder.finish()
+            try decoder.finish()
             #expect(
                 try decoder.events(of: [[0xEF, 0xBB], [0xBF], Array("data: b\n\n".utf8)]) == [
                     ServerSentEvent(data: "b")
@@ -171,7 +171,7 @@ extension StreamingTests {
                 try decoder.decode(Data("data: 0123\ndata: 0123\n\n".utf8)) == [ServerSentEvent(data: "0123\n0123")])
             #expect(throws: StreamDecodingError.self) { try decoder.decode(Data("event: ab\ndata: 01234567\n\n".utf8)) }
             #expect(throws: StreamDecodingError.self) { try decoder.decode(Data("data: a\n\n".utf8)) }
-            decoder.finish()
+            try decoder.finish()
             #expect(try decoder.decode(Data("data: a\n\n".utf8)) == [ServerSentEvent(data: "a")])
         }
 
