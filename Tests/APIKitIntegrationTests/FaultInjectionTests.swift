@@ -22,6 +22,8 @@ struct FaultRequest: Request, RequestConfiguration {
     @Query("interval") var interval: Double? = nil
     /// Marks the connections of one test, so that the fault server can name their client ports.
     @Query("tag") var tag: String? = nil
+    /// What `/short-body`, `/reset-mid-body` and `/drip` send first, instead of their own bytes.
+    @Query("body") var body: String? = nil
     var resourceTimeout: TimeInterval? = nil
     var idleTimeout = Self.timeout
     var base = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!

@@ -10,7 +10,9 @@ Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path
     /reset-mid-headers      sends half a header block, then resets
     /reset-mid-body         promises 1,000 bytes, sends 10, then resets
     /short-body             promises 1,000 bytes, sends 10, then closes normally
-    /drip?interval=S        sends headers, then one body byte every S seconds (20 bytes)
+                            (both: ?body=TEXT sends TEXT, at most 999 bytes, instead of the 10)
+    /drip?interval=S        sends headers, then one body byte every S seconds (20 bytes); with
+                            ?body=TEXT, TEXT comes first instead of the first byte
     /drip-stall             /drip with 5 s between bytes
     /malformed-status       answers "HTTP/1.1 abc nope"
     /invalid-header         a header line holding NUL and other control bytes
@@ -34,6 +36,7 @@ import struct
 import sys
 import threading
 import time
+import urllib.parse
 
 
 CLIENT_PORTS = {}
@@ -57,6 +60,12 @@ def reset(conn):
     # SO_LINGER with a zero timeout: close() sends RST instead of FIN.
     conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
     conn.close()
+
+
+def short_body(params):
+    """The part of a cut-off body that is sent: ?body=TEXT (percent-decoded, at most 999 bytes) or 10 digits."""
+    text = urllib.parse.unquote(params.get("body", "")).encode()[:999]
+    return text or b"0123456789"
 
 
 def handle(conn, client_port):
@@ -85,17 +94,19 @@ def handle(conn, client_port):
             time.sleep(0.2)
             reset(conn)
         elif path == "/reset-mid-body":
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n" + short_body(params))
             time.sleep(0.2)
             reset(conn)
         elif path == "/short-body":
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n0123456789")
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\nConnection: close\r\n\r\n" + short_body(params))
             time.sleep(0.2)
             conn.shutdown(socket.SHUT_WR)
             conn.close()
         elif path in ("/drip", "/drip-stall"):
             interval = 5.0 if path == "/drip-stall" else float(params.get("interval", "1"))
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 20\r\nConnection: close\r\n\r\nx")
+            first = urllib.parse.unquote(params.get("body", "")).encode() or b"x"
+            head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(first) + 19}\r\nConnection: close\r\n\r\n"
+            conn.sendall(head.encode() + first)
             for _ in range(19):
                 time.sleep(interval)
                 conn.sendall(b"x")

@@ -85,11 +85,40 @@ enum DownloadOutcome: Sendable {
     /// `response` promised; `nil` when it is not, or when the body was decoded
     /// (`Content-Encoding: gzip` has another length than the one announced).
     static func lengthMismatch(received: Int64, offset: Int64, response: URLResponse) -> DownloadError? {
+        guard let expected = announcedLength(of: response), received != expected else { return nil }
+        return .incompleteBody(received: offset + received, expected: offset + expected)
+    }
+
+    /// The error of a body that the transfer's failure cut off: `error` ended the transfer
+    /// after the head of `response` and `received` bytes (after `offset` already in the file),
+    /// fewer than its `Content-Length` promised — whether the server closed the connection
+    /// early or it was reset. Each transport says it its own way (corelibs' `URLError(.unknown)`
+    /// "transfer closed with N bytes remaining to read", AsyncHTTPClient's end of stream at an
+    /// unexpected time, a reset's `.networkConnectionLost`); this is the one error a caller gets.
+    ///
+    /// `nil` — the error stays as it is — for a cancellation or a timeout (the caller's and the
+    /// clock's doing, with errors of their own), for an error that is not a transport's
+    /// `URLError`, and when the length is unknown or is not the body's (`Content-Encoding`).
+    static func cutOff(by error: any Error, received: Int64, offset: Int64, response: URLResponse) -> DownloadError? {
+        cutOff(by: error, received: received, offset: offset, expected: announcedLength(of: response))
+    }
+
+    /// The error of a body that the transfer's failure cut off, as above, for a transport that
+    /// knows the length it expected (the `Content-Length`) but not the response.
+    static func cutOff(by error: any Error, received: Int64, offset: Int64, expected: Int64?) -> DownloadError? {
+        guard let code = RetryPolicy.urlErrorCode(of: error), code != .cancelled, code != .timedOut,
+            let expected, received < expected
+        else { return nil }
+        return .incompleteBody(received: offset + received, expected: offset + expected)
+    }
+
+    /// The `Content-Length` of `response` when it is the length of the body as received: `nil`
+    /// when unknown, or when a `Content-Encoding` other than `identity` was decoded.
+    private static func announcedLength(of response: URLResponse) -> Int64? {
         let expected = response.expectedContentLength
         let encoded =
             (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
             .map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        guard expected >= 0, !encoded, received != expected else { return nil }
-        return .incompleteBody(received: offset + received, expected: offset + expected)
+        return expected >= 0 && !encoded ? expected : nil
     }
 }

@@ -15,8 +15,10 @@
 /// }
 /// ```
 public enum DownloadError: Error, CustomStringConvertible {
-    /// The body ended normally, but shorter (or longer) than its `Content-Length` said: the
-    /// connection was closed early.
+    /// The body did not have the length its `Content-Length` announced: the connection was
+    /// closed or reset after `received` of the `expected` bytes (on every transport, whatever
+    /// the transport called it), or — rarely — the server sent more than it announced.
+    /// Retried as a lost connection by a ``RetryPolicy``.
     case incompleteBody(received: Int64, expected: Int64)
     /// The temporary file next to the destination (named in the case) could not be created
     /// or written: the directory does not exist or is not writable, the disk is full.
@@ -29,7 +31,9 @@ public enum DownloadError: Error, CustomStringConvertible {
     public var description: String {
         switch self {
         case .incompleteBody(let received, let expected):
-            "the body ended after \(received) of the \(expected) bytes its Content-Length announced"
+            received < expected
+                ? "the body ended after \(received) of the \(expected) bytes its Content-Length announced"
+                : "the body had \(received) bytes, not the \(expected) its Content-Length announced"
         case .fileWriteFailed(let url, let error):
             "could not write the temporary file \(url.lastPathComponent): \(error)"
         case .cannotMoveToDestination(let url, let error):

@@ -196,6 +196,12 @@ final class DownloadFile: DownloadAttempt {
                     // whatever of the error body arrived: the status is what matters
                     return end(&state, rejected(state, response))
                 }
+                if let response = state.response,
+                    let cutOff = Outcome.cutOff(
+                        by: error, received: state.bytes, offset: state.offset, response: response)
+                {
+                    return end(&state, .failed(cutOff))
+                }
                 return end(&state, .failed(error))
             }
         }

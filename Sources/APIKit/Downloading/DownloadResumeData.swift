@@ -12,7 +12,8 @@
 /// cancellation, a rejected status — and the thrown ``RequestError`` carries this value as
 /// ``RequestError/downloadResumeData``. Pass it to
 /// ``Session/download(for:to:resumingFrom:options:progress:)`` with the same request to fetch
-/// only the missing bytes (`Range: bytes=N-`, `If-Range: <validator>`).
+/// only the missing bytes (`Range: bytes=N-`, `If-Range: <validator>`), or the whole body again
+/// when the response had no validator that `If-Range` may carry.
 ///
 /// The partial file is a hidden file next to the destination, never the destination itself.
 /// It stays until a resumed download completes (it becomes the destination) or fails for
@@ -32,9 +33,11 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     public var partialFileURL: URL
     /// How many bytes of the body the partial file holds.
     public var bytesReceived: Int64
-    /// The response's strong `ETag`, or else its `Last-Modified`; sent as `If-Range` so that
-    /// a changed resource is sent whole. `nil` when the server sent neither: the resumed
-    /// request then carries only `Range`.
+    /// The response's strong `ETag`, or else — when it had no entity tag — its `Last-Modified`
+    /// if that is a strong validator (at least 60 seconds before the response's `Date`); sent as
+    /// `If-Range` so that a changed resource is sent whole. `nil` when there is no such
+    /// validator: a resumed download then asks for the whole body again, from byte 0, rather
+    /// than append bytes that may belong to another version.
     public var validator: String?
     /// The URL the interrupted download was sent to, for the caller's bookkeeping; a resumed
     /// download sends its own request's URL.
@@ -67,18 +70,28 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         _ = unlink(partialFileURL.path)
     }
 
-    /// The validator of `response` to send as `If-Range`: a strong `ETag` (a weak one may not
-    /// be used there), else `Last-Modified`.
+    /// The validator of `response` to send as `If-Range`, as RFC 9110 (13.1.5) allows it: a
+    /// strong `ETag`; else, when the response has no entity tag at all, a `Last-Modified` that
+    /// is a strong validator — at least 60 seconds before the response's `Date` (8.8.2.2).
+    /// `nil` otherwise (a weak `ETag`, a `Last-Modified` without such a `Date`): a resume then
+    /// starts again from byte 0.
     static func validator(of response: URLResponse) -> String? {
         guard let http = response as? HTTPURLResponse else { return nil }
-        if let etag = http.value(forHTTPHeaderField: "ETag"), !etag.isEmpty, !etag.hasPrefix("W/") {
-            return etag
+        func header(_ name: String) -> String? {
+            http.value(forHTTPHeaderField: name).flatMap { $0.isEmpty ? nil : $0 }
         }
-        if let modified = http.value(forHTTPHeaderField: "Last-Modified"), !modified.isEmpty {
-            return modified
+        if let etag = header("ETag") {
+            return etag.hasPrefix("W/") ? nil : etag
         }
-        return nil
+        guard let modified = header("Last-Modified"), let modifiedDate = RetryAfter.httpDate(modified),
+            let sent = header("Date").flatMap(RetryAfter.httpDate),
+            sent.timeIntervalSince(modifiedDate) >= Self.strongLastModifiedAge
+        else { return nil }
+        return modified
     }
+
+    /// How long before the response's `Date` a `Last-Modified` must be to be a strong validator.
+    static let strongLastModifiedAge: TimeInterval = 60
 }
 
 extension RequestError {

@@ -5,6 +5,10 @@
 /// Writing inside the callback is what keeps memory flat when the transport awaits its next
 /// chunk only after the callback returns; nothing of the body is kept in memory.
 ///
+/// A transfer that fails after the head, with fewer bytes than its `Content-Length`, completes
+/// with ``DownloadError/incompleteBody(received:expected:)`` (see
+/// ``DownloadOutcome/cutOff(by:received:offset:response:)``).
+///
 /// Exactly once: `completion` is called with the first of the stream's end and a write error
 /// (which cancels the transfer); events after that are dropped, and the file is closed. The
 /// task it returns stops the writes before it cancels the stream: once its `cancel()` returns,
@@ -118,6 +122,11 @@ final class StreamedDownload: Sendable {
                 }
                 return finish(&state, .success(TransportDownload(fileURL: fileURL, urlResponse: response)))
             case .failed(let error):
+                if let response = state.response, !state.stopped,
+                    let cutOff = DownloadOutcome.cutOff(by: error, received: state.bytes, offset: 0, response: response)
+                {
+                    return finish(&state, .failure(cutOff))
+                }
                 return finish(&state, .failure(error))
             }
         }

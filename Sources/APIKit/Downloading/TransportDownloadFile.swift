@@ -15,17 +15,20 @@
 /// accepted body, and by ``discard()``; only ``moveFile(to:)`` hands it over. Never resumable:
 /// a resumable download keeps its partial file with ``DownloadFile``.
 ///
-/// Exactly once: the attempt ends with the first of the transport's completion and
-/// ``cancel()``, which cancels the transfer — after which the transport writes nothing more to
-/// the file, as ``Transport/download(_:to:progress:completion:)`` asks — removes the file and
-/// ends the attempt at once, without waiting for the transport's completion (a loaded machine
-/// can take seconds to deliver it); the completion is then dropped, and the file removed again
-/// should it exist.
+/// Exactly once: the attempt ends with the transport's completion. ``cancel()`` cancels the
+/// transfer — after which the transport writes nothing more to the file, as
+/// ``Transport/download(_:to:progress:completion:)`` asks — and the attempt then ends with
+/// ``DownloadOutcome/cancelled`` when the transport completes, its file removed: a transport that
+/// writes elsewhere while the body arrives (``URLSessionTransport`` on Linux, in the system's
+/// temporary directory) has removed that file before it completes, so nothing of the download
+/// is left anywhere once the cancelled download returns.
 final class TransportDownloadFile: DownloadAttempt {
     private struct State: DownloadAttemptState {
         var outcome: Outcome?
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
+        /// Set by ``cancel()``: the attempt ends as cancelled when the transport completes.
+        var cancelled = false
     }
 
     /// Where the transport writes the body until it is handed over.
@@ -45,47 +48,41 @@ final class TransportDownloadFile: DownloadAttempt {
     /// Never any: the attempt keeps no partial file.
     var resumeData: DownloadResumeData? { nil }
 
-    /// Records the transfer, to cancel it; cancels it at once, and removes what it may have
-    /// written, when the attempt was cancelled already.
+    /// Records the transfer, to cancel it; cancels it at once when the attempt was cancelled
+    /// already.
     func attach(_ task: any TransportTask) {
         let cancelled = state.withLock { state -> Bool in
-            guard let outcome = state.outcome else {
-                state.task = task
-                return false
-            }
-            if case .cancelled = outcome { return true }
-            return false
+            guard state.outcome == nil else { return false }
+            state.task = task
+            return state.cancelled
         }
-        if cancelled {
-            task.cancel()
-            removeTemporaryFile()
-        }
+        if cancelled { task.cancel() }
     }
 
-    /// Takes the transport's completion: decides the outcome, removing the file unless the body
-    /// was accepted, and resumes ``outcome()``. Only the first call counts.
+    /// Takes the transport's completion: decides the outcome — cancelled, when ``cancel()`` came
+    /// first — removing the file unless the body was accepted, and resumes ``outcome()``. Only
+    /// the first call counts.
     func complete(_ result: Result<TransportDownload, any Error>) {
         // the request's own code and the file's reads run outside the lock
+        let cancelledFirst = state.withLock { $0.cancelled }
         let decided: Outcome
         switch result {
+        case _ where cancelledFirst:
+            decided = .cancelled
         case .failure(let error):
             decided = .failed(error)
         case .success(let download):
             decided = evaluate(download.urlResponse)
         }
         let resume = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Outcome)? in
-            guard state.outcome == nil else {
-                // cancelled before: the transport wrote nothing after that, but remove anything
-                // a broken one did
-                if state.outcome?.isAccepted == false { removeTemporaryFile() }
-                return nil
-            }
-            state.outcome = decided
+            guard state.outcome == nil else { return nil }
+            let outcome = state.cancelled ? .cancelled : decided
+            state.outcome = outcome
             state.task = nil
-            if !decided.isAccepted { removeTemporaryFile() }
+            if !outcome.isAccepted { removeTemporaryFile() }
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
-            return (waiter, decided)
+            return (waiter, outcome)
         }
         if let (waiter, outcome) = resume { waiter.resume(returning: outcome) }
     }
@@ -94,20 +91,15 @@ final class TransportDownloadFile: DownloadAttempt {
         state.withLock { $0.outcome(orResume: waiter) }
     }
 
-    /// Ends the attempt with ``DownloadOutcome/cancelled`` unless it has ended already: cancels
-    /// the transfer, then removes the temporary file, then resumes ``outcome()``.
+    /// Cancels the transfer unless the attempt has ended already; the attempt ends with
+    /// ``DownloadOutcome/cancelled`` when the transport completes (see ``complete(_:)``).
     func cancel() {
-        let (ended, task, waiter) = state.withLock {
-            state -> (Bool, (any TransportTask)?, CheckedContinuation<Outcome, Never>?) in
-            guard state.outcome == nil else { return (false, nil, nil) }
-            state.outcome = .cancelled
-            defer { (state.task, state.waiter) = (nil, nil) }
-            return (true, state.task, state.waiter)
+        let task = state.withLock { state -> (any TransportTask)? in
+            guard state.outcome == nil, !state.cancelled else { return nil }
+            state.cancelled = true
+            return state.task
         }
-        guard ended else { return }
         task?.cancel()  // once it returns, the transport writes nothing more to the file
-        removeTemporaryFile()
-        waiter?.resume(returning: .cancelled)
     }
 
     func discard() {

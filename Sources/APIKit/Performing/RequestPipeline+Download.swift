@@ -144,7 +144,7 @@ extension RequestPipeline {
     }
 
     /// The request of attempt number `attempt`: prepared, with `Range` and `If-Range` when it
-    /// resumes a partial file, authorized and adapted by the interceptors.
+    /// resumes a partial file that has a validator, authorized and adapted by the interceptors.
     private func attemptRequest(
         _ attempt: Int, resuming: DownloadResumeData?, gate: RequestHandle
     ) async throws(RequestError) -> (URLRequest, CredentialTicket) {
@@ -155,9 +155,11 @@ extension RequestPipeline {
         } catch {
             throw error.withContext(error.context.with(attempts: attempt))
         }
-        if let resuming, resuming.bytesReceived > 0 {
+        // without a validator the bytes kept may be of another version: ask for all of them
+        // (the 200 rewrites the partial file from byte 0)
+        if let resuming, resuming.bytesReceived > 0, let validator = resuming.validator {
             urlRequest.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
-            urlRequest.setValue(resuming.validator, forHTTPHeaderField: "If-Range")
+            urlRequest.setValue(validator, forHTTPHeaderField: "If-Range")
         }
         var ticket = CredentialTicket()
         if let credentials = session.credentialStore?.storage {

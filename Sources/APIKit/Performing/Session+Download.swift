@@ -4,17 +4,26 @@ extension Session {
     ///
     /// The body goes to a temporary file in the destination's directory (a hidden
     /// `.NAME.UUID.download`) through the transport's
-    /// ``Transport/download(_:to:progress:completion:)``: ``URLSessionTransport`` (the transport
-    /// of `Session()`) writes it with
-    /// a download task, which on Linux too holds the network back while the disk catches up, so
-    /// memory stays flat however large the body; the default, for other transports, writes each
-    /// chunk of ``Transport/stream(_:onEvent:)`` as it arrives (``StubTransport`` delivers chunks
-    /// as they arrive; a transport without its own `stream` delivers the body whole, in memory).
-    /// Only when the body is complete and checked is the file moved to `destination`, in one
-    /// step (`rename(2)`), **replacing a file already there**. On every failure — rejected
-    /// status, transport error, a body shorter than its `Content-Length`, a disk error,
-    /// cancellation — the temporary file is removed and a file already at `destination` is
-    /// untouched.
+    /// ``Transport/download(_:to:progress:completion:)``, then is moved to `destination` in one
+    /// step (`rename(2)`) once it is complete and checked, **replacing a file already there**.
+    /// How the transport writes it:
+    /// - ``URLSessionTransport`` (the transport of `Session()`) uses a download task, which on
+    ///   Linux too holds the network back while the disk catches up, so memory stays flat however
+    ///   large the body. The task writes the body to a file of its own first — corelibs
+    ///   Foundation to `<UUID>.tmp` in `NSTemporaryDirectory()` (`$TMPDIR`, else `/tmp`), Apple's
+    ///   `URLSession` to its own temporary location — which is moved beside the destination when
+    ///   the body is complete (a copy when that folder is on another file system). Where the
+    ///   temporary directory is a `tmpfs`, the body sits in memory until then: point `TMPDIR` at
+    ///   a directory on disk.
+    /// - Other transports (the default built on ``Transport/stream(_:onEvent:)``) write each chunk
+    ///   to the hidden file beside the destination as it arrives (``StubTransport`` delivers
+    ///   chunks as they arrive; a transport without its own `stream` delivers the body whole, in
+    ///   memory).
+    ///
+    /// On every failure — rejected status, transport error, a body cut off before its
+    /// `Content-Length`, a disk error, cancellation — every file of the download is removed,
+    /// the transport's own included, before this returns, and a file already at `destination`
+    /// is untouched.
     ///
     /// The request goes through the same pipeline as ``response(for:options:)``: encoding,
     /// default headers and query items, options, the request's `intercept(urlRequest:)`, the
@@ -34,8 +43,8 @@ extension Session {
     /// print(download.byteCount, "bytes at", download.fileURL.path)
     /// ```
     ///
-    /// Cancelling the calling `Task` stops the transfer, removes the temporary file and throws
-    /// ``RequestError/cancelled(context:)`` — unless the file was already being moved into
+    /// Cancelling the calling `Task` stops the transfer, waits for the transport to end it,
+    /// removes the temporary files and throws ``RequestError/cancelled(context:)`` — unless the file was already being moved into
     /// place, in which case the download is returned. The ``RequestOptions/resourceTimeout``
     /// does not apply (a large download may take long); the idle ``RequestOptions/timeout``
     /// does. To resume an interrupted download, opt in with
@@ -52,9 +61,10 @@ extension Session {
     /// - Throws: A ``RequestError``: ``RequestError/unacceptableStatusCode(_:body:response:context:)``
     ///   for a rejected status, with the first 1 MiB of the error body and the
     ///   ``ErrorBodyDecoder`` applied, as `response(for:)` throws it;
-    ///   ``RequestError/transportFailed(_:context:)`` with the transport's error or a
-    ///   ``DownloadError`` (a cut-off body, a disk error, a destination that cannot be
-    ///   replaced); ``RequestError/cancelled(context:)``.
+    ///   ``RequestError/transportFailed(_:context:)`` with a ``DownloadError`` —
+    ///   ``DownloadError/incompleteBody(received:expected:)`` for a body that ended before its
+    ///   `Content-Length` on any transport (closed early or reset), a disk error, a destination
+    ///   that cannot be replaced — or the transport's error; ``RequestError/cancelled(context:)``.
     public func download<R: Request>(
         for request: R,
         to destination: URL,

@@ -52,9 +52,10 @@ extension Session {
 
     /// Continues a download that failed, from the end of its partial file.
     ///
-    /// Sends `request` with `Range: bytes=N-` (`N` is
-    /// ``DownloadResumeData/bytesReceived``) and `If-Range` with the
-    /// ``DownloadResumeData/validator`` when there is one, through the same pipeline as
+    /// Sends `request` with `Range: bytes=N-` (`N` is ``DownloadResumeData/bytesReceived``) and
+    /// `If-Range` with the ``DownloadResumeData/validator``; without a validator (the response
+    /// had only a weak `ETag`, or no strong `Last-Modified`) it sends neither and the body comes
+    /// whole, from byte 0. Either way through the same pipeline as
     /// ``download(for:to:options:progress:)``:
     /// - a `206 Partial Content` whose `Content-Range` starts at `N` is appended to the partial
     ///   file, and the whole file is moved to `destination`;

@@ -137,12 +137,17 @@ public protocol Transport: Sendable {
     /// - `progress` is called any number of times, in order, never after `completion`, with
     ///   ``TransferProgress/bytesReceived`` the bytes in the file so far and
     ///   ``TransferProgress/expectedBytesToReceive`` the `Content-Length` when known;
-    /// - the transport writes nowhere but `fileURL` and leaves no file of its own behind; after
-    ///   a failure it may leave a partial file at `fileURL`, which APIKit removes;
+    /// - the transport leaves no file of its own behind once it has called `completion` (a file
+    ///   it writes first and moves to `fileURL` when the body is complete, as a download task
+    ///   does, is removed before a failure's `completion`); after a failure it may leave a
+    ///   partial file at `fileURL`, which APIKit removes;
+    /// - a body that ends before its `Content-Length` fails with
+    ///   ``DownloadError/incompleteBody(received:expected:)`` when the transport can tell (the
+    ///   built-in transports do), rather than its own word for it;
     /// - ``TransportTask/cancel()`` stops the transfer, and once it returns the transport
-    ///   writes nothing more to `fileURL` (APIKit then removes the file and reports the
-    ///   cancellation without waiting); the transport still calls `completion` once, usually
-    ///   with `URLError(.cancelled)`.
+    ///   writes nothing more to `fileURL`; the transport still calls `completion` once, usually
+    ///   with `URLError(.cancelled)`, and APIKit waits for that call — so that no file of the
+    ///   transport's is left — before it removes `fileURL` and reports the cancellation.
     ///
     /// ```swift
     /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("body.download")

@@ -148,7 +148,10 @@ struct ResumableDownloadTests {
     func cancelKeepsPartial() async throws {
         let ok = HTTPURLResponse(
             url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1",
-            headerFields: ["Content-Length": "10", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT"])!
+            headerFields: [
+                "Content-Length": "10", "Last-Modified": "Tue, 24 Nov 2026 10:00:00 GMT",
+                "Date": "Tue, 24 Nov 2026 11:00:00 GMT",
+            ])!
         let transport = ManualTransport(initial: [.response(ok), .data(Data("first".utf8))])
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         let task = Task { [destination] in
@@ -274,11 +277,54 @@ struct ResumableDownloadTests {
         #expect(DownloadFile.start(ofContentRange: "items 5-9/10") == nil)
     }
 
-    @Test("a weak ETag is not a validator; Last-Modified is used instead")
-    func weakETag() {
-        let response = HTTPURLResponse(
-            url: stubBase, statusCode: 200, httpVersion: nil,
-            headerFields: ["ETag": #"W/"x""#, "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT"])!
-        #expect(DownloadResumeData.validator(of: response) == "Mon, 23 Nov 2026 10:00:00 GMT")
+    /// A 200 response with `headers`.
+    func response(_ headers: [String: String]) -> HTTPURLResponse {
+        HTTPURLResponse(url: stubBase, statusCode: 200, httpVersion: nil, headerFields: headers)!
+    }
+
+    @Test("If-Range per RFC 9110: a strong ETag; a weak one is no validator, and no date stands in for it")
+    func entityTags() {
+        #expect(DownloadResumeData.validator(of: response(["ETag": #""x""#])) == #""x""#)
+        let weak = response([
+            "ETag": #"W/"x""#, "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT",
+            "Date": "Thu, 26 Nov 2026 10:00:00 GMT",
+        ])
+        #expect(DownloadResumeData.validator(of: weak) == nil)
+    }
+
+    @Test("If-Range per RFC 9110: Last-Modified only when it is at least 60 s before the response's Date")
+    func lastModified() {
+        let modified = "Mon, 23 Nov 2026 10:00:00 GMT"
+        let strong = response(["Last-Modified": modified, "Date": "Mon, 23 Nov 2026 10:01:00 GMT"])
+        #expect(DownloadResumeData.validator(of: strong) == modified)
+        let weak = response(["Last-Modified": modified, "Date": "Mon, 23 Nov 2026 10:00:59 GMT"])
+        #expect(DownloadResumeData.validator(of: weak) == nil)
+        #expect(DownloadResumeData.validator(of: response(["Last-Modified": modified])) == nil)
+        #expect(DownloadResumeData.validator(of: response(["Last-Modified": "yesterday", "Date": modified])) == nil)
+    }
+
+    @Test("a partial file without a validator is not resumed: no Range, no If-Range; the 200 rewrites it from byte 0")
+    func noValidatorStartsAgain() async throws {
+        let session = Session(
+            transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #"W/"v1""#], chunks: ["01234"])))
+        let error = await #expect(throws: RequestError.self) {
+            try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+        }
+        let resume = try #require(error?.downloadResumeData)
+        #expect(resume.validator == nil)
+        #expect(resume.bytesReceived == 5)
+        let seen = Seen()
+        let transport = StubTransport { request in
+            seen.record(request)
+            return .stream(headers: ["Content-Length": "10"], chunks: ["abcde", "fghij"])
+        }
+        let download = try await Session(transport: transport)
+            .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        #expect(seen.ranges.value.count == 1)
+        #expect(seen.ranges.value.first?.range == nil)
+        #expect(seen.ranges.value.first?.ifRange == nil)
+        #expect(download.byteCount == 10)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdefghij")
+        #expect(try fileNames(in: directory) == ["body.bin"])
     }
 }

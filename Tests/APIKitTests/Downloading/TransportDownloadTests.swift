@@ -31,23 +31,25 @@ private struct NoTask: TransportTask {
 /// A transport with its own `download`: each call answers from `answer`, which gets the request
 /// and the file to write, and returns what to complete with. It counts the calls of `download`
 /// and of `stream`. A cancellation runs `onCancel` before it returns, then completes with
-/// `URLError(.cancelled)` 50 ms later — or never, with `completesAfterCancel` false.
+/// `URLError(.cancelled)` 50 ms later. With `ownFile`, it keeps a file of its own there while
+/// the transfer runs (as corelibs does in the temporary directory) and removes it just before
+/// it completes.
 private final class FileWritingTransport: Transport {
     typealias Answer = @Sendable (URLRequest, URL) -> Result<TransportDownload, any Error>
 
     private let answer: Answer
     private let holdUntilCancelled: Bool
-    private let completesAfterCancel: Bool
+    private let ownFile: URL?
     private let onCancel: @Sendable (URL) -> Void
     let calls = Protected((downloads: 0, streams: 0))
 
     init(
-        holdUntilCancelled: Bool = false, completesAfterCancel: Bool = true,
+        holdUntilCancelled: Bool = false, ownFile: URL? = nil,
         onCancel: @escaping @Sendable (URL) -> Void = { _ in }, answer: @escaping Answer
     ) {
         self.answer = answer
         self.holdUntilCancelled = holdUntilCancelled
-        self.completesAfterCancel = completesAfterCancel
+        self.ownFile = ownFile
         self.onCancel = onCancel
     }
 
@@ -74,8 +76,8 @@ private final class FileWritingTransport: Transport {
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
         calls.withLock { $0.downloads += 1 }
-        let task = HeldTask(
-            fileURL: fileURL, completesAfterCancel: completesAfterCancel, onCancel: onCancel, completion: completion)
+        if let ownFile { try? Data("part".utf8).write(to: ownFile) }
+        let task = HeldTask(fileURL: fileURL, ownFile: ownFile, onCancel: onCancel, completion: completion)
         if !holdUntilCancelled {
             DispatchQueue.global().async { [answer] in task.complete(answer(request, fileURL)) }
         }
@@ -85,16 +87,16 @@ private final class FileWritingTransport: Transport {
 
 private final class HeldTask: TransportTask {
     let fileURL: URL
-    let completesAfterCancel: Bool
+    let ownFile: URL?
     let onCancel: @Sendable (URL) -> Void
     private let completion: Protected<(@Sendable (Result<TransportDownload, any Error>) -> Void)?>
 
     init(
-        fileURL: URL, completesAfterCancel: Bool, onCancel: @escaping @Sendable (URL) -> Void,
+        fileURL: URL, ownFile: URL?, onCancel: @escaping @Sendable (URL) -> Void,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) {
         self.fileURL = fileURL
-        self.completesAfterCancel = completesAfterCancel
+        self.ownFile = ownFile
         self.onCancel = onCancel
         self.completion = Protected(completion)
     }
@@ -104,12 +106,12 @@ private final class HeldTask: TransportTask {
             defer { completion = nil }
             return completion
         }
+        if completion != nil, let ownFile { try? FileManager.default.removeItem(at: ownFile) }
         completion?(result)
     }
 
     func cancel() {
         onCancel(fileURL)
-        guard completesAfterCancel else { return }
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.05) { [self] in
             complete(.failure(URLError(.cancelled)))
         }
@@ -367,33 +369,38 @@ struct TransportDownloadTests {
     }
 
     @Test(
-        "cancelled: reported without waiting for the transport's completion; what it wrote before cancel returned is removed",
+        "cancelled: reported once the transport has completed, so nothing it or APIKit wrote is left anywhere",
         .timeLimit(.minutes(1)))
-    func cancelDoesNotWaitForTheTransport() async throws {
+    func cancelWaitsForTheTransport() async throws {
+        let own = try makeDownloadDirectory()
+        let ownFile = own.appendingPathComponent("transport.tmp")
         let transport = FileWritingTransport(
-            holdUntilCancelled: true, completesAfterCancel: false,
+            holdUntilCancelled: true, ownFile: ownFile,
             onCancel: { file in try? Data("late".utf8).write(to: file) },
             answer: { _, _ in .failure(URLError(.unknown)) })
         let calls = Protected(0)
+        let leftWhenCompleted = Protected<[String]>([])
         let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
-        let handle = Session(transport: transport).download(StreamedRequest(), to: destination) { result in
+        let handle = Session(transport: transport).download(StreamedRequest(), to: destination) { [directory] result in
+            // what exists when the completion runs, not some time later
+            let left = ((try? fileNames(in: own)) ?? ["?"]) + ((try? fileNames(in: directory)) ?? ["?"])
+            leftWhenCompleted.withLock { $0 = left }
             calls.withLock { $0 += 1 }
             endedContinuation.yield(result)
+            endedContinuation.finish()
         }
         while transport.calls.value.downloads == 0 { try await Task.sleep(nanoseconds: 1_000_000) }
+        #expect(FileManager.default.fileExists(atPath: ownFile.path))
         handle.cancel()
-        var outcome: Result<DownloadResponse, RequestError>?
-        for await result in ended {
-            outcome = result
-            break
-        }
-        guard case .failure(.cancelled) = outcome else {
-            Issue.record("expected cancelled, got \(String(describing: outcome))")
+        var outcomes: [Result<DownloadResponse, RequestError>] = []
+        for await result in ended { outcomes.append(result) }
+        guard case .failure(.cancelled) = outcomes.first else {
+            Issue.record("expected cancelled, got \(outcomes)")
             return
         }
-        #expect(try fileNames(in: directory).isEmpty)
-        try await Task.sleep(nanoseconds: 50_000_000)
+        #expect(outcomes.count == 1)
         #expect(calls.value == 1)
+        #expect(leftWhenCompleted.value == [])
     }
 
     @Test("a 503 through the transport's download is retried; the second attempt's file is handed over")

@@ -39,6 +39,10 @@ final class URLSessionDownloads: Sendable {
         var moveError: (any Error)?
         /// Set by ``cancel(_:)``: the body is not moved to `fileURL` any more.
         var cancelled = false
+        /// The bytes corelibs wrote so far, as `didWriteData` reported them.
+        var written: Int64 = 0
+        /// The body's length that `didWriteData` reported (its `Content-Length`), if known.
+        var expected: Int64?
     }
 
     private let downloads = Locked<[Int: Download]>([:])
@@ -62,7 +66,11 @@ final class URLSessionDownloads: Sendable {
 
     /// Reports the bytes written so far.
     func didWrite(_ task: URLSessionDownloadTask, totalBytesWritten: Int64, totalBytesExpected: Int64) {
-        let progress = downloads.withLock { $0[task.taskIdentifier]?.progress }
+        let progress = downloads.withLock { downloads -> ProgressHandler? in
+            downloads[task.taskIdentifier]?.written = totalBytesWritten
+            downloads[task.taskIdentifier]?.expected = totalBytesExpected >= 0 ? totalBytesExpected : nil
+            return downloads[task.taskIdentifier]?.progress
+        }
         progress?(
             TransferProgress(
                 bytesReceived: totalBytesWritten, expectedBytesToReceive: TransferProgress.known(totalBytesExpected)))
@@ -121,7 +129,11 @@ final class URLSessionDownloads: Sendable {
             _ = unlink(file.path)
         }
         if let error {
-            download.completion(.failure(error))
+            // a body cut off after the head: one error, whatever libcurl called it (corelibs sets
+            // no response on a task that failed: the length is the one didWriteData reported)
+            let cutOff = DownloadOutcome.cutOff(
+                by: error, received: download.written, offset: 0, expected: download.expected)
+            download.completion(.failure(cutOff ?? error))
         } else if download.cancelled {
             download.completion(.failure(URLError(.cancelled)))
         } else if let moveError = download.moveError {
