@@ -42,13 +42,30 @@ struct AttemptCounter: Interceptor {
     }
 }
 
-/// A retry policy that records its waits instead of sleeping, through the `@_spi(Testing)` hook
-/// `RetryPolicy.wait` (an SPI import works here and when this suite is compiled inside the
-/// AsyncHTTPClient package, where APIKit is a package dependency).
-func recordingPolicy(_ base: RetryPolicy = .default, waits: Protected<[TimeInterval]>) -> RetryPolicy {
-    var policy = base
-    policy.wait = { seconds in waits.withLock { $0.append(seconds) } }
-    return policy
+/// A session's time that records its waits instead of sleeping, through the `@_spi(Testing)`
+/// seam `Session.time` (an SPI import works here and when this suite is compiled inside the
+/// AsyncHTTPClient package, where APIKit is a package dependency). Timers run in real time.
+struct RecordingTime: TimeSource {
+    let waits: Protected<[TimeInterval]>
+
+    var now: Date { Date() }
+
+    func sleep(for seconds: TimeInterval) async throws {
+        waits.withLock { $0.append(seconds) }
+    }
+
+    func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
+        SystemTime().schedule(after: seconds, action)
+    }
+}
+
+extension Session {
+    /// This session, recording the waits of its retries into `waits` instead of sleeping.
+    func recordingWaits(into waits: Protected<[TimeInterval]>) -> Session {
+        var session = self
+        session.time = RecordingTime(waits: waits)
+        return session
+    }
 }
 
 struct HTTPBinFailure: Decodable, Sendable {
@@ -91,8 +108,8 @@ struct ResilienceIntegrationTests {
     func retriedStatus() async throws {
         let waits = Protected<[TimeInterval]>([])
         let counter = AttemptCounter()
-        let session = Session(
-            transport: TestTransport.shared, interceptors: [counter], retryPolicy: recordingPolicy(waits: waits))
+        let session = Session(transport: TestTransport.shared, interceptors: [counter], retryPolicy: .default)
+            .recordingWaits(into: waits)
         do {
             _ = try await StatusRequest(code: 503).response(using: session)
             Issue.record("expected a status error")
@@ -109,7 +126,7 @@ struct ResilienceIntegrationTests {
     func retriedConnection() async throws {
         let waits = Protected<[TimeInterval]>([])
         let base = try HTTPBin.refusedURL()
-        let session = Session(transport: TestTransport.shared, retryPolicy: recordingPolicy(waits: waits))
+        let session = Session(transport: TestTransport.shared, retryPolicy: .default).recordingWaits(into: waits)
         do {
             _ = try await GetRequest(path: "anything", parser: RawDataParser(), base: base).response(using: session)
             Issue.record("expected a transport error")
@@ -122,8 +139,8 @@ struct ResilienceIntegrationTests {
     @Test("Retry-After set by the server is the wait before the retry")
     func retryAfterHeader() async throws {
         let waits = Protected<[TimeInterval]>([])
-        let policy = recordingPolicy(.custom(maxAttempts: 2) { _, _ in true }, waits: waits)
-        let session = Session(transport: TestTransport.shared, retryPolicy: policy)
+        let policy = RetryPolicy.custom(maxAttempts: 2) { _, _ in true }
+        let session = Session(transport: TestTransport.shared, retryPolicy: policy).recordingWaits(into: waits)
         let request = GetRequest(
             path: "response-headers", parser: RawDataParser(), base: HTTPBin.baseURL.appendingQuery("Retry-After=7"))
         _ = try await request.response(using: session)

@@ -306,8 +306,8 @@ struct URLSessionTransportDownloadFaultTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = corelibsFiles()
         let waits = Protected<[TimeInterval]>([])
-        let session = Session(
-            transport: URLSessionTransport(), retryPolicy: recordingPolicy(RetryPolicy(maxAttempts: 3), waits: waits))
+        let session = Session(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
+            .recordingWaits(into: waits)
         let error = await #expect(throws: RequestError.self) {
             try await session.download(
                 for: FaultRequest(path: "reset-mid-body"), to: directory.appendingPathComponent("body.bin"))

@@ -89,9 +89,11 @@ extension RequestPipeline {
                 }
                 continue
             }
-            if let delay = policy.retryDelay(after: result, method: request.method, attempt: attempt) {
+            if let delay = policy.retryDelay(
+                after: result, method: request.method, attempt: attempt, now: session.time.now)
+            {
                 // Throws only when cancelled; the loop's condition then ends it.
-                try? await policy.wait(delay)
+                try? await session.time.sleep(for: delay)
                 continue
             }
             await inspectAndFinish(result, url: urlRequest.url, attempt: attempt, handle: handle)

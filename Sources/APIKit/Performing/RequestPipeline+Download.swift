@@ -80,9 +80,11 @@ extension RequestPipeline {
                 // a body cut short is lost like a dropped connection, and retried like one —
                 // from where it stopped, when resumable
                 let seen = error is DownloadError ? URLError(.networkConnectionLost) : error
-                if let delay = policy.retryDelay(after: .failure(seen), method: request.method, attempt: attempt) {
+                if let delay = policy.retryDelay(
+                    after: .failure(seen), method: request.method, attempt: attempt, now: session.time.now)
+                {
                     resuming = file.resumeData
-                    try? await policy.wait(delay)
+                    try? await session.time.sleep(for: delay)
                     continue
                 }
                 throw RequestError.transportFailed(error, context: context).with(downloadResumeData: file.abandon())
@@ -107,10 +109,10 @@ extension RequestPipeline {
             }
             let transportResponse = TransportResponse(data: body, urlResponse: response)
             if let delay = policy.retryDelay(
-                after: .success(transportResponse), method: request.method, attempt: attempt)
+                after: .success(transportResponse), method: request.method, attempt: attempt, now: session.time.now)
             {
                 resuming = file.abandon()
-                try? await policy.wait(delay)
+                try? await session.time.sleep(for: delay)
                 continue
             }
             for interceptor in session.interceptors.reversed() {

@@ -11,6 +11,7 @@ extension RequestPipeline {
     func streamSource(maximumBufferSize: Int) -> ResponseStreamSource {
         ResponseStreamSource(
             maximumBufferSize: maximumBufferSize,
+            time: session.time,
             start: { buffer, lastEventID throws(RequestError) in
                 try await self.startStream(into: buffer, lastEventID: lastEventID)
             },

@@ -184,7 +184,7 @@ final class RequestPipeline<R: Request>: Sendable {
     ) -> any TransportTask {
         let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
         // `prepare()` has checked that the resource timeout is positive and finite.
-        let deadline = options.resourceTimeout.map(TransferDeadline.init(seconds:))
+        let deadline = options.resourceTimeout.map { TransferDeadline(seconds: $0, time: session.time) }
         let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
             if let deadline, !deadline.claim() { return }
             logged?.end(result)

@@ -46,18 +46,6 @@ public struct RetryPolicy: Sendable {
     /// outcome of an attempt should be retried. ``maxAttempts`` still bounds the attempts, and
     /// a cancellation is never retried.
     public var shouldRetry: (@Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool)?
-    /// Waits the given number of seconds before a retry; throws when the waiting `Task` is
-    /// cancelled. `Task.sleep` (``sleep(_:)``) unless a test replaces it to run without waiting
-    /// or to record the delays.
-    ///
-    /// A test hook, not API: it is `@_spi(Testing)`, so only a file that says
-    /// `@_spi(Testing) import APIKit` sees it, and it is missing from the documentation and the
-    /// API baseline. An SPI rather than `internal` plus `@testable import`, because the root
-    /// integration suite (`Tests/APIKitIntegrationTests`) is compiled a second time inside the
-    /// AsyncHTTPClient package, against APIKit as a package dependency: an SPI import works there
-    /// and in any build configuration, where `@testable` needs APIKit built with
-    /// `-enable-testing` (debug only) and would open every internal to those public-API tests.
-    @_spi(Testing) public var wait: @Sendable (_ seconds: TimeInterval) async throws -> Void
 
     /// The methods that the HTTP specification defines as idempotent.
     public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
@@ -103,7 +91,6 @@ public struct RetryPolicy: Sendable {
         self.backoff = backoff
         self.maxRetryAfter = maxRetryAfter
         self.shouldRetry = nil
-        self.wait = RetryPolicy.sleep
     }
 
     /// A policy that retries whenever `shouldRetry` says so, up to `maxAttempts`.
@@ -131,17 +118,6 @@ public struct RetryPolicy: Sendable {
         var policy = RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)
         policy.shouldRetry = shouldRetry
         return policy
-    }
-
-    /// `Task.sleep` for the given number of seconds, capped at a day; throws `CancellationError`
-    /// when the task is cancelled. The default of `wait`, and the wait between reconnections
-    /// of ``ReconnectingServerSentEvents``.
-    ///
-    /// - Parameter seconds: How long to wait.
-    /// - Throws: `CancellationError` when the waiting task is cancelled.
-    @Sendable
-    static func sleep(_ seconds: TimeInterval) async throws {
-        try await Task.sleep(nanoseconds: UInt64(max(0, min(seconds, 86_400)) * 1_000_000_000))
     }
 
     /// The delay before retrying after `outcome`, the outcome of attempt number `attempt`; `nil`

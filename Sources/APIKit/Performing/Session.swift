@@ -83,6 +83,9 @@ public struct Session: Sendable {
     /// Receives every request sent and every response, redacted; `nil` (the default) logs
     /// nothing and costs nothing. See ``RequestLogger``.
     public var logger: RequestLogger?
+    /// Where the session's waits and timers take their time from: the real time, unless a test
+    /// drives it by hand (see ``TimeSource``).
+    @_spi(Testing) public var time: any TimeSource = SystemTime()
 
     /// The session of ``Request/response(using:options:)`` when none is given:
     /// ``URLSessionTransport/shared``, no completion queue, no default headers, query items,

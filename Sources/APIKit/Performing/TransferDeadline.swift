@@ -1,5 +1,5 @@
-/// Ends a transfer that outlasts ``RequestOptions/resourceTimeout``: a timer started when the
-/// transfer is, which cancels it and reports `URLError(.timedOut)` in place of the
+/// Ends a transfer that outlasts ``RequestOptions/resourceTimeout``: a timer of the session's
+/// ``TimeSource`` started when the transfer is, which cancels it and reports `URLError(.timedOut)` in place of the
 /// transport's own completion.
 ///
 /// Whichever comes first — the transport's completion or the timer — is passed on; the other
@@ -8,7 +8,7 @@
 /// (usually `URLError(.cancelled)`) through, as an attempt waiting for it needs.
 ///
 /// ```swift
-/// let deadline = TransferDeadline(seconds: 30)
+/// let deadline = TransferDeadline(seconds: 30, time: session.time)
 /// let task = transport.send(request) { result in
 ///     guard deadline.claim() else { return }   // the timer already answered
 ///     completion(result)
@@ -21,7 +21,7 @@ final class TransferDeadline: TransportTask {
         /// The transfer is starting; the timer is not running yet.
         case starting
         /// The timer runs, and stops `task` when it fires.
-        case armed(timer: any DispatchSourceTimer, task: any TransportTask)
+        case armed(timer: any ScheduledAction, task: any TransportTask)
         /// The caller cancelled: the timer is stopped, the transport's completion still passes.
         case disarmed
         /// The outcome has been passed on (the transport's or the timeout).
@@ -32,17 +32,21 @@ final class TransferDeadline: TransportTask {
     static let timedOut = URLError(.timedOut)
 
     private let seconds: TimeInterval
+    private let time: any TimeSource
     private let state = Locked(State.starting)
 
-    /// - Parameter seconds: The time the transfer may take; positive and finite.
-    init(seconds: TimeInterval) {
+    /// - Parameters:
+    ///   - seconds: The time the transfer may take; positive and finite.
+    ///   - time: Where the timer takes its time from.
+    init(seconds: TimeInterval, time: any TimeSource) {
         self.seconds = seconds
+        self.time = time
     }
 
     /// Claims the right to pass on the transport's outcome; `false` when the timer already
     /// passed on the timeout. Stops the timer.
     func claim() -> Bool {
-        let claimed: (claimed: Bool, timer: (any DispatchSourceTimer)?) = state.withLock { state in
+        let claimed: (claimed: Bool, timer: (any ScheduledAction)?) = state.withLock { state in
             switch state {
             case .starting, .disarmed:
                 state = .finished
@@ -59,25 +63,20 @@ final class TransferDeadline: TransportTask {
     }
 
     /// Starts the timer for `task`, unless the transport has already completed. When it fires
-    /// first, `task` is cancelled and `onTimeout` runs, on a global queue.
+    /// first, `task` is cancelled and `onTimeout` runs, on the time source's thread.
     func arm(cancelling task: any TransportTask, onTimeout: @escaping @Sendable () -> Void) {
         state.withLock { state in
             guard case .starting = state else { return }
-            let timer = DispatchSource.makeTimerSource(queue: .global())
-            timer.setEventHandler { [self] in
-                fire(onTimeout)
-            }
-            timer.schedule(deadline: .now() + seconds)
+            // Scheduled under the lock: `claim()` may cancel the timer as soon as it is released,
+            // and a timer that fires at once waits for the lock in `fire`.
+            let timer = time.schedule(after: seconds) { [self] in fire(onTimeout) }
             state = .armed(timer: timer, task: task)
-            // Resumed under the lock: a timer source released before it is resumed crashes, and
-            // `claim()` may cancel it as soon as the lock is released.
-            timer.resume()
         }
     }
 
     /// Stops the timer and the transfer; the transport's completion is still passed on.
     func cancel() {
-        let armed: (timer: any DispatchSourceTimer, task: any TransportTask)? = state.withLock { state in
+        let armed: (timer: any ScheduledAction, task: any TransportTask)? = state.withLock { state in
             guard case .armed(let timer, let task) = state else { return nil }
             state = .disarmed
             return (timer, task)
@@ -88,13 +87,12 @@ final class TransferDeadline: TransportTask {
     }
 
     private func fire(_ onTimeout: @Sendable () -> Void) {
-        let armed: (timer: any DispatchSourceTimer, task: any TransportTask)? = state.withLock { state in
+        let armed: (timer: any ScheduledAction, task: any TransportTask)? = state.withLock { state in
             guard case .armed(let timer, let task) = state else { return nil }
             state = .finished
             return (timer, task)
         }
         guard let armed else { return }
-        // Cancelling the source also drops its handler, which holds this deadline.
         armed.timer.cancel()
         armed.task.cancel()
         onTimeout()

@@ -126,7 +126,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
         private mutating func connect(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Bool {
             if connections > 0 {
                 let delay = decoder.reconnectionTime.map { TimeInterval($0) / 1000 } ?? reconnection.initialDelay
-                try await Self.wait(delay, context: base.source.context(nil))
+                try await Self.wait(delay, on: base.source.time, context: base.source.context(nil))
             }
             connections += 1
             deliveredOnConnection = false
@@ -197,9 +197,11 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
         }
 
         /// Waits `delay` seconds before a reconnection; a cancelled task stops waiting.
-        private static func wait(_ delay: TimeInterval, context: RequestContext) async throws(RequestError) {
+        private static func wait(
+            _ delay: TimeInterval, on time: any TimeSource, context: RequestContext
+        ) async throws(RequestError) {
             do {
-                try await RetryPolicy.sleep(delay)
+                try await time.sleep(for: delay)
             } catch {
                 throw .cancelled(context: context)
             }

@@ -161,6 +161,8 @@ public struct ResponseStream: AsyncSequence, Sendable {
 /// ``Session/stream(for:options:maximumBufferSize:)``.
 struct ResponseStreamSource: Sendable {
     let maximumBufferSize: Int
+    /// The session's time: what a reconnection waits by.
+    let time: any TimeSource
     /// Prepares the request (with a `Last-Event-ID` header when one is given), starts the
     /// transfer into the buffer, and returns the context.
     let start: @Sendable (StreamBuffer, _ lastEventID: String?) async throws(RequestError) -> RequestContext

@@ -23,6 +23,8 @@
 /// request reports ``RequestError/cancelled(context:)``.
 public struct StubTransport: Transport {
     private let respond: @Sendable (URLRequest) -> StubResponse
+    /// What the delays are measured by: the real time, unless a test drives it by hand.
+    private let time: any TimeSource
 
     /// A transport that answers each request with what `respond` returns for it.
     ///
@@ -31,7 +33,18 @@ public struct StubTransport: Transport {
     ///   in memory or streamed from disk, reads back whole with `request.requestBody?.data()`
     ///   (``RequestBody/data()``).
     public init(_ respond: @escaping @Sendable (URLRequest) -> StubResponse) {
+        self.init(time: SystemTime(), respond)
+    }
+
+    /// A transport whose delays and intervals are measured by `time`: a test hook (see
+    /// ``TimeSource``) for stubs that answer when a test moves its clock.
+    ///
+    /// - Parameters:
+    ///   - time: What the delays are measured by.
+    ///   - respond: As for ``init(_:)-(URLRequest)->StubResponse``.
+    @_spi(Testing) public init(time: any TimeSource, _ respond: @escaping @Sendable (URLRequest) -> StubResponse) {
         self.respond = respond
+        self.time = time
     }
 
     /// A transport that answers every request with `response`.
@@ -53,7 +66,7 @@ public struct StubTransport: Transport {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let task = StubTask(completion: completion)
-        DispatchQueue.global().async { [respond] in
+        DispatchQueue.global().async { [respond, time] in
             guard !task.isFinished else { return }
             let stub = respond(request)
             let result = Self.result(of: stub.answer, for: request)
@@ -62,9 +75,7 @@ public struct StubTransport: Transport {
                 delay += interval * Double(chunks.count)
             }
             if delay > 0 {
-                DispatchQueue.global().asyncAfter(deadline: .now() + delay) {
-                    task.complete(with: result)
-                }
+                _ = time.schedule(after: delay) { task.complete(with: result) }
             } else {
                 task.complete(with: result)
             }
@@ -123,7 +134,7 @@ public struct StubTransport: Transport {
         _ request: URLRequest,
         onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask {
-        let task = StubStreamTask(onEvent: onEvent)
+        let task = StubStreamTask(onEvent: onEvent, time: time)
         DispatchQueue.global().async { [respond] in
             guard !task.isFinished else { return }
             let stub = respond(request)
@@ -166,9 +177,11 @@ private final class StubStreamTask: TransportTask {
     private let onEvent: Locked<(@Sendable (TransportStreamEvent) -> Void)?>
     /// Serializes the events of this transfer, as the rules of a transport ask.
     private let queue = DispatchQueue(label: "APIKit.StubStreamTask")
+    private let time: any TimeSource
 
-    init(onEvent: @escaping @Sendable (TransportStreamEvent) -> Void) {
+    init(onEvent: @escaping @Sendable (TransportStreamEvent) -> Void, time: any TimeSource) {
         self.onEvent = Locked(onEvent)
+        self.time = time
     }
 
     var isFinished: Bool {
@@ -178,9 +191,17 @@ private final class StubStreamTask: TransportTask {
     /// Plays `events` on the task's queue, the first after `delay` plus its own wait.
     func play(_ events: ArraySlice<(wait: TimeInterval, event: TransportStreamEvent)>, after delay: TimeInterval) {
         guard let first = events.first else { return }
-        queue.asyncAfter(deadline: .now() + delay + first.wait) { [self] in
-            deliver(first.event)
-            play(events.dropFirst(), after: 0)
+        let next: @Sendable () -> Void = { [self] in
+            queue.async { [self] in
+                deliver(first.event)
+                play(events.dropFirst(), after: 0)
+            }
+        }
+        let wait = delay + first.wait
+        if wait > 0 {
+            _ = time.schedule(after: wait, next)
+        } else {
+            next()
         }
     }
 

@@ -174,7 +174,7 @@ struct DownloadTests {
             return calls.value == 1
                 ? .stream(status: 503, chunks: ["busy"]) : .stream(chunks: ["second"])
         }
-        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2).immediate)
+        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2)).timed(by: WaitRecorder())
         let download = try await session.download(for: StreamedRequest(), to: destination)
         #expect(calls.value == 2)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "second")

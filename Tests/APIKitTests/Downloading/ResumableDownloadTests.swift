@@ -203,7 +203,7 @@ struct ResumableDownloadTests {
                 : .stream(
                     status: 206, headers: ["Content-Range": "bytes 3-5/6", "Content-Length": "3"], chunks: ["def"])
         }
-        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2).immediate)
+        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2)).timed(by: WaitRecorder())
         let download = try await session.download(for: StreamedRequest(), to: destination, resumable: true)
         #expect(seen.ranges.value.map(\.range) == [nil, "bytes=3-"])
         #expect(download.byteCount == 6)

@@ -414,7 +414,7 @@ struct TransportDownloadTests {
             return attempt == 1
                 ? written("busy", to: file, for: request, status: 503) : written("second", to: file, for: request)
         }
-        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2).immediate)
+        let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2)).timed(by: WaitRecorder())
         let download = try await session.download(for: StreamedRequest(), to: destination)
         #expect(try String(contentsOf: download.fileURL, encoding: .utf8) == "second")
         #expect(attempts.value == 2)

@@ -21,7 +21,7 @@ struct RetryObservationTests {
             transport: transport,
             retryPolicy: WaitRecorder().policy(),
             logger: RequestLogger { event in events.withLock { $0.append(event) } }
-        )
+        ).timed(by: WaitRecorder())
         let text = try await TextRequest().response(using: session, progress: { _ in steps.withLock { $0 += 1 } })
         #expect(text == "ok")
         #expect(calls.withLock { $0 } == 2)

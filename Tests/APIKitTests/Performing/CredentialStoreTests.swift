@@ -310,7 +310,7 @@ struct CredentialStoreTests {
             transport: transport,
             retryPolicy: WaitRecorder().policy(),
             credentialStore: CredentialStore(authenticator, credential: "expired")
-        )
+        ).timed(by: WaitRecorder())
         #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
         #expect(authenticator.count == 1)
         #expect(count.withLock { $0 } == 3)

@@ -130,6 +130,7 @@ struct ErrorBodyTests {
         var policy = WaitRecorder().policy()
         policy.maxAttempts = 2
         let session = Session(transport: transport, retryPolicy: policy, errorBodyDecoder: .json(APIFailure.self))
+            .timed(by: WaitRecorder())
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         #expect(error.errorBody(as: APIFailure.self)?.errors == ["last"])
         #expect(error.attempts == 2)

@@ -56,12 +56,15 @@ struct ExactlyOnceCompletionTests {
         #expect(probe.count == 1)
     }
 
-    @Test("cancel before the response: .cancelled promptly, never a second call after the stub would have answered")
+    @Test("cancel before the response: .cancelled before the stub answers, never a second call once it has")
     func cancelBeforeResponse() async throws {
-        // The stub answers after 30 s; "promptly" means well before that answer (a loaded CI
-        // machine delayed an 8 s version by over 9 s). A session of its own, so that the pending
-        // answer cannot hold up the other tests' requests on the shared stub session.
-        let endpoint = StubEndpoint(.status(200, body: "late", delay: 30.0))
+        // The stub answers when the test moves its clock 30 s on: the cancellation must come
+        // before that. A session of its own, so that the pending answer cannot hold up the
+        // other tests' requests on the shared stub session.
+        let time = ManualTime()
+        var late = StubbedResponse.status(200, body: "late", delay: 30.0)
+        late.time = time
+        let endpoint = StubEndpoint(late)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.protocolClasses = [StubURLProtocol.self]
         let session = URLSession(configuration: configuration)
@@ -75,8 +78,10 @@ struct ExactlyOnceCompletionTests {
         handle.cancel()
         #expect(handle.isFinished)
 
+        // real time: 20 s is far more than a cancellation takes (a loaded CI machine took 9 s)
         let error = try #require(await probe.first(timeout: 20)?.errorValue, "no prompt cancellation")
         #expect(clock.now - start < .seconds(20))
+        #expect(time.elapsed == 0, "cancelled before the stub could answer")
         guard case .cancelled(let context) = error else {
             Issue.record("expected .cancelled, got \(error)")
             return
@@ -85,7 +90,15 @@ struct ExactlyOnceCompletionTests {
         #expect(context.url?.host == endpoint.host)
         #expect(context.requestType == "ProbeRequest")
 
-        try await Task.sleep(until: start + .milliseconds(30_500))
+        // the stub's answer comes due: a load that was not stopped would answer now
+        #expect(await time.nextWait() == 30)
+        time.advance(by: 30)
+        // a barrier: a request sent afterwards on the same session completes after anything the
+        // late answer set off on the session's delegate queue
+        let barrier = StubEndpoint(.status(200, body: "after"))
+        let after = CompletionProbe<Result<String, RequestError>>()
+        ProbeRequest(base: barrier.base).perform(session: session) { after.record($0) }
+        #expect(try #require(await after.first(timeout: 20)).get() == "after")
         #expect(probe.count == 1)
         #expect(!request.log.names.contains("parse"), "the late response must not be processed")
     }

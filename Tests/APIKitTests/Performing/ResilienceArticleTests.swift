@@ -19,8 +19,8 @@ struct ResilienceArticleTests {
     func retrying() async throws {
         var policy = RetryPolicy.default
         policy.backoff = RetryPolicy.Backoff(baseDelay: 0.2, multiplier: 2, maxDelay: 2)
-        policy.wait = { _ in }  // not in the article: the test does not wait
         let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
+            .timed(by: WaitRecorder())  // not in the article: the test does not wait
         do {
             _ = try await api.response(for: Flaky())
             Issue.record("expected an error")

@@ -109,7 +109,8 @@ struct ResourceTimeoutTests {
             .success(body: "late", delay: 60), .success(body: "late", delay: 60), .success(body: "ok", delay: 0.05),
         ])
         let session = Session(
-            transport: transport, options: RequestOptions(resourceTimeout: 2), retryPolicy: WaitRecorder().policy())
+            transport: transport, options: RequestOptions(resourceTimeout: 2), retryPolicy: WaitRecorder().policy()
+        ).timed(by: WaitRecorder())
         let (result, probe) = await session.performProbed(TextRequest())
         #expect(try result?.get() == "ok")
         #expect(transport.count == 3)
@@ -118,7 +119,8 @@ struct ResourceTimeoutTests {
 
         let down = ScriptedTransport([.success(body: "late", delay: 60)])
         let failing = Session(
-            transport: down, options: RequestOptions(resourceTimeout: 0.2), retryPolicy: WaitRecorder().policy())
+            transport: down, options: RequestOptions(resourceTimeout: 0.2), retryPolicy: WaitRecorder().policy()
+        ).timed(by: WaitRecorder())
         let error = try #require(await failing.performProbed(TextRequest()).result?.errorValue)
         expectTimedOut(.failure(error))
         #expect(error.attempts == 3)
@@ -159,76 +161,90 @@ struct ResourceTimeoutTests {
     }
 }
 
-@Suite("TransferDeadline: exactly one outcome passes, whoever comes first")
+@Suite("TransferDeadline: exactly one outcome passes, whoever comes first (time driven by hand)")
 struct TransferDeadlineTests {
     final class ManualTask: TransportTask {
         let cancelled = Locked(0)
         func cancel() { cancelled.withLock { $0 += 1 } }
     }
 
-    @Test("the transport first: claimed once, the timer never fires")
-    func transportFirst() async throws {
-        let deadline = TransferDeadline(seconds: 0.1)
+    let time = ManualTime()
+
+    @Test("the transport first: claimed once, the timer never fires, not even long after its moment")
+    func transportFirst() {
+        let deadline = TransferDeadline(seconds: 0.1, time: time)
         let task = ManualTask()
         let fired = Locked(0)
         deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
+        #expect(time.pendingCount == 1)
         #expect(deadline.claim())
         #expect(!deadline.claim())
-        try await Task.sleep(nanoseconds: 300_000_000)
+        #expect(time.pendingCount == 0, "claim() stops the timer")
+        time.advance(by: 3600)
         #expect(fired.withLock { $0 } == 0)
         #expect(task.cancelled.withLock { $0 } == 0)
     }
 
     @Test("a transport that completes before arm(): the timer is never started")
-    func completedBeforeArm() async throws {
-        let deadline = TransferDeadline(seconds: 0.05)
+    func completedBeforeArm() {
+        let deadline = TransferDeadline(seconds: 0.05, time: time)
         let task = ManualTask()
         let fired = Locked(0)
         #expect(deadline.claim())
         deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
-        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(time.registered.isEmpty)
+        time.advance(by: 3600)
         #expect(fired.withLock { $0 } == 0)
     }
 
-    @Test("the timer first: the task is cancelled, the timeout reported once, the transport's answer dropped")
-    func timerFirst() async throws {
-        let deadline = TransferDeadline(seconds: 0.05)
+    @Test(
+        "the timer first, exactly at its moment: the task is cancelled, the timeout reported once, the answer dropped")
+    func timerFirst() {
+        let deadline = TransferDeadline(seconds: 30, time: time)
         let task = ManualTask()
-        let fired = CompletionProbe<Int>()
-        deadline.arm(cancelling: task) { fired.record(1) }
-        #expect(await fired.first(timeout: 20) == 1)
+        let fired = Locked(0)
+        deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
+        #expect(time.registered == [30])
+        time.advance(by: 29.999)
+        #expect(fired.withLock { $0 } == 0)
+        #expect(task.cancelled.withLock { $0 } == 0)
+        time.advance(by: 0.001)
+        #expect(fired.withLock { $0 } == 1)
         #expect(task.cancelled.withLock { $0 } == 1)
         #expect(!deadline.claim())
-        try await Task.sleep(nanoseconds: 100_000_000)
-        #expect(fired.count == 1)
+        time.advance(by: 3600)
+        #expect(fired.withLock { $0 } == 1)
     }
 
     @Test("cancel(): the task is cancelled, the timer stopped, and the transport's answer still passes")
-    func cancelThenAnswer() async throws {
-        let deadline = TransferDeadline(seconds: 0.1)
+    func cancelThenAnswer() {
+        let deadline = TransferDeadline(seconds: 0.1, time: time)
         let task = ManualTask()
         let fired = Locked(0)
         deadline.arm(cancelling: task) { fired.withLock { $0 += 1 } }
         deadline.cancel()
         deadline.cancel()
         #expect(task.cancelled.withLock { $0 } == 1)
+        #expect(time.pendingCount == 0, "cancel() stops the timer")
         #expect(deadline.claim())
-        try await Task.sleep(nanoseconds: 300_000_000)
+        time.advance(by: 3600)
         #expect(fired.withLock { $0 } == 0)
     }
 
-    @Test("racing claims from many threads: exactly one outcome passes")
+    @Test("claims racing from many threads, the timer firing among them: exactly one outcome passes")
     func racing() async {
         for _ in 0..<200 {
-            let deadline = TransferDeadline(seconds: 0.001)
+            let deadline = TransferDeadline(seconds: 1, time: time)
             let passed = Locked(0)
             deadline.arm(cancelling: ManualTask()) { passed.withLock { $0 += 1 } }
             await withTaskGroup(of: Void.self) { group in
                 for _ in 0..<4 {
                     group.addTask { if deadline.claim() { passed.withLock { $0 += 1 } } }
                 }
+                group.addTask { [time] in time.advance(by: 1) }
             }
-            try? await Task.sleep(nanoseconds: 5_000_000)
+            // every claimant and the timer have run: whichever won, the others lost
+            time.advance(by: 1)
             #expect(passed.withLock { $0 } == 1)
         }
     }

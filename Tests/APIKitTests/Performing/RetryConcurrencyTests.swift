@@ -51,19 +51,28 @@ struct RetryConcurrencyTests {
         ]
     }
 
-    /// A policy whose waits last 0–2 ms and, when `cancel` is set, cancel the request first:
-    /// a cancellation during the backoff wait, every time that request waits.
-    static func policy(cancellingWith cancel: (@Sendable () -> Void)?, cancelledInBackoff: Locked<Int>) -> RetryPolicy {
-        var policy = RetryPolicy(maxAttempts: 4)
-        policy.wait = { _ in
+    /// Waits of 0–2 ms that, when `cancel` is set, cancel the request first: a cancellation
+    /// during the backoff wait, every time that request waits.
+    struct BackoffTime: TimeSource {
+        let cancel: (@Sendable () -> Void)?
+        let cancelledInBackoff: Locked<Int>
+
+        var now: Date { Date() }
+
+        func sleep(for seconds: TimeInterval) async throws {
             if let cancel {
                 cancelledInBackoff.withLock { $0 += 1 }
                 cancel()
             }
             try await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
         }
-        return policy
+
+        func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
+            SystemTime().schedule(after: seconds, action)
+        }
     }
+
+    static let policy = RetryPolicy(maxAttempts: 4)
 
     @Test("1,000 concurrent completion requests through retries, refreshes and cancels: each completes exactly once")
     func completionAPI() async throws {
@@ -78,14 +87,14 @@ struct RetryConcurrencyTests {
         let cancelledInBackoff = Locked(0)
         let sessions = Self.sessions()
         DispatchQueue.concurrentPerform(iterations: count) { index in
-            let session = sessions[index % sessions.count]
             let handle = Locked<RequestHandle?>(nil)
             var cancel: (@Sendable () -> Void)? = nil
             if index % 5 == 0 {
                 cancel = { handle.withLock { $0 }?.cancel() }
             }
-            let request = TextRequest(
-                retryPolicy: Self.policy(cancellingWith: cancel, cancelledInBackoff: cancelledInBackoff))
+            let session = sessions[index % sessions.count]
+                .timed(by: BackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
+            let request = TextRequest(retryPolicy: Self.policy)
             let started = session.perform(request) { result in
                 switch result {
                 case .success: succeeded.withLock { $0 += 1 }
@@ -130,14 +139,14 @@ struct RetryConcurrencyTests {
         let results = await withTaskGroup(of: Void.self) { group -> [Result<String, RequestError>] in
             var tasks: [Task<Result<String, RequestError>, Never>] = []
             for index in 0..<count {
-                let session = sessions[index % sessions.count]
                 let box = Locked<Task<Result<String, RequestError>, Never>?>(nil)
                 var cancel: (@Sendable () -> Void)? = nil
                 if index % 5 == 0 {
                     cancel = { box.withLock { $0 }?.cancel() }
                 }
-                let request = TextRequest(
-                    retryPolicy: Self.policy(cancellingWith: cancel, cancelledInBackoff: cancelledInBackoff))
+                let session = sessions[index % sessions.count]
+                    .timed(by: BackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
+                let request = TextRequest(retryPolicy: Self.policy)
                 let task = Task {
                     let result = await request.result(session: session)
                     returned.withLock { $0[index] += 1 }

@@ -30,19 +30,15 @@ struct ScriptedTransport: Transport {
     }
 }
 
-extension RetryPolicy {
-    /// This policy, retrying at once: its `wait` (the `@_spi(Testing)` hook) returns without
-    /// sleeping.
-    var immediate: RetryPolicy {
-        var policy = self
-        policy.wait = { _ in }
-        return policy
-    }
-}
-
-/// Records the delays a retry policy waited, without waiting; or, with `blockUntilCancelled`,
-/// signals `waiting` and sleeps until the task is cancelled.
-final class WaitRecorder: Sendable {
+/// A session's time for retry tests: records the length of every wait and returns at once; or,
+/// with `blockUntilCancelled`, signals `waiting` and sleeps until the task is cancelled. Timers
+/// (a resource timeout, a stub's delay) run in real time.
+///
+/// ```swift
+/// let waits = WaitRecorder()
+/// let session = Session(transport: stub, retryPolicy: waits.policy()).timed(by: waits).timed(by: waits)
+/// ```
+final class WaitRecorder: TimeSource, Sendable {
     let delays = Locked<[TimeInterval]>([])
     let waiting = CompletionProbe<Int>()
     let blockUntilCancelled: Bool
@@ -53,21 +49,28 @@ final class WaitRecorder: Sendable {
 
     var recorded: [TimeInterval] { delays.withLock { $0 } }
 
+    /// A policy with a backoff of 0.25 s doubling without jitter, so that its waits are exact.
     func policy(_ base: RetryPolicy = RetryPolicy(backoff: .init(baseDelay: 0.25, multiplier: 2, jitter: false)))
         -> RetryPolicy
     {
-        var policy = base
-        policy.wait = { [self] seconds in
-            let count = delays.withLock { delays in
-                delays.append(seconds)
-                return delays.count
-            }
-            if blockUntilCancelled {
-                waiting.record(count)
-                try await Task.sleep(nanoseconds: 60_000_000_000)
-            }
+        base
+    }
+
+    var now: Date { Date() }
+
+    func sleep(for seconds: TimeInterval) async throws {
+        let count = delays.withLock { delays in
+            delays.append(seconds)
+            return delays.count
         }
-        return policy
+        if blockUntilCancelled {
+            waiting.record(count)
+            try await Task.sleep(nanoseconds: 60_000_000_000)
+        }
+    }
+
+    func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
+        SystemTime().schedule(after: seconds, action)
     }
 }
 

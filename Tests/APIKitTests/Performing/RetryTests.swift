@@ -11,7 +11,7 @@ struct RetryTests {
         for api in ["completion", "async"] {
             let transport = ScriptedTransport([.success(status: 503), .success(status: 503), .success(body: "ok")])
             let waits = WaitRecorder()
-            let session = Session(transport: transport, retryPolicy: waits.policy())
+            let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
             let builds = Locked(0)
             let request = TextRequest(builds: builds)
             let result: Result<String, RequestError>?
@@ -49,7 +49,7 @@ struct RetryTests {
     func exhausted() async throws {
         let transport = ScriptedTransport([.success(status: 502), .success(status: 503, body: "busy")])
         let waits = WaitRecorder()
-        let session = Session(transport: transport, retryPolicy: waits.policy())
+        let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         guard case .unacceptableStatusCode(503, let body, _, let context) = error else {
             Issue.record("unexpected \(error)")
@@ -66,7 +66,7 @@ struct RetryTests {
     @Test("a non-idempotent method is sent once; the error says nothing about attempts")
     func postIsNotRetried() async throws {
         let transport = ScriptedTransport([.success(status: 503)])
-        let session = Session(transport: transport, retryPolicy: WaitRecorder().policy())
+        let session = Session(transport: transport, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
         let error = try #require(await session.performProbed(TextRequest(method: .post)).result?.errorValue)
         #expect(error.statusCode == 503)
         #expect(error.attempts == 1)
@@ -77,13 +77,14 @@ struct RetryTests {
     @Test("a transient transport failure is retried; a permanent one is not")
     func transportFailures() async throws {
         let flaky = ScriptedTransport([.failure(URLError(.networkConnectionLost)), .success(body: "ok")])
-        let session = Session(transport: flaky, retryPolicy: WaitRecorder().policy())
+        let session = Session(transport: flaky, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
         #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
         #expect(flaky.count == 2)
 
         let broken = ScriptedTransport([.failure(URLError(.badURL)), .success(body: "ok")])
         let error = try #require(
-            await Session(transport: broken, retryPolicy: WaitRecorder().policy()).performProbed(TextRequest()).result?
+            await Session(transport: broken, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
+                .performProbed(TextRequest()).result?
                 .errorValue)
         guard case .transportFailed(let underlying as URLError, _) = error else {
             Issue.record("unexpected \(error)")
@@ -94,7 +95,8 @@ struct RetryTests {
 
         let down = ScriptedTransport([.failure(URLError(.timedOut))])
         let last = try #require(
-            await Session(transport: down, retryPolicy: WaitRecorder().policy()).performProbed(TextRequest()).result?
+            await Session(transport: down, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
+                .performProbed(TextRequest()).result?
                 .errorValue)
         #expect(last.stage == .transport)
         #expect(last.attempts == 3)
@@ -111,7 +113,7 @@ struct RetryTests {
         let waits = WaitRecorder()
         var policy = waits.policy()
         policy.maxRetryAfter = 30
-        let session = Session(transport: transport, retryPolicy: policy)
+        let session = Session(transport: transport, retryPolicy: policy).timed(by: waits)
         #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
         #expect(waits.recorded == [2, 30])
     }
@@ -119,14 +121,14 @@ struct RetryTests {
     @Test("the request type's policy wins over the session's")
     func requestPolicyWins() async throws {
         let transport = ScriptedTransport([.success(status: 503), .success(body: "ok")])
-        let session = Session(transport: transport, retryPolicy: WaitRecorder().policy())
+        let session = Session(transport: transport, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
         let error = try #require(
             await session.performProbed(TextRequest(retryPolicy: RetryPolicy.none)).result?.errorValue)
         #expect(error.statusCode == 503)
         #expect(transport.count == 1)
 
         let other = ScriptedTransport([.success(status: 503), .success(body: "ok")])
-        let plain = Session(transport: other)
+        let plain = Session(transport: other).timed(by: WaitRecorder())
         #expect(try await plain.performProbed(TextRequest(retryPolicy: WaitRecorder().policy())).result?.get() == "ok")
         #expect(other.count == 2)
     }
@@ -148,7 +150,7 @@ struct RetryTests {
     func cancelDuringBackoff() async throws {
         let transport = ScriptedTransport([.success(status: 503), .success(body: "ok")])
         let waits = WaitRecorder(blockUntilCancelled: true)
-        let session = Session(transport: transport, retryPolicy: waits.policy())
+        let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let probe = CompletionProbe<Result<String, RequestError>>()
         let handle = session.perform(TextRequest()) { probe.record($0) }
         #expect(await waits.waiting.first(timeout: 30) == 1, "never reached the backoff wait")
@@ -164,7 +166,7 @@ struct RetryTests {
     func cancelTaskDuringBackoff() async throws {
         let transport = ScriptedTransport([.failure(URLError(.timedOut)), .success(body: "ok")])
         let waits = WaitRecorder(blockUntilCancelled: true)
-        let session = Session(transport: transport, retryPolicy: waits.policy())
+        let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let task = Task { await TextRequest().result(session: session) }
         #expect(await waits.waiting.first(timeout: 30) == 1, "never reached the backoff wait")
         task.cancel()
@@ -175,17 +177,15 @@ struct RetryTests {
 
     @Test("cancelling during a transfer of a retried request stops that transfer")
     func cancelDuringTransfer() async throws {
-        let started = CompletionProbe<Int>()
         let transport = ScriptedTransport([.success(status: 503), .success(body: "slow", delay: 60)])
         let recording = RecordingTransport(transport)
-        let session = Session(
-            transport: recording,
-            retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0)).with { policy in
-                policy.wait = { _ in started.record(1) }
-            })
+        let time = ManualTime()
+        let session = Session(transport: recording, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0)))
+            .timed(by: time)
         let probe = CompletionProbe<Result<String, RequestError>>()
         let handle = session.perform(TextRequest()) { probe.record($0) }
-        #expect(await started.first(timeout: 30) == 1)
+        #expect(await time.nextWait() == 0, "the backoff of a base delay of 0")
+        time.advance(by: 0)
         // The second transfer: wait until it was handed to the transport.
         for _ in 0..<3000 where transport.count < 2 {
             try await Task.sleep(nanoseconds: 10_000_000)
@@ -213,7 +213,7 @@ struct RetryTests {
             transport: transport,
             interceptors: [RecordingInterceptor(name: "A", log: log)],
             retryPolicy: WaitRecorder().policy()
-        )
+        ).timed(by: WaitRecorder())
         #expect(try await session.performProbed(TextRequest()).result?.get() == "ok")
         #expect(log.names == ["adapt A", "adapt A", "inspect A"])
         #expect(transport.sentRequests.allSatisfy { $0.headerValue("X-A") == "A" })
@@ -241,7 +241,7 @@ struct RetryTests {
                 return count < 3 ? .success(status: 503) : .success(body: "stored")
             }
         }
-        let session = Session(transport: transport, retryPolicy: WaitRecorder().policy())
+        let session = Session(transport: transport, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
         #expect(try await session.performProbed(Upload(file: .file(file.url))).result?.get() == "stored")
         let sent = bodies.withLock { $0 }
         #expect(sent.count == 3)

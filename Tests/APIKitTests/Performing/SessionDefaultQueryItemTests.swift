@@ -167,9 +167,8 @@ struct SessionDefaultQueryItemTests {
                 attempts.withLock { $0 += 1 }
                 return attempts.withLock { $0 } < 3 ? .success(status: 503) : .success(body: "ok")
             })
-        var policy = RetryPolicy.default
-        policy.wait = { _ in }
-        let session = Session(transport: transport, defaultQueryItems: ["api_key": "k"], retryPolicy: policy)
+        let session = Session(transport: transport, defaultQueryItems: ["api_key": "k"], retryPolicy: .default)
+            .timed(by: WaitRecorder())
 
         #expect(try await ItemsRequest().response(using: session) == "ok")
 

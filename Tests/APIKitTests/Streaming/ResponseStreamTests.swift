@@ -390,7 +390,7 @@ struct ResponseStreamAttemptTests {
             requests.withLock { $0 += 1 }
             return .stream(status: 503, chunks: ["busy"])
         }
-        let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3).immediate)
+        let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3)).timed(by: WaitRecorder())
         let error = await #expect(throws: RequestError.self) {
             for try await _ in session.stream(for: StreamedRequest()) {}
         }

@@ -1,4 +1,4 @@
-import APIKit
+@_spi(Testing) import APIKit
 import APIKitTestSupport
 import Foundation
 
@@ -18,6 +18,8 @@ struct StubbedResponse: Sendable {
     var answer: Answer
     /// Seconds to wait before answering; a cancelled load never answers.
     var delay: TimeInterval = 0
+    /// What `delay` is measured by: the real time, or a ``ManualTime`` the test moves.
+    var time: any TimeSource = SystemTime()
     /// Called with the request as the stub received it, before answering.
     var onRequest: (@Sendable (URLRequest) -> Void)? = nil
 
@@ -121,9 +123,7 @@ final class StubURLProtocol: URLProtocol {
         stub.onRequest?(request)
         if stub.delay > 0 {
             let loader = UncheckedLoader(self)
-            DispatchQueue.global().asyncAfter(deadline: .now() + stub.delay) {
-                loader.value.deliver(stub.answer)
-            }
+            _ = stub.time.schedule(after: stub.delay) { loader.value.deliver(stub.answer) }
         } else {
             deliver(stub.answer)
         }

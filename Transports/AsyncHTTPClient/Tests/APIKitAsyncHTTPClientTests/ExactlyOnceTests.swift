@@ -12,20 +12,25 @@ import Testing
     "1,000 concurrent requests through AsyncHTTPClientTransport: each completes exactly once",
     .enabled(if: HTTPBin.url != nil && FaultServer.url != nil, FaultServer.skipReason))
 struct ExactlyOnceTests {
-    /// A retry policy whose waits last 0–2 ms; with `cancel`, each wait cancels the request
-    /// first: a cancellation during the backoff.
-    static func policy(cancellingWith cancel: (@Sendable () -> Void)?, cancelledInBackoff: Protected<Int>)
-        -> RetryPolicy
-    {
-        var policy = RetryPolicy(maxAttempts: 3)
-        policy.wait = { _ in
+    /// A session's time whose waits last 0–2 ms; with `cancel`, each wait cancels the request
+    /// first: a cancellation during the backoff. Timers run in real time.
+    struct BackoffTime: TimeSource {
+        let cancel: (@Sendable () -> Void)?
+        let cancelledInBackoff: Protected<Int>
+
+        var now: Date { Date() }
+
+        func sleep(for seconds: TimeInterval) async throws {
             if let cancel {
                 cancelledInBackoff.withLock { $0 += 1 }
                 cancel()
             }
             try await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
         }
-        return policy
+
+        func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
+            SystemTime().schedule(after: seconds, action)
+        }
     }
 
     /// Starts request `index` of the mix (30% 503 retried, 10% reset retried, 20% never
@@ -41,7 +46,8 @@ struct ExactlyOnceTests {
         var cancelInBackoff: (@Sendable () -> Void)?
         if index % 7 == 0 { cancelInBackoff = { handle.value?.cancel() } }
         var session = session
-        session.retryPolicy = policy(cancellingWith: cancelInBackoff, cancelledInBackoff: cancelledInBackoff)
+        session.retryPolicy = RetryPolicy(maxAttempts: 3)
+        session.time = BackoffTime(cancel: cancelInBackoff, cancelledInBackoff: cancelledInBackoff)
         let record: @Sendable (Result<Data, RequestError>) -> Void = { probe.record($0) }
         let kind = index % 10
         let started: RequestHandle
