@@ -188,14 +188,16 @@ struct FaultInjectionTests {
 
     @Test("a body that stops arriving times out")
     func stalledBody() async throws {
-        try await expectTransportFailure("drip-stall", codes: [.timedOut])
+        // real time: 30 s between bytes, fifteen times the 2 s idle timeout
+        try await expectTransportFailure(FaultRequest(path: "drip-stall", interval: 30), codes: [.timedOut])
     }
 
     @Test("a body dripped past the resource timeout ends with .timedOut within it (perform)")
     func dripPastResourceTimeout() async throws {
-        // 20 bytes 0.4 s apart: the 2 s idle timeout never fires, the transfer lasts ~7.6 s
+        // real time: 20 bytes 0.4 s apart would last ~7.6 s; the idle timeout (30 s) is far beyond
+        // a byte's gap, so only the 3 s resource timeout can end it
         try await expectTransportFailure(
-            FaultRequest(path: "drip", interval: 0.4, resourceTimeout: 3), codes: [.timedOut])
+            FaultRequest(path: "drip", interval: 0.4, resourceTimeout: 3, idleTimeout: 30), codes: [.timedOut])
     }
 
     @Test("a body dripped past the resource timeout ends with .timedOut within it (async response())")
@@ -203,7 +205,7 @@ struct FaultInjectionTests {
         let tag = UUID().uuidString
         let isolated = TestTransport.isolated()
         defer { isolated.close() }
-        let request = FaultRequest(path: "drip", interval: 0.4, tag: tag, resourceTimeout: 3)
+        let request = FaultRequest(path: "drip", interval: 0.4, tag: tag, resourceTimeout: 3, idleTimeout: 30)
         let started = ContinuousClock.now
         let result: Result<Data, RequestError>
         do {
@@ -226,11 +228,14 @@ struct FaultInjectionTests {
     func dripWithinIdleTimeout() async throws {
         let isolated = TestTransport.isolated()
         defer { isolated.close() }
-        // 20 bytes 0.3 s apart (~5.7 s), longer than the 2 s idle timeout
-        let inFlight = start(FaultRequest(path: "drip", interval: 0.3), transport: isolated.transport)
-        let result = try await inFlight.result(timeout: 30)
+        // real time: 20 bytes 0.3 s apart (~5.7 s) in all, longer than the 4 s idle timeout, which
+        // is 13 times a byte's gap: a busy machine does not stretch the gaps that far
+        let idleTimeout: TimeInterval = 4
+        let request = FaultRequest(path: "drip", interval: 0.3, idleTimeout: idleTimeout)
+        let inFlight = start(request, transport: isolated.transport)
+        let result = try await inFlight.result(timeout: 60)
         #expect((try? result.get()) == Data(repeating: UInt8(ascii: "x"), count: 20), "\(result)")
-        #expect(ContinuousClock.now - inFlight.started > .seconds(FaultRequest.timeout))
+        #expect(ContinuousClock.now - inFlight.started > .seconds(idleTimeout))
     }
 
     @Test("a malformed status line")

@@ -151,6 +151,8 @@ struct StampingTransport: Transport {
     "A cancelled stream closes its connection (fault server)",
     .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
 struct StreamCancellationTests {
+    // Real time, a byte a second: the idle timeout (60 s) is far beyond it, so that only the
+    // test's own break or cancel can end the transfer, however busy the machine.
     @Test("breaking out of the loop after the first chunk of /drip closes the socket")
     func breakClosesSocket() async throws {
         let transport = TestTransport.make()
@@ -160,7 +162,7 @@ struct StreamCancellationTests {
         // 20 bytes 1 s apart: the transfer is still running when the loop breaks, even if the
         // loop runs late on a loaded machine (a transfer that ended would leave its connection
         // in the pool, rightly)
-        for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
+        for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60)) {
             chunks += 1
             break
         }
@@ -178,7 +180,7 @@ struct StreamCancellationTests {
         let consumer = Task {
             // a stream that fails before its first chunk ends the wait below too
             defer { first.continuation.finish() }
-            for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag)) {
+            for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60)) {
                 first.continuation.yield()
             }
         }

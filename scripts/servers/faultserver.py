@@ -13,7 +13,7 @@ Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path
                             (both: ?body=TEXT sends TEXT, at most 999 bytes, instead of the 10)
     /drip?interval=S        sends headers, then one body byte every S seconds (20 bytes); with
                             ?body=TEXT, TEXT comes first instead of the first byte
-    /drip-stall             /drip with 5 s between bytes
+    /drip-stall             /drip with 5 s between bytes (or ?interval=S)
     /malformed-status       answers "HTTP/1.1 abc nope"
     /invalid-header         a header line holding NUL and other control bytes
     /huge-headers           10 MB of header lines
@@ -103,7 +103,7 @@ def handle(conn, client_port):
             conn.shutdown(socket.SHUT_WR)
             conn.close()
         elif path in ("/drip", "/drip-stall"):
-            interval = 5.0 if path == "/drip-stall" else float(params.get("interval", "1"))
+            interval = float(params.get("interval", "5" if path == "/drip-stall" else "1"))
             first = urllib.parse.unquote(params.get("body", "")).encode() or b"x"
             head = f"HTTP/1.1 200 OK\r\nContent-Length: {len(first) + 19}\r\nConnection: close\r\n\r\n"
             conn.sendall(head.encode() + first)
