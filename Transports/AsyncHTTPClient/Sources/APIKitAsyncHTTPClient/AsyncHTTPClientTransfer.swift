@@ -71,12 +71,21 @@ final class AsyncHTTPClientTransfer: Sendable {
 
     private let request: URLRequest
     private let delivery: Delivery
+    /// What watches the idle clock, and whose clock it reads.
+    private let sweeper: IdleSweeper
     private let state = NIOLockedValueBox(State())
-    private let idleness = NIOLockedValueBox(Idleness(lastActivity: NIODeadline.now().uptimeNanoseconds))
+    private let idleness: NIOLockedValueBox<Idleness>
 
-    init(request: URLRequest, delivery: Delivery) {
+    /// - Parameters:
+    ///   - request: The request as APIKit built it.
+    ///   - delivery: What to do with the response.
+    ///   - sweeper: What times the transfer out, and the clock it reads; the shared one unless a
+    ///     test drives one by hand.
+    init(request: URLRequest, delivery: Delivery, sweeper: IdleSweeper = .shared) {
         self.request = request
         self.delivery = delivery
+        self.sweeper = sweeper
+        self.idleness = NIOLockedValueBox(Idleness(lastActivity: sweeper.now()))
     }
 
     /// Hands over the task that runs the transfer, so that a timeout can cancel it; call as
@@ -164,15 +173,24 @@ final class AsyncHTTPClientTransfer: Sendable {
         // response head (and fails with the last connection error); when there is one, the idle
         // clock starts a little later so that it loses that race.
         let offset: UInt64 = outgoing.headDeadline != .distantFuture ? 500_000_000 : 0
-        let limit = UInt64(idleTimeout * 1_000_000_000)
-        let firstDeadline = idleness.withLockedValue { idleness in
-            idleness.lastActivity = NIODeadline.now().uptimeNanoseconds + offset
-            idleness.limit = limit
-            return idleness.lastActivity &+ limit
-        }
-        IdleSweeper.shared.watch(self, firstDeadline: firstDeadline)
-        defer { IdleSweeper.shared.unwatch(self) }
+        startIdleClock(limit: idleTimeout, offset: offset)
+        defer { sweeper.unwatch(self) }
         return try await exchange(outgoing, on: client)
+    }
+
+    /// Starts the idle clock, `offset` nanoseconds from now, and has the sweeper watch it.
+    ///
+    /// - Parameters:
+    ///   - limit: How long the transfer may be idle, in seconds.
+    ///   - offset: Nanoseconds the clock starts late by.
+    func startIdleClock(limit: TimeInterval, offset: UInt64 = 0) {
+        let nanoseconds = UInt64(limit * 1_000_000_000)
+        let firstDeadline = idleness.withLockedValue { idleness in
+            idleness.lastActivity = sweeper.now() + offset
+            idleness.limit = nanoseconds
+            return idleness.lastActivity &+ nanoseconds
+        }
+        sweeper.watch(self, firstDeadline: firstDeadline)
     }
 
     /// Sends the request and hands the response over: collected (the body in the returned
@@ -241,9 +259,15 @@ final class AsyncHTTPClientTransfer: Sendable {
         report { $0.bytesSent += Int64(count) }
     }
 
-    private func touch() {
-        let now = NIODeadline.now().uptimeNanoseconds
+    /// Notes that something was sent or received now: the idle clock starts again.
+    func touch() {
+        let now = sweeper.now()
         idleness.withLockedValue { $0.lastActivity = max($0.lastActivity, now) }
+    }
+
+    /// Whether the sweeper timed the transfer out.
+    var isTimedOut: Bool {
+        idleness.withLockedValue { $0.isTimedOut }
     }
 
     /// Updates the progress and reports it, unless the completion was decided.

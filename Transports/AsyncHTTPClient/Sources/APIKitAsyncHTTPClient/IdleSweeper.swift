@@ -18,6 +18,11 @@ import NIOCore
 ///
 /// The thread is started on first use and lives as long as the process, like SwiftNIO's
 /// singleton event loops; it sleeps while no transfer with a timeout is running.
+/// Time is an input: the sweeper reads it from its `now` closure (monotonic uptime nanoseconds),
+/// and ``look(at:)`` is one look at a given moment, so that tests drive a sweeper without a
+/// thread (`startsThread: false`) through a clock of their own and check each decision — when
+/// to look next, which transfer expires — without sleeping. The transfers it watches read the
+/// same clock (``now``).
 final class IdleSweeper: @unchecked Sendable {
     /// The sweeper every transport's transfers use.
     static let shared = IdleSweeper()
@@ -27,10 +32,29 @@ final class IdleSweeper: @unchecked Sendable {
     private let condition = NSCondition()
     private var watched: [ObjectIdentifier: AsyncHTTPClientTransfer] = [:]
     /// When the thread looks next, in uptime nanoseconds; `.max` while it waits for a signal.
-    private var nextLook: UInt64 = .max
-    private var isThreadStarted = false
+    private var nextLookAt: UInt64 = .max
+    private var isThreadStarted: Bool
+    /// The current moment, in uptime nanoseconds.
+    let now: @Sendable () -> UInt64
+
+    /// - Parameters:
+    ///   - now: The clock: monotonic uptime nanoseconds, `NIODeadline`'s by default.
+    ///   - startsThread: Whether the first ``watch(_:firstDeadline:)`` starts the thread that
+    ///     looks when a deadline comes; a test that calls ``look(at:)`` itself says `false`.
+    init(now: @escaping @Sendable () -> UInt64 = { NIODeadline.now().uptimeNanoseconds }, startsThread: Bool = true) {
+        self.now = now
+        self.isThreadStarted = !startsThread
+    }
+
+    /// When the next look is due, in uptime nanoseconds; `.max` when no transfer is watched.
+    var nextLook: UInt64 {
+        condition.lock()
+        defer { condition.unlock() }
+        return nextLookAt
+    }
 
     /// Watches `transfer` until ``unwatch(_:)``; its clock is ``AsyncHTTPClientTransfer/idleCheck(now:)``.
+    /// A deadline earlier than the next look brings that look forward, and wakes the thread.
     func watch(_ transfer: AsyncHTTPClientTransfer, firstDeadline: UInt64) {
         condition.lock()
         defer { condition.unlock() }
@@ -41,8 +65,8 @@ final class IdleSweeper: @unchecked Sendable {
             thread.name = "APIKitAsyncHTTPClient.idle"
             thread.start()
         }
-        if firstDeadline < nextLook {
-            nextLook = firstDeadline
+        if firstDeadline < nextLookAt {
+            nextLookAt = firstDeadline
             condition.signal()
         }
     }
@@ -54,34 +78,53 @@ final class IdleSweeper: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// One look at every transfer at the moment `now`, if the next look is due by then: times
+    /// out those idle too long at two looks in a row, stops watching them, and sets the next
+    /// look to the earliest moment one of the others could be.
+    ///
+    /// - Parameter now: The moment of the look, in uptime nanoseconds.
+    /// - Returns: The transfers timed out, in no particular order.
+    @discardableResult
+    func look(at now: UInt64) -> [AsyncHTTPClientTransfer] {
+        condition.lock()
+        let expired = lookLocked(at: now)
+        condition.unlock()
+        for transfer in expired { transfer.timeOut() }
+        return expired
+    }
+
+    /// ``look(at:)`` under the lock, without timing the expired transfers out.
+    private func lookLocked(at now: UInt64) -> [AsyncHTTPClientTransfer] {
+        guard now >= nextLookAt else { return [] }
+        var next = UInt64.max
+        var expired: [AsyncHTTPClientTransfer] = []
+        for (id, transfer) in watched {
+            switch transfer.idleCheck(now: now) {
+            case .lookAgain(let deadline): next = min(next, deadline)
+            case .expired:
+                expired.append(transfer)
+                watched[id] = nil
+            }
+        }
+        nextLookAt = next
+        return expired
+    }
+
     /// Looks at every transfer when the earliest deadline comes, forever.
     private func run() {
         condition.lock()
         while true {
-            let now = NIODeadline.now().uptimeNanoseconds
-            if now >= nextLook {
-                var next = UInt64.max
-                var expired: [AsyncHTTPClientTransfer] = []
-                for (id, transfer) in watched {
-                    switch transfer.idleCheck(now: now) {
-                    case .lookAgain(let deadline): next = min(next, deadline)
-                    case .expired:
-                        expired.append(transfer)
-                        watched[id] = nil
-                    }
-                }
-                nextLook = next
-                if !expired.isEmpty {
-                    condition.unlock()
-                    for transfer in expired { transfer.timeOut() }
-                    condition.lock()
-                    continue
-                }
+            let expired = lookLocked(at: now())
+            if !expired.isEmpty {
+                condition.unlock()
+                for transfer in expired { transfer.timeOut() }
+                condition.lock()
+                continue
             }
-            if nextLook == .max {
+            if nextLookAt == .max {
                 condition.wait()
             } else {
-                let seconds = Double(nextLook - min(nextLook, NIODeadline.now().uptimeNanoseconds)) / 1e9
+                let seconds = Double(nextLookAt - min(nextLookAt, now())) / 1e9
                 _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
             }
         }
