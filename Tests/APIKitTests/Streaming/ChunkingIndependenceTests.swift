@@ -182,6 +182,30 @@ extension StreamingTests {
             }
         }
 
+        @Test(
+            "serverSentEvents(reconnecting:) over StubTransport: the events before one over 1 MiB, then eventTooLarge, no reconnection"
+        )
+        func reconnectingTooLarge() async {
+            let limit = ServerSentEventDecoder.defaultMaximumEventSize
+            let bytes =
+                Array("id: 1\ndata: a\n\ndata: \u{1F680}\r\n\r\ndata: ".utf8)
+                + Array(repeating: UInt8(ascii: "d"), count: limit + 1) + Array("\n\ndata: after\n\n".utf8)
+            let expected = [ServerSentEvent(data: "a", id: "1"), ServerSentEvent(data: "\u{1F680}", id: "1")]
+            for chunks in StreamBodies.randomChunkings(of: bytes, count: 4, seed: 13) {
+                let connections = Protected(0)
+                let transport = StubTransport { _ in
+                    connections.withLock { $0 += 1 }
+                    return .stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks.map { Data($0) })
+                }
+                let stream = Session(transport: transport).stream(for: StreamedRequest())
+                    .serverSentEvents(reconnecting: ServerSentEventReconnection(maximumAttempts: 2, initialDelay: 0))
+                let (events, error) = await collect(stream)
+                #expect(events == expected, "chunks \(chunks.map(\.count))")
+                #expect(error == "eventTooLarge(\(limit))", "chunks \(chunks.map(\.count))")
+                #expect(connections.value == 1, "a decoding error does not reconnect")
+            }
+        }
+
         @Test("serverSentEvents over StubTransport: the events before one over 1 MiB arrive, then eventTooLarge")
         func serverSentEventsTooLarge() async {
             let limit = ServerSentEventDecoder.defaultMaximumEventSize
