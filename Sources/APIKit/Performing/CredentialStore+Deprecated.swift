@@ -51,7 +51,7 @@ extension Session {
         defaultQueryItems: [String: String] = [:],
         options: RequestOptions = RequestOptions(),
         interceptors: [any Interceptor] = [],
-        retryPolicy: RetryPolicy = .none,
+        retryPolicy: RetryPolicy = .never,
         authentication: CredentialStore?,
         errorBodyDecoder: ErrorBodyDecoder? = nil,
         logger: RequestLogger? = nil

@@ -43,7 +43,7 @@ extension RequestPipeline {
         var resuming = resuming
         let policy: RetryPolicy
         do {
-            policy = try attemptPolicy() ?? .none
+            policy = try attemptPolicy() ?? .never
         } catch {
             throw error.with(downloadResumeData: resuming)
         }

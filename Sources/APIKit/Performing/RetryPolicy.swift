@@ -58,7 +58,17 @@ public struct RetryPolicy: Sendable {
     ]
 
     /// Never retries: every request is sent once. A session's policy unless told otherwise.
-    public static let none = RetryPolicy(maxAttempts: 1)
+    ///
+    /// Named `never`, not `none`: a request type's ``Request/retryPolicy`` is a
+    /// `RetryPolicy?`, where `.none` is `Optional.none` — "use the session's policy".
+    ///
+    /// ```swift
+    /// struct Pay: Request, RequestConfiguration {
+    ///     // …
+    ///     var retryPolicy: RetryPolicy? { .never }   // a payment: never send twice
+    /// }
+    /// ```
+    public static let never = RetryPolicy(maxAttempts: 1)
     /// Up to 3 attempts for idempotent methods, on transient failures and status codes, with
     /// exponential backoff from 0.5 seconds and full jitter.
     public static let `default` = RetryPolicy()

@@ -70,7 +70,7 @@ public struct Session: Sendable {
     public var options: RequestOptions
     /// Adapt every request in list order, and inspect every response in reverse order.
     public var interceptors: [any Interceptor]
-    /// When failed requests are sent again; ``RetryPolicy/none`` (never) by default. A request
+    /// When failed requests are sent again; ``RetryPolicy/never`` (never) by default. A request
     /// type's ``Request/retryPolicy`` wins.
     public var retryPolicy: RetryPolicy
     /// The credential put on every request and refreshed, once for all requests in flight, when
@@ -121,7 +121,7 @@ public struct Session: Sendable {
         defaultQueryItems: [String: String] = [:],
         options: RequestOptions = RequestOptions(),
         interceptors: [any Interceptor] = [],
-        retryPolicy: RetryPolicy = .none,
+        retryPolicy: RetryPolicy = .never,
         credentialStore: CredentialStore? = nil,
         errorBodyDecoder: ErrorBodyDecoder? = nil,
         logger: RequestLogger? = nil

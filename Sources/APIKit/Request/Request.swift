@@ -139,7 +139,7 @@ public protocol Request: Sendable {
     /// ``Session``'s ``Session/retryPolicy``.
     ///
     /// ```swift
-    /// var retryPolicy: RetryPolicy? { .none }   // a payment: never send twice
+    /// var retryPolicy: RetryPolicy? { .never }   // a payment: never send twice
     /// ```
     var retryPolicy: RetryPolicy? { get }
 

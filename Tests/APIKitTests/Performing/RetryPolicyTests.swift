@@ -60,13 +60,27 @@ struct RetryPolicyTests {
         #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 3) == nil)
     }
 
+    @Test("'never retry' reads the same where a RetryPolicy? is expected: .never is a policy, not Optional.none")
+    func neverInAnOptionalContext() {
+        struct Payment: Request, RequestConfiguration {
+            var base: URL { URL(string: "https://api.example.test")! }
+            var path: String { "pay" }
+            var method: HTTPMethod { .post }
+            var parser: StringParser { StringParser() }
+            var retryPolicy: RetryPolicy? { .never }
+        }
+        #expect(Payment().retryPolicy?.maxAttempts == 1)
+        #expect(TextRequest().retryPolicy == nil, "no policy of its own: the session's")
+        #expect(Session().retryPolicy.maxAttempts == 1, "a session never retries unless told to")
+    }
+
     @Test("maxAttempts bounds the attempts, the first included")
     func bounded() {
         let policy = Self.noJitter  // 3 attempts
         #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 2) == 2)
         #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 3) == nil)
-        #expect(RetryPolicy.none.retryDelay(after: Self.response(503), method: .get, attempt: 1) == nil)
-        #expect(RetryPolicy.none.maxAttempts == 1)
+        #expect(RetryPolicy.never.retryDelay(after: Self.response(503), method: .get, attempt: 1) == nil)
+        #expect(RetryPolicy.never.maxAttempts == 1)
         #expect(RetryPolicy.default.maxAttempts == 3)
     }
 
@@ -138,7 +152,7 @@ struct RetryPolicyTests {
             }
         }
         #expect(reason(.default) == nil)
-        #expect(reason(.none) == nil)
+        #expect(reason(.never) == nil)
         #expect(reason(RetryPolicy(maxAttempts: 0))?.contains("maxAttempts 0") == true)
         #expect(reason(RetryPolicy(backoff: .init(baseDelay: -1)))?.contains("backoff.baseDelay") == true)
         #expect(reason(RetryPolicy(backoff: .init(multiplier: .nan)))?.contains("backoff.multiplier") == true)

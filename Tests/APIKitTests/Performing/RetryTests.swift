@@ -123,7 +123,7 @@ struct RetryTests {
         let transport = ScriptedTransport([.success(status: 503), .success(body: "ok")])
         let session = Session(transport: transport, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
         let error = try #require(
-            await session.performProbed(TextRequest(retryPolicy: RetryPolicy.none)).result?.errorValue)
+            await session.performProbed(TextRequest(retryPolicy: RetryPolicy.never)).result?.errorValue)
         #expect(error.statusCode == 503)
         #expect(transport.count == 1)
 
