@@ -1,7 +1,7 @@
 /// When and how often a ``Session`` sends a request again after a failure: opt-in, bounded,
 /// with exponential backoff, full jitter and `Retry-After`.
 ///
-/// By default a session does not retry (``none``). With ``default`` it retries idempotent
+/// By default a session does not retry (``never``). With ``default`` it retries idempotent
 /// methods (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`, `TRACE`) up to 3 attempts in all, on
 /// transport failures that a new attempt may fix (timeout, lost connection, no network…, never a
 /// cancellation) and on the status codes 408, 429, 500, 502, 503 and 504. Before each retry it
