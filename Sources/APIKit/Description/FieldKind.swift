@@ -10,7 +10,7 @@
 /// same serializer writes them in their place among the others.
 ///
 /// Made once per field type by ``FieldPlan``; plain bits, so a plan's items copy for free.
-enum FieldKind: UInt8, Sendable {
+enum FieldKind: UInt8, Sendable, CaseIterable {
     case header
     case queryString, queryInt, queryBool, queryStrings, queryOptionalString, queryOptionalInt, queryOptionalBool
     case jsonString, jsonInt, jsonBool, jsonDouble
@@ -80,5 +80,32 @@ enum FieldKind: UInt8, Sendable {
         case .pathString, .pathInt: .pathSegment
         case .declared: .declared
         }
+    }
+
+    /// How a field of `type` is read: its in-place kind, with where the wrapper keeps its key,
+    /// when that can be found; else ``declared`` — through what it declares, as the Mirror walk
+    /// reads it — never at a guessed offset.
+    ///
+    /// - Parameter type: The field's type.
+    /// - Returns: The kind, and the key's offset from the wrapper's start (`nil` for
+    ///   ``declared``).
+    static func reading(_ type: Any.Type) -> (kind: FieldKind, keyOffset: Int?) {
+        reading(type, as: FieldKind(type))
+    }
+
+    /// ``reading(_:)`` for a type already known to be of `kind`.
+    static func reading(_ type: Any.Type, as kind: FieldKind) -> (kind: FieldKind, keyOffset: Int?) {
+        let keyOffset: Int?
+        switch kind.category {
+        case .header: keyOffset = MemoryLayout<Header>.offset(of: \.key)
+        case .pathSegment:
+            keyOffset =
+                kind == .pathInt
+                ? MemoryLayout<PathSegment<Int>>.offset(of: \.key) : MemoryLayout<PathSegment<String>>.offset(of: \.key)
+        case .query, .jsonMember, .formField: keyOffset = (type as? any KeyedWrapper.Type)?.keyOffset
+        case .declared: return (.declared, nil)
+        }
+        guard let keyOffset else { return (.declared, nil) }
+        return (kind, keyOffset)
     }
 }

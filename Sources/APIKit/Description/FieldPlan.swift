@@ -29,8 +29,8 @@ final class FieldPlan {
         var query: (any QueryProtocol.Type)?
         var body: (any BodyProtocol.Type)?
         var path: (any PathProtocol.Type)?
-        /// For a ``Query``, ``Field`` or ``JSON`` field: where it keeps its key
-        /// (``KeyedWrapper/keyOffset``).
+        /// For a field read in place: where its wrapper keeps its key
+        /// (``FieldKind/reading(_:)``); `nil` for a declared one.
         var keyOffset: Int?
         /// Whether it is a ``JSON`` field, whose key the plan checks with the others.
         var isJSONMember = false
@@ -129,7 +129,9 @@ final class FieldPlan {
         var path: [Item] = []
         var declaredFields: [Int] = []
         for (index, field) in fields.enumerated() {
-            let item = Item(kind: field.kind, offset: field.offset, field: index)
+            // A declared item's key offset is never read: 0 stands for none.
+            var item = Item(kind: field.kind, offset: field.offset, field: index)
+            item.keyOffset = field.keyOffset ?? 0
             switch field.kind.category {
             case .header: headers.append(item)
             case .query: query.append(item)
@@ -144,33 +146,22 @@ final class FieldPlan {
             }
         }
         pathReadsInPlace = !path.isEmpty && !path.contains { $0.kind == .declared }
-        if pathReadsInPlace {
-            for index in path.indices {
-                path[index].keyOffset =
-                    path[index].kind == .pathInt
-                    ? MemoryLayout<PathSegment<Int>>.offset(of: \.key) ?? 0
-                    : MemoryLayout<PathSegment<String>>.offset(of: \.key) ?? 0
-            }
-        } else {
+        if !pathReadsInPlace {
             // The path is filled from what was declared: the in-place kinds declare theirs too.
             declaredFields = (declaredFields + path.filter { $0.kind != .declared }.map(\.field)).sorted()
         }
-        let headerKey = MemoryLayout<Header>.offset(of: \.key) ?? 0
         let names = headers.filter { $0.kind == .header }.map {
-            (sample + $0.offset + headerKey).assumingMemoryBound(to: String.self).pointee
+            (sample + $0.offset + $0.keyOffset).assumingMemoryBound(to: String.self).pointee
         }
         checkedHeaderNames = HeaderRules.acceptsNames(names) ? CheckedKeys(names) : nil
         for index in headers.indices where headers[index].kind == .header {
-            headers[index].keyOffset = headerKey
-            let name = (sample + headers[index].offset + headerKey).assumingMemoryBound(to: String.self).pointee
+            let name = (sample + headers[index].offset + headers[index].keyOffset)
+                .assumingMemoryBound(to: String.self).pointee
             if checkedHeaderNames != nil, HTTPSyntax.namesEqual(name, "Content-Type") {
                 headers[index].declares = .contentType
             }
             if checkedHeaderNames != nil, HTTPSyntax.namesEqual(name, "Accept") { headers[index].declares = .accept }
         }
-        // The in-place kinds of the query and the body are all keyed wrappers.
-        for index in query.indices { query[index].keyOffset = fields[query[index].field].keyOffset ?? 0 }
-        for index in body.indices { body[index].keyOffset = fields[body[index].field].keyOffset ?? 0 }
         var plainKeys: [String] = []
         func markPlainKeys(_ items: inout [Item], _ category: FieldKind.Category) {
             for index in items.indices where items[index].kind.category == category {
@@ -260,6 +251,7 @@ final class FieldPlan {
             default:
                 break
             }
+            let reading = FieldKind.reading(fieldType)
             let field = Field(
                 name: prefix + ParameterCollector.fieldName(fromLabel: String(cString: name)),
                 offset: offset + fieldOffset,
@@ -267,9 +259,9 @@ final class FieldPlan {
                 query: fieldType as? any QueryProtocol.Type,
                 body: fieldType as? any BodyProtocol.Type,
                 path: fieldType as? any PathProtocol.Type,
-                keyOffset: (fieldType as? any KeyedWrapper.Type)?.keyOffset,
+                keyOffset: reading.keyOffset,
                 isJSONMember: (fieldType as? any KeyedWrapper.Type)?.isJSONMember ?? false,
-                kind: FieldKind(fieldType)
+                kind: reading.kind
             )
             if field.header != nil || field.query != nil || field.body != nil || field.path != nil {
                 fields.append(field)

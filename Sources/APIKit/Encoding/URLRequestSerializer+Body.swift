@@ -199,7 +199,12 @@ extension URLRequestSerializer {
                     try Self.appendMember(JSON<Double?>.self, at: storage, request, &isFirst, &body)
                 case .jsonOptionalStrings:
                     try Self.appendMember(JSON<[String]?>.self, at: storage, request, &isFirst, &body)
-                default:
+                case .header, .queryString, .queryInt, .queryBool, .queryStrings, .queryOptionalString,
+                    .queryOptionalInt, .queryOptionalBool, .fieldString, .fieldInt, .fieldBool, .fieldOptionalString,
+                    .fieldOptionalInt, .pathString, .pathInt:
+                    // FieldPlan lists an item here only when its category is this list's, or declared
+                    preconditionFailure("a \(item.kind) item among the JSON members")
+                case .declared:
                     for index in item.declaredRange(in: declared, from: &next) {
                         failing = index
                         try JSONBodyWriter.appendMember(
@@ -309,7 +314,13 @@ extension URLRequestSerializer {
             case .fieldOptionalString:
                 try Self.appendItem(Field<String?>.self, storage, plan, item, request, &writer)
             case .fieldOptionalInt: try Self.appendItem(Field<Int?>.self, storage, plan, item, request, &writer)
-            default:
+            case .header, .queryString, .queryInt, .queryBool, .queryStrings, .queryOptionalString,
+                .queryOptionalInt, .queryOptionalBool, .jsonString, .jsonInt, .jsonBool, .jsonDouble,
+                .jsonOptionalString, .jsonOptionalInt, .jsonOptionalBool, .jsonOptionalDouble, .jsonOptionalStrings,
+                .pathString, .pathInt:
+                // FieldPlan lists an item here only when its category is this list's, or declared
+                preconditionFailure("a \(item.kind) item among the form fields")
+            case .declared:
                 for index in item.declaredRange(in: declared, from: &next) {
                     try writer.append(
                         declared[index].parameter.value,

@@ -119,7 +119,12 @@ struct URLRequestSerializer {
                 try appendItem(Query<Int?>.self, storage, plan, item, request, &writer)
             case .queryOptionalBool:
                 try appendItem(Query<Bool?>.self, storage, plan, item, request, &writer)
-            default:
+            case .header, .jsonString, .jsonInt, .jsonBool, .jsonDouble, .jsonOptionalString, .jsonOptionalInt,
+                .jsonOptionalBool, .jsonOptionalDouble, .jsonOptionalStrings, .fieldString, .fieldInt, .fieldBool,
+                .fieldOptionalString, .fieldOptionalInt, .pathString, .pathInt:
+                // FieldPlan lists an item here only when its category is this list's, or declared
+                preconditionFailure("a \(item.kind) item among the query items")
+            case .declared:
                 for index in item.declaredRange(in: declared, from: &next) {
                     guard let value = declared[index].parameter.value else {
                         writer.appendKeyOnly(declared[index].parameter.key)
