@@ -61,7 +61,7 @@ enum StreamBodies {
                 if error == nil { items.append(item) }
             }
             if index == bad, error == nil {
-                let prefix = StreamDecodingError.linePrefix(Array(line.utf8).withUnsafeBufferPointer { $0 })
+                let prefix = Array(line.utf8).withUnsafeBufferPointer { StreamDecodingError.linePrefix($0) }
                 error = "invalidJSONLine(\(index + 1), \(prefix))"
             }
             var ends = ["\n", "\r\n", "\r"]
