@@ -55,10 +55,9 @@ struct DefaultTransportProgressTests {
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
-        Session().perform(MultipartUploadRequest(file: .file(file)), progress: log.handler) { result in
-            log.markCompleted()
-            recorder.record(result)
-        }
+        Session().perform(
+            MultipartUploadRequest(file: .file(file)), progress: log.handler,
+            completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
         #expect(try result.get().files["file"]?.utf8.count == size)
@@ -67,8 +66,8 @@ struct DefaultTransportProgressTests {
         #expect(sent.count > 2, "not one step per piece: \(sent)")
         #expect(sent == sent.sorted(), "upload progress went backwards")
         #expect(sent.last == total)
+        #expect(await recorder.released(), "the completion is still held")
         #expect(log.late == 0, "a step came after the completion")
-        await pause(0.3)
         #expect(recorder.count == 1)
     }
 
@@ -94,10 +93,8 @@ struct DefaultTransportProgressTests {
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<Data, RequestError>>()
 
-        Session().perform(DripRequest.paced, progress: log.handler) { result in
-            log.markCompleted()
-            recorder.record(result)
-        }
+        Session().perform(
+            DripRequest.paced, progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
         #expect(try result.get() == Data("*****".utf8))
@@ -106,8 +103,8 @@ struct DefaultTransportProgressTests {
         #expect(received == received.sorted())
         #expect(log.steps.last?.bytesReceived == 5)
         #expect(log.steps.last?.expectedBytesToReceive == 5)
+        #expect(await recorder.released(), "the completion is still held")
         #expect(log.late == 0)
-        await pause(0.3)
         #expect(recorder.count == 1)
     }
 
@@ -144,15 +141,16 @@ struct URLSessionAsTransportTests {
         let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
         let onDelegateQueue = CompletionProbe<Bool>()
 
-        SingleQueryRequest("spec").perform(session: URLSession.shared) { result in
-            onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
-            recorder.record(result)
-        }
+        SingleQueryRequest("spec").perform(
+            session: URLSession.shared,
+            completion: recorder.handler { _ in
+                onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
+            })
 
         let result = try #require(await recorder.first(timeout: 20), "no completion within 20 s")
         #expect(try result.get().arg("v") == .one("spec"))
         #expect(await onDelegateQueue.first(timeout: 1) == true)
-        await pause(0.3)
+        #expect(await recorder.released(), "the completion is still held")
         #expect(recorder.count == 1)
     }
 
@@ -162,10 +160,8 @@ struct URLSessionAsTransportTests {
         let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
         let request = LargeFormRequest()
 
-        Session(transport: URLSession.shared).perform(request, progress: log.handler) { result in
-            log.markCompleted()
-            recorder.record(result)
-        }
+        Session(transport: URLSession.shared).perform(
+            request, progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
         #expect(try result.get().field("big") == .one(request.big))
@@ -176,8 +172,8 @@ struct URLSessionAsTransportTests {
         #expect(steps[1].bytesSent == sent)
         #expect(steps[1].bytesReceived > 0)
         #expect(steps[1].expectedBytesToReceive == steps[1].bytesReceived)
+        #expect(await recorder.released(), "the completion is still held")
         #expect(log.late == 0)
-        await pause(0.3)
         #expect(recorder.count == 1)
     }
 
@@ -188,11 +184,11 @@ struct URLSessionAsTransportTests {
         var request = DripRequest()
         request.base = try HTTPBin.refusedURL()
 
-        Session(transport: URLSession.shared).perform(request, progress: log.handler) { recorder.record($0) }
+        Session(transport: URLSession.shared).perform(request, progress: log.handler, completion: recorder.handler)
 
         let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
         #expect(result.failure?.stage == .transport)
-        await pause(0.3)
+        #expect(await recorder.released(), "the completion is still held")
         #expect(log.steps.isEmpty)
         #expect(recorder.count == 1)
     }

@@ -72,7 +72,7 @@ struct FaultInjectionTests {
         let elapsed = (inFlight.recorder.firstRecordedAt ?? .now) - inFlight.started
         let bound = Duration.seconds(fault.resourceTimeout ?? FaultRequest.timeout) + Self.slack
         #expect(elapsed < bound, "\(fault.path) took \(elapsed), more than \(bound)")
-        await pause(0.3)
+        #expect(await inFlight.released(), "\(fault.path): the completion is still held")
         #expect(inFlight.completionCount == 1, "\(fault.path) completed \(inFlight.completionCount) times")
         try await expectNoSocketLeft(tag: tag, path: fault.path, outcome: "\(result)")
         return result

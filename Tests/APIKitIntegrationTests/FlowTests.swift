@@ -38,16 +38,25 @@ struct CancellationTests {
         #expect(elapsed < .seconds(30), "cancellation took \(elapsed)")
         #expect(inFlight.handle.isFinished)
 
-        // A second cancel, and a moment later, must not bring a second call.
+        // A second cancel, and the transport's own end of the cancelled transfer, must not bring
+        // a second call: the completion is let go of once both are over.
         inFlight.handle.cancel()
-        await pause(0.2)
+        #expect(await inFlight.released(), "the completion is still held")
         #expect(inFlight.completionCount == 1)
     }
 
     @Test("cancel() while the server is still delaying stops the request")
     func cancelInFlight() async throws {
-        let inFlight = start(NeverAnsweredRequest())
-        await pause(0.5)
+        let tag = UUID().uuidString
+        // a 60 s idle timeout: the server holds the request for 120 s
+        let inFlight = start(FaultRequest(path: "never", tag: tag, idleTimeout: 60))
+        // under way once the server has it: its connection is tagged there
+        var seen: Set<Int> = []
+        for _ in 0..<600 where seen.isEmpty {
+            seen = try await FaultInjectionTests().taggedPorts(tag)
+            if seen.isEmpty { await pause(0.05) }
+        }
+        try #require(!seen.isEmpty, "the server did not get the request within 30 s")
         #expect(!inFlight.handle.isFinished)
         inFlight.handle.cancel()
         inFlight.handle.cancel()
@@ -59,7 +68,7 @@ struct CancellationTests {
         }
         #expect(ContinuousClock.now - inFlight.started < .seconds(30))
 
-        await pause(0.5)
+        #expect(await inFlight.released(), "the completion is still held")
         #expect(inFlight.completionCount == 1)
     }
 
@@ -72,7 +81,7 @@ struct CancellationTests {
 
         inFlight.handle.cancel()
         inFlight.handle.cancel()
-        await pause(0.5)
+        #expect(await inFlight.released(), "the completion is still held")
         #expect(inFlight.completionCount == 1)
         if case .failure(let error) = inFlight.recorder.all.last {
             Issue.record("a second, failing completion arrived: \(error)")
@@ -116,7 +125,9 @@ struct ConcurrencyTests {
         }
         #expect(succeeded == count)
 
-        await pause(0.3)
+        for (index, inFlight) in inFlights.enumerated() {
+            if await !inFlight.released() { Issue.record("request \(index): the completion is still held") }
+        }
         let calls = inFlights.map(\.completionCount)
         #expect(
             calls.allSatisfy { $0 == 1 },

@@ -24,6 +24,13 @@ struct InFlight<Response: Sendable>: Sendable {
 
     /// How many times the completion handler has been called so far.
     var completionCount: Int { recorder.count }
+
+    /// Waits until nothing holds the completion handler any more (the transport and the
+    /// pipeline are done with it), at most `timeout` seconds: from then on
+    /// ``completionCount`` is final. `false` when it was still held.
+    func released(timeout: TimeInterval = 30) async -> Bool {
+        await recorder.released(timeout: timeout)
+    }
 }
 
 /// Performs `request` through `transport` (``TestTransport/shared`` by default) and returns at
@@ -37,9 +44,7 @@ func start<R: Request>(
     let recorder = CompletionProbe<Result<R.Response, RequestError>>()
     let started = ContinuousClock.now
     let session = Session(transport: transport, completionQueue: completionQueue)
-    let handle = session.perform(request) { result in
-        recorder.record(result)
-    }
+    let handle = session.perform(request, completion: recorder.handler)
     return InFlight(handle: handle, recorder: recorder, started: started)
 }
 

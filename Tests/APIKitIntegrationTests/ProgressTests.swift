@@ -31,6 +31,17 @@ final class ProgressLog: Sendable {
     var late: Int { state.withLock { $0.late } }
 }
 
+/// Holds each request in `adapt`, without holding a thread, until `open` is recorded: the
+/// transfer starts only once the test is ready for its first step.
+struct GateInterceptor: Interceptor {
+    let open = CompletionProbe<Bool>()
+
+    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+        _ = await open.first(timeout: 30)
+        return urlRequest
+    }
+}
+
 /// ~2 MB of numbered ASCII lines: cheap for httpbin to echo.
 private func lines(megabytes: Int) -> Data {
     var bytes: [UInt8] = []
@@ -59,10 +70,9 @@ struct ProgressTests {
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
-        session.perform(MultipartUploadRequest(file: .file(file)), progress: log.handler) { result in
-            log.markCompleted()
-            recorder.record(result)
-        }
+        session.perform(
+            MultipartUploadRequest(file: .file(file)), progress: log.handler,
+            completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
         let echo = try result.get()
@@ -75,8 +85,8 @@ struct ProgressTests {
         #expect(total > Int64(bytes.count))
         #expect(last.bytesSent == total)
         #expect(last.fractionSent == 1)
+        #expect(await recorder.released(), "the completion is still held")
         #expect(log.late == 0)
-        await pause(0.3)
         #expect(recorder.count == 1)
     }
 
@@ -91,28 +101,33 @@ struct ProgressTests {
         try bytes.write(to: file)
         let underway = CompletionProbe<TransferProgress>()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
-        // The first step holds the transport (URLSessionTransport's serial delegate queue,
-        // AsyncHTTPClientTransport's body writer) until the test has cancelled, so that the
-        // upload cannot finish in between, however loaded the machine.
-        let cancelled = DispatchSemaphore(value: 0)
+        let progressReleased = ReleaseProbe()
+        // The first step cancels the request while it holds the transport (URLSessionTransport's
+        // serial delegate queue, AsyncHTTPClientTransport's progress lock), so that the upload
+        // cannot finish in between, however loaded the machine. The gate starts the transfer only
+        // once the handle is known, so that the first step can cancel it.
+        let gate = GateInterceptor()
+        let handle = Protected<RequestHandle?>(nil)
 
-        let handle = session.perform(
+        let started = Session(transport: TestTransport.make(), interceptors: [gate]).perform(
             MultipartUploadRequest(file: .file(file)),
-            progress: { progress in
+            progress: progressReleased.watch { progress in
                 let isFirst = underway.count == 0
                 underway.record(progress)
-                if isFirst { _ = cancelled.wait(timeout: .now() + 30) }
+                if isFirst { handle.value?.cancel() }
             },
-            completion: { recorder.record($0) }
+            completion: recorder.handler
         )
-        let first = try #require(await underway.first(timeout: 30), "no upload progress within 30 s")
-        handle.cancel()
-        cancelled.signal()
+        handle.withLock { $0 = started }
+        gate.open.record(true)
 
+        let first = try #require(await underway.first(timeout: 30), "no upload progress within 30 s")
         let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
         #expect(first.bytesSent > 0)
         #expect(result.failure?.stage == .cancelled)
-        await pause(0.3)
+        // once the transport lets go of the closures, neither can be called again
+        #expect(await recorder.released(), "the completion is still held")
+        #expect(await progressReleased.all(), "the progress closure is still held")
         #expect(recorder.count == 1)
         #expect(underway.count == 1, "a step was passed on after cancel()")
     }

@@ -194,9 +194,11 @@ struct URLSessionTransportDownloadTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = corelibsFiles()
         let transport = URLSessionTransport()
-        // The first progress report of `blocker` holds the transport's delegate queue until
-        // `release` is signalled (30 s at most, so that a failure cannot hang the suite).
-        let release = DispatchSemaphore(value: 0)
+        // The first progress report of `blocker` suspends the transport's delegate queue (the
+        // serial OperationQueue it runs on), which then starts nothing more until the test resumes
+        // it: the queue is held without holding a thread.
+        let heldQueue = Protected<OperationQueue?>(nil)
+        defer { heldQueue.value?.isSuspended = false }
         let (blocking, blockingContinuation) = AsyncStream<Void>.makeStream()
         let (blockerEnded, blockerEndedContinuation) = AsyncStream<Void>.makeStream()
         let reported = Protected(false)
@@ -209,11 +211,14 @@ struct URLSessionTransportDownloadTests {
                     return !wasReported
                 }
                 guard first else { return }
+                let queue = OperationQueue.current
+                queue?.isSuspended = true
+                heldQueue.withLock { $0 = queue }
                 blockingContinuation.yield()
-                _ = release.wait(timeout: .now() + 30)
             }
         ) { _ in blockerEndedContinuation.yield() }
         for await _ in blocking { break }
+        try #require(heldQueue.value != nil, "the progress report did not run on an OperationQueue")
         // Meanwhile corelibs writes the first chunks of `cancelled` to a file of its own, and
         // the download is cancelled before any of them is reported.
         let beforeCancelled = corelibsFiles()
@@ -231,7 +236,7 @@ struct URLSessionTransportDownloadTests {
         // corelibs lets go of the task's protocol object on its work queue once the cancellation
         // has run there: give it that time before the reports come.
         try await Task.sleep(nanoseconds: 500_000_000)
-        release.signal()
+        heldQueue.value?.isSuspended = false
         var result: Result<TransportDownload, any Error>?
         for await outcome in ended {
             result = outcome

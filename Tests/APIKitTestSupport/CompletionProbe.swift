@@ -12,9 +12,22 @@ public import Foundation
 /// let result = await probe.first(timeout: 20)  // nil: no completion within 20 s
 /// #expect(probe.count == 1)
 /// ```
+///
+/// To check that the completion is not called again, hand out ``handler`` and wait for
+/// ``released(timeout:)`` before reading ``count``: once nothing holds the handler, nothing can
+/// call it.
+///
+/// ```swift
+/// request.perform(session: session, completion: probe.handler)
+/// _ = await probe.first()
+/// #expect(await probe.released(), "the completion handler is still held")
+/// #expect(probe.count == 1)
+/// ```
 public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
-    // @unchecked: every stored property is only touched with `lock` held.
+    // @unchecked: every stored property but `handlers` (Sendable itself) is only touched with
+    // `lock` held.
     private let lock = NSLock()
+    private let handlers = ReleaseProbe()
     private var values: [Value] = []
     private var firstRecorded: ContinuousClock.Instant?
     private var waiters: [(id: UUID, continuation: CheckedContinuation<Value?, Never>)] = []
@@ -36,6 +49,40 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
         for waiter in waiting {
             waiter.continuation.resume(returning: value)
         }
+    }
+
+    /// A completion handler that records each call here, watched by ``released(timeout:)``.
+    ///
+    /// Pass it straight to what calls it (`perform(completion: probe.handler)`): a copy kept in
+    /// a local variable holds it too.
+    public var handler: @Sendable (Value) -> Void {
+        handlers.watch { [self] value in record(value) }
+    }
+
+    /// A ``handler`` that runs `body` with each value before recording it.
+    ///
+    /// ```swift
+    /// session.perform(request, progress: log.handler, completion: probe.handler { _ in log.markCompleted() })
+    /// ```
+    ///
+    /// - Parameter body: What to do with each value first.
+    /// - Returns: The completion handler.
+    public func handler(_ body: @escaping @Sendable (Value) -> Void) -> @Sendable (Value) -> Void {
+        handlers.watch { [self] value in
+            body(value)
+            record(value)
+        }
+    }
+
+    /// Waits until every ``handler`` handed out has been released by whatever held it (the
+    /// transport, the pipeline, a queue), at most `timeout` seconds: from then on nothing can
+    /// call one, and ``count`` is final.
+    ///
+    /// - Parameter timeout: How long to wait, in seconds; it only bounds how long a failure
+    ///   takes to show.
+    /// - Returns: `true` once none is held; `false` when one still was after `timeout`.
+    public func released(timeout: TimeInterval = 30) async -> Bool {
+        await handlers.all(timeout: timeout)
     }
 
     /// Every value recorded so far, in order.

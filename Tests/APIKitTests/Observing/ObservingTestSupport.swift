@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -36,9 +37,14 @@ struct SecretRequest: Request, RequestConfiguration {
 /// Records every event a ``RequestLogger`` receives.
 final class LogRecorder: Sendable {
     let events = Locked<[RequestLogEvent]>([])
+    /// Each response logged, as it is logged.
+    let loggedResponses = CompletionProbe<LoggedResponse>()
 
     func logger(_ privacy: LogPrivacy = LogPrivacy()) -> RequestLogger {
-        RequestLogger(privacy: privacy) { [events] event in events.withLock { $0.append(event) } }
+        RequestLogger(privacy: privacy) { [events, loggedResponses] event in
+            events.withLock { $0.append(event) }
+            if case .response(let response) = event { loggedResponses.record(response) }
+        }
     }
 
     var all: [RequestLogEvent] { events.withLock { $0 } }

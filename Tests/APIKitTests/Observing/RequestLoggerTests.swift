@@ -184,10 +184,9 @@ struct RequestLoggerTests {
 
     /// The first logged response, waiting until the transport has delivered it.
     private func waitForResponse(_ recorder: LogRecorder) async throws -> LoggedResponse {
-        for _ in 0..<300 {
-            if let response = recorder.responses.first { return response }
-            await settle(0.1)
+        guard let response = await recorder.loggedResponses.first(timeout: 30) else {
+            throw ProbeFailure(stage: "no response was logged within 30 s")
         }
-        throw ProbeFailure(stage: "no response was logged within 30 s")
+        return response
     }
 }

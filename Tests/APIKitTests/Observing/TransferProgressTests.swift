@@ -55,10 +55,8 @@ struct TransferProgressTests {
         let recorder = ProgressRecorder()
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        session.perform(request, progress: recorder.handler) { result in
-            recorder.markCompleted()
-            probe.record(result)
-        }
+        session.perform(
+            request, progress: recorder.handler, completion: probe.handler { _ in recorder.markCompleted() })
 
         #expect(try #require(await probe.first(timeout: 30)).get() == body, sourceLocation: sourceLocation)
         let sent = Int64(LogSecrets.body.utf8.count)
@@ -72,8 +70,8 @@ struct TransferProgressTests {
             ],
             sourceLocation: sourceLocation
         )
+        #expect(await probe.released(), "the completion is still held", sourceLocation: sourceLocation)
         #expect(recorder.lateSteps.withLock { $0 } == 0, sourceLocation: sourceLocation)
-        await settle(0.2)
         #expect(probe.count == 1, sourceLocation: sourceLocation)
     }
 
@@ -99,11 +97,13 @@ struct TransferProgressTests {
         let probe = CompletionProbe<Result<String, RequestError>>()
         let session = Session(transport: StubTransport(.success(body: "late", delay: 60)))
 
-        let handle = session.perform(SecretRequest(), progress: recorder.handler) { probe.record($0) }
+        let handle = session.perform(SecretRequest(), progress: recorder.handler, completion: probe.handler)
         handle.cancel()
 
         #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .cancelled)
-        await settle(0.2)
+        // released once the transport has called back (with the cancellation): any step it
+        // would pass on comes before
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
         #expect(recorder.all.isEmpty)
     }
@@ -129,10 +129,10 @@ struct TransferProgressTests {
 
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        session.perform(request, progress: recorder.handler) { probe.record($0) }
+        session.perform(request, progress: recorder.handler, completion: probe.handler)
 
         #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .transport)
-        await settle(0.2)
+        #expect(await probe.released(), "the completion is still held")
         #expect(recorder.all.isEmpty)
         #expect(probe.count == 1)
     }

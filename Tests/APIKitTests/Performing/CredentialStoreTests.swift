@@ -78,6 +78,52 @@ final class HeldTransport: Transport {
     }
 }
 
+/// Holds each request `holds` picks, without holding a thread, until the test calls
+/// ``open()``, and then sends it through `inner`: a request kept on the wire for as long as the
+/// test needs. Other requests, and those sent once it is open, go through at once.
+final class GatedTransport: Transport {
+    let inner: any Transport
+    let holds: @Sendable (URLRequest) -> Bool
+    /// Records each request held, once it is held.
+    let held = CompletionProbe<URLRequest>()
+    private let gate = Locked<(isOpen: Bool, waiting: [@Sendable () -> Void])>((false, []))
+
+    init(_ inner: any Transport, holding holds: @escaping @Sendable (URLRequest) -> Bool) {
+        self.inner = inner
+        self.holds = holds
+    }
+
+    /// A held request is not cancelled (the tests that hold one do not cancel it).
+    private struct HeldTask: TransportTask {
+        func cancel() {}
+    }
+
+    func send(
+        _ request: URLRequest,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        guard holds(request) else { return inner.send(request, completion: completion) }
+        let inner = inner
+        let isHeld = gate.withLock { gate in
+            if !gate.isOpen { gate.waiting.append { _ = inner.send(request, completion: completion) } }
+            return !gate.isOpen
+        }
+        guard isHeld else { return inner.send(request, completion: completion) }
+        held.record(request)
+        return HeldTask()
+    }
+
+    /// Sends the requests held so far, and lets every later one through.
+    func open() {
+        let waiting = gate.withLock { gate in
+            gate.isOpen = true
+            defer { gate.waiting = [] }
+            return gate.waiting
+        }
+        waiting.forEach { $0() }
+    }
+}
+
 final class BearerServer: Sendable {
     let valid: String
     let expectedRejections: Int
@@ -122,13 +168,14 @@ struct CredentialStoreTests {
         let tally = CompletionTally(count: 50)
         let results = Locked<[Result<String, RequestError>?]>(Array(repeating: nil, count: 50))
         DispatchQueue.concurrentPerform(iterations: 50) { index in
-            session.perform(TextRequest()) { result in
-                results.withLock { $0[index] = result }
-                tally.record(index)
-            }
+            session.perform(
+                TextRequest(),
+                completion: tally.completion(for: index) { result in
+                    results.withLock { $0[index] = result }
+                })
         }
         #expect(await tally.waitForAll(timeout: 30))
-        await settle()
+        #expect(await tally.released(timeout: 30), "some completions are still held")
         #expect(tally.snapshot.allSatisfy { $0 == 1 })
         #expect(authenticator.count == 1)
         #expect(server.rejections == 50)
@@ -251,16 +298,18 @@ struct CredentialStoreTests {
         let session = Session(
             transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let cancelled = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest(path: "first")) { cancelled.record($0) }
+        let handle = session.perform(TextRequest(path: "first"), completion: cancelled.handler)
         #expect(await authenticator.started.first(timeout: 30) == 1, "the refresh never started")
         // Started while the refresh runs: waits for it instead of sending the stale token.
         let waiting = CompletionProbe<Result<String, RequestError>>()
-        session.perform(TextRequest(path: "second")) { waiting.record($0) }
+        session.perform(TextRequest(path: "second"), completion: waiting.handler)
         handle.cancel()
         #expect(try #require(await cancelled.first(timeout: 30)).errorValue?.stage == .cancelled)
         release.record(true)
         #expect(try #require(await waiting.first(timeout: 30)).get() == "token-1")
-        await settle()
+        // a replay of the cancelled request would hold its completion until the server answered it
+        #expect(await cancelled.released(), "the cancelled request's completion is still held")
+        #expect(await waiting.released(), "the second request's completion is still held")
         #expect(cancelled.count == 1)
         #expect(authenticator.count == 1)
         let paths = server.requests.map { $0.url?.lastPathComponent ?? "" }
@@ -270,25 +319,23 @@ struct CredentialStoreTests {
 
     @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
     func staleRejectionAfterRefresh() async throws {
-        let release = DispatchSemaphore(value: 0)
-        let lateSent = CompletionProbe<Bool>()
-        let transport = StubTransport { request in
-            if request.url?.lastPathComponent == "late", request.headerValue("Authorization") == "Bearer expired" {
-                lateSent.record(true)
-                _ = release.wait(timeout: .now() + 30)  // held until the other request got its refresh
-            }
-            return request.headerValue("Authorization") == "Bearer token-1"
-                ? .success(body: "ok") : .success(status: 401)
+        let server = StubTransport { request in
+            request.headerValue("Authorization") == "Bearer token-1" ? .success(body: "ok") : .success(status: 401)
+        }
+        // the late request, with the old credential, is held on the wire until the other request
+        // got its refresh
+        let transport = GatedTransport(server) { request in
+            request.url?.lastPathComponent == "late" && request.headerValue("Authorization") == "Bearer expired"
         }
         let authenticator = CountingAuthenticator()
         let session = Session(
             transport: transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let late = CompletionProbe<Result<String, RequestError>>()
         session.perform(TextRequest(path: "late")) { late.record($0) }
-        #expect(await lateSent.first(timeout: 30) == true)
+        #expect(await transport.held.first(timeout: 30) != nil, "the late request was not sent")
         #expect(try await session.performProbed(TextRequest(path: "early")).result?.get() == "ok")
         #expect(authenticator.count == 1)
-        release.signal()
+        transport.open()
         #expect(try #require(await late.first(timeout: 30)).get() == "ok")
         #expect(authenticator.count == 1)
     }

@@ -14,27 +14,36 @@ struct DefaultDeliveryTests {
         var onCallingQueue: Bool
     }
 
-    private func observe(_ request: ProbeRequest, cancel: Bool = false) async -> (Observation?, Int) {
+    /// Performs `request` (cancelling it at once when `cancel` is set) and returns the first
+    /// completion and how many there were once nothing holds the completion any more, after
+    /// moving `time` on by `late` seconds: the stub's delayed answer comes due.
+    private func observe(
+        _ request: ProbeRequest, cancel: Bool = false, late: (time: ManualTime, seconds: TimeInterval)? = nil
+    ) async -> (Observation?, Int) {
         let probe = CompletionProbe<Observation>()
+        let released = ReleaseProbe()
         let session = StubURLProtocol.session
         let caller = DispatchQueue(label: "caller")
         let callerKey = DispatchSpecificKey<Bool>()
         caller.setSpecific(key: callerKey, value: true)
         let handle = caller.sync {
-            request.perform(session: session) { result in
-                probe.record(
-                    Observation(
-                        result: result,
-                        onDelegateQueue: OperationQueue.current === session.delegateQueue,
-                        onCallingQueue: DispatchQueue.getSpecific(key: callerKey) == true
+            request.perform(
+                session: session,
+                completion: released.watch { result in
+                    probe.record(
+                        Observation(
+                            result: result,
+                            onDelegateQueue: OperationQueue.current === session.delegateQueue,
+                            onCallingQueue: DispatchQueue.getSpecific(key: callerKey) == true
+                        )
                     )
-                )
-            }
+                })
         }
         if cancel { handle.cancel() }
         let first = await probe.first(timeout: 20)
         if first == nil { Issue.record("no completion within 20 s") }
-        await settle(cancel ? 1.3 : 0.3)
+        if let late { late.time.advance(by: late.seconds) }
+        if await !released.all() { Issue.record("the completion is still held") }
         return (first, probe.count)
     }
 
@@ -57,8 +66,13 @@ struct DefaultDeliveryTests {
             build?.onDelegateQueue == true && build?.onCallingQueue == false && buildCount == 1,
             "\(String(describing: build)), \(buildCount) calls")
 
-        let slow = StubEndpoint(.status(200, body: "late", delay: 1))
-        let (cancelled, cancelledCount) = await observe(ProbeRequest(base: slow.base), cancel: true)
+        // answers when the test moves its clock: never before the cancellation
+        let time = ManualTime()
+        var late = StubbedResponse.status(200, body: "late", delay: 1)
+        late.time = time
+        let slow = StubEndpoint(late)
+        let (cancelled, cancelledCount) = await observe(
+            ProbeRequest(base: slow.base), cancel: true, late: (time, 1))
         #expect(cancelled?.result.errorValue?.stage == .cancelled)
         #expect(
             cancelled?.onDelegateQueue == true && cancelledCount == 1,
@@ -69,17 +83,20 @@ struct DefaultDeliveryTests {
     func cancelRace() async {
         let endpoint = StubEndpoint(.status(200, body: "fast"))
         let canceller = DispatchQueue(label: "canceller")
-        var counts: [Int] = []
+        var probes: [CompletionProbe<Result<String, RequestError>>] = []
         for _ in 0..<200 {
             let probe = CompletionProbe<Result<String, RequestError>>()
-            let handle = ProbeRequest(base: endpoint.base).perform(session: StubURLProtocol.session) {
-                probe.record($0)
-            }
+            let handle = ProbeRequest(base: endpoint.base).perform(
+                session: StubURLProtocol.session, completion: probe.handler)
             canceller.async { handle.cancel() }
             if await probe.first(timeout: 20) == nil { Issue.record("no completion within 20 s") }
-            counts.append(probe.count)
+            probes.append(probe)
         }
-        await settle(0.3)
+        // once nothing holds a completion, its count is final
+        for probe in probes {
+            if await !probe.released() { Issue.record("a completion is still held") }
+        }
+        let counts = probes.map(\.count)
         #expect(counts.allSatisfy { $0 == 1 })
     }
 }

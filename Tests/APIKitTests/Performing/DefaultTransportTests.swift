@@ -35,11 +35,11 @@ struct DefaultTransportTests {
         let endpoint = StubEndpoint(.status(200, body: "pong"))
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        Ping(base: endpoint.base).perform(session: StubURLProtocol.session) { probe.record($0) }
+        Ping(base: endpoint.base).perform(session: StubURLProtocol.session, completion: probe.handler)
 
         #expect(try #require(await probe.first(timeout: 30)).get() == "pong")
         #expect(endpoint.receivedRequests.count == 1)
-        await settle(0.2)
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
@@ -48,12 +48,12 @@ struct DefaultTransportTests {
         let endpoint = StubEndpoint(.status(200, body: "direct"))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
 
-        let task = stubbedTransport().send(URLRequest(url: endpoint.base)) { probe.record($0) }
+        let task = stubbedTransport().send(URLRequest(url: endpoint.base), completion: probe.handler)
 
         #expect(task is URLSessionDataTask)
         let response = try #require(await probe.first(timeout: 30)).get()
         #expect(response.data == Data("direct".utf8))
-        await settle(0.2)
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
@@ -62,12 +62,12 @@ struct DefaultTransportTests {
         let endpoint = StubEndpoint(.status(200, delay: 30))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
 
-        let task = stubbedTransport().send(URLRequest(url: endpoint.base)) { probe.record($0) }
+        let task = stubbedTransport().send(URLRequest(url: endpoint.base), completion: probe.handler)
         task.cancel()
 
         let result = try #require(await probe.first(timeout: 30))
         #expect((result.errorValue as? URLError)?.code == .cancelled)
-        await settle(0.2)
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
@@ -78,16 +78,14 @@ struct DefaultTransportTests {
         let recorder = ProgressRecorder()
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        Session(transport: stubbedTransport()).perform(Ping(base: endpoint.base), progress: recorder.handler) {
-            result in
-            recorder.markCompleted()
-            probe.record(result)
-        }
+        Session(transport: stubbedTransport()).perform(
+            Ping(base: endpoint.base), progress: recorder.handler,
+            completion: probe.handler { _ in recorder.markCompleted() })
 
         #expect(try #require(await probe.first(timeout: 30)).get() == body)
         #expect(recorder.all.last?.bytesReceived == 3000)
         #expect(recorder.lateSteps.withLock { $0 } == 0)
-        await settle(0.2)
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 }
@@ -98,10 +96,12 @@ struct URLSessionTransportReflectionTests {
     func dumpWhileTransfersRun() async throws {
         let transport = stubbedTransport()
         let endpoint = StubEndpoint(.status(200, body: "x"))
-        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        let tally = CompletionTally(count: 200)
         let recorder = ProgressRecorder()
-        for _ in 0..<200 {
-            _ = transport.send(URLRequest(url: endpoint.base), progress: recorder.handler) { probe.record($0) }
+        for index in 0..<200 {
+            _ = transport.send(
+                URLRequest(url: endpoint.base), progress: recorder.handler,
+                completion: tally.completion(for: index) { (_: Result<TransportResponse, any Error>) in })
         }
         var text = ""
         for _ in 0..<200 {
@@ -110,7 +110,8 @@ struct URLSessionTransportReflectionTests {
         }
         #expect(text.contains("spoolDirectory"))
         #expect(!text.contains("router"), "the delegate's state is reflected: \(text)")
-        for _ in 0..<100 where probe.count < 200 { await settle(0.1) }
-        #expect(probe.count == 200)
+        #expect(await tally.waitForAll(timeout: 30), "not every transfer completed")
+        #expect(await tally.released(timeout: 30), "a completion is still held")
+        #expect(tally.snapshot.allSatisfy { $0 == 1 })
     }
 }

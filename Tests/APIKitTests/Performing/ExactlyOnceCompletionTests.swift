@@ -52,7 +52,7 @@ struct ExactlyOnceCompletionTests {
 
         let first = try #require(result)
         #expect(first.errorValue?.stage == scenario.expectedStage)
-        await settle()
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
@@ -109,30 +109,38 @@ struct ExactlyOnceCompletionTests {
         let request = ProbeRequest(base: endpoint.base)
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        let handle = request.perform(session: StubURLProtocol.session) { probe.record($0) }
+        let handle = request.perform(session: StubURLProtocol.session, completion: probe.handler)
         let first = try #require(await probe.first())
         #expect(try first.get() == "done")
         #expect(handle.isFinished)
 
         handle.cancel()
-        await settle()
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
         #expect(try probe.all.first?.get() == "done")
     }
 
     @Test("cancel twice: one .cancelled")
     func cancelTwice() async throws {
-        let endpoint = StubEndpoint(.status(200, body: "late", delay: 0.5))
+        // The stub answers when the test moves its clock: never before the cancellations.
+        let time = ManualTime()
+        var late = StubbedResponse.status(200, body: "late", delay: 0.5)
+        late.time = time
+        let endpoint = StubEndpoint(late)
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        let handle = ProbeRequest(base: endpoint.base).perform(session: StubURLProtocol.session) { probe.record($0) }
+        let handle = ProbeRequest(base: endpoint.base).perform(
+            session: StubURLProtocol.session, completion: probe.handler)
         handle.cancel()
         handle.cancel()
 
         let error = try #require(await probe.first()?.errorValue)
         #expect(error.stage == .cancelled)
         handle.cancel()
-        await settle(0.8)
+        // the stub's answer comes due (a load that was not stopped would answer now), then
+        // nothing holds the completion any more
+        time.advance(by: 0.5)
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
@@ -142,13 +150,13 @@ struct ExactlyOnceCompletionTests {
         let probe = CompletionProbe<Result<String, RequestError>>()
 
         let handle = ProbeRequest(base: endpoint.base, method: "NOT A TOKEN")
-            .perform(session: StubURLProtocol.session) { probe.record($0) }
+            .perform(session: StubURLProtocol.session, completion: probe.handler)
         #expect(handle.isFinished)
         handle.cancel()
 
         let error = try #require(await probe.first()?.errorValue)
         #expect(error.stage == .build)
-        await settle()
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
@@ -160,9 +168,8 @@ struct ExactlyOnceCompletionTests {
         let cancelQueue = DispatchQueue(label: "apikit.tests.canceller", attributes: .concurrent)
 
         for (index, probe) in probes.enumerated() {
-            let handle = ProbeRequest(base: endpoint.base).perform(session: StubURLProtocol.session) {
-                probe.record($0)
-            }
+            let handle = ProbeRequest(base: endpoint.base).perform(
+                session: StubURLProtocol.session, completion: probe.handler)
             // Spread the cancellations over the first ~1 ms so both outcomes occur.
             cancelQueue.asyncAfter(deadline: .now() + .microseconds(index % 50 * 20)) {
                 handle.cancel()
@@ -181,7 +188,10 @@ struct ExactlyOnceCompletionTests {
             case .failure(let error): #expect(error.stage == .cancelled); cancellations += 1
             }
         }
-        await settle(0.5)
+        // every completion released: no run can complete again
+        for (index, probe) in probes.enumerated() {
+            if await !probe.released() { Issue.record("run \(index): the completion is still held") }
+        }
         let counts = probes.map(\.count)
         #expect(
             counts.allSatisfy { $0 == 1 },

@@ -10,7 +10,7 @@ struct FailureStageTests {
         let endpoint = StubEndpoint(.status(200, body: "unused"))
         let request = ProbeRequest(base: endpoint.base, failing: .requestInterceptor)
 
-        let (result, _) = await request.performProbed()
+        let (result, probe) = await request.performProbed()
 
         let error = try #require(result?.errorValue)
         guard case .requestInterceptorFailed(let underlying, let context) = error else {
@@ -23,7 +23,8 @@ struct FailureStageTests {
         #expect(context.method == .get)
         #expect(context.requestType == "ProbeRequest")
         #expect(request.log.names == ["build", "intercept(urlRequest:)"])
-        await settle(0.2)
+        // a request sent anyway would hold the completion until the stub, which records it, answered
+        #expect(await probe.released(), "the completion is still held")
         #expect(endpoint.receivedRequests.isEmpty)
     }
 
@@ -192,7 +193,7 @@ struct FailureStageTests {
         let endpoint = StubEndpoint(.status(200))
         let request = ProbeRequest(base: endpoint.base, method: "BAD METHOD")
 
-        let (result, _) = await request.performProbed()
+        let (result, probe) = await request.performProbed()
 
         let error = try #require(result?.errorValue)
         guard case .buildFailed(.invalidMethod(let method), let context) = error else {
@@ -204,7 +205,8 @@ struct FailureStageTests {
         #expect(context.method == "BAD METHOD")
         #expect(error.stage == .build)
         #expect(!request.log.names.contains("intercept(urlRequest:)"))
-        await settle(0.2)
+        // a request sent anyway would hold the completion until the stub, which records it, answered
+        #expect(await probe.released(), "the completion is still held")
         #expect(endpoint.receivedRequests.isEmpty)
     }
 

@@ -40,21 +40,18 @@ final class EventLog: @unchecked Sendable {
     var names: [String] { all.map(\.name) }
 }
 
-/// Sleeps for `seconds`, to let a second (wrong) completion show up.
-func settle(_ seconds: TimeInterval = 0.3) async {
-    try? await Task.sleep(nanoseconds: UInt64(seconds * 1_000_000_000))
-}
-
 extension Request where Response: Sendable {
     /// Performs the request on the stub session and returns its probe once the first
-    /// completion arrived (or the timeout passed).
+    /// completion arrived (or the timeout passed). The completion is the probe's
+    /// ``CompletionProbe/handler``: `await probe.released()` tells when it can no longer be
+    /// called.
     func performProbed(
         session: URLSession = StubURLProtocol.session,
         completionQueue: DispatchQueue = .global(),
         timeout: TimeInterval = 30
     ) async -> (result: Result<Response, RequestError>?, probe: CompletionProbe<Result<Response, RequestError>>) {
         let probe = CompletionProbe<Result<Response, RequestError>>()
-        perform(session: session, completionQueue: completionQueue) { probe.record($0) }
+        perform(session: session, completionQueue: completionQueue, completion: probe.handler)
         return (await probe.first(timeout: timeout), probe)
     }
 }

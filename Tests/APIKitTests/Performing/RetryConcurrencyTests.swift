@@ -95,13 +95,14 @@ struct RetryConcurrencyTests {
             let session = sessions[index % sessions.count]
                 .timed(by: BackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
             let request = TextRequest(retryPolicy: Self.policy)
-            let started = session.perform(request) { result in
-                switch result {
-                case .success: succeeded.withLock { $0 += 1 }
-                case .failure(let error): outcomes.withLock { $0[index] = error }
-                }
-                tally.record(index)
-            }
+            let started = session.perform(
+                request,
+                completion: tally.completion(for: index) { result in
+                    switch result {
+                    case .success: succeeded.withLock { $0 += 1 }
+                    case .failure(let error): outcomes.withLock { $0[index] = error }
+                    }
+                })
             handle.withLock { $0 = started }
             switch Int.random(in: 0..<6) {
             case 0: started.cancel()
@@ -114,7 +115,7 @@ struct RetryConcurrencyTests {
         }
 
         #expect(await tally.waitForAll(timeout: 60), "some completions never came")
-        await settle(0.3)
+        #expect(await tally.released(timeout: 60), "some completions are still held")
         let counts = tally.snapshot
         #expect(
             counts.allSatisfy { $0 == 1 },

@@ -152,12 +152,13 @@ struct RetryTests {
         let waits = WaitRecorder(blockUntilCancelled: true)
         let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest()) { probe.record($0) }
+        let handle = session.perform(TextRequest(), completion: probe.handler)
         #expect(await waits.waiting.first(timeout: 30) == 1, "never reached the backoff wait")
         handle.cancel()
         let result = try #require(await probe.first(timeout: 30))
         #expect(result.errorValue?.stage == .cancelled)
-        await settle()
+        // the attempts' task holds the completion until it ends: a further attempt comes first
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
         #expect(transport.count == 1)
     }

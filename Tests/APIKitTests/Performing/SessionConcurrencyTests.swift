@@ -4,11 +4,12 @@ import Testing
 
 @testable import APIKit
 
-/// Counts how many times each of `count` requests completed, and wakes a waiter when all
-/// have completed at least once.
+/// Counts how many times each of `count` requests completed, wakes a waiter when all have
+/// completed at least once, and tells when none of their completions can be called any more.
 final class CompletionTally: Sendable {
     private let counts: Locked<[Int]>
     private let done = CompletionProbe<Bool>()
+    private let handlers = ReleaseProbe()
 
     init(count: Int) {
         counts = Locked(Array(repeating: 0, count: count))
@@ -20,6 +21,22 @@ final class CompletionTally: Sendable {
             return counts[index] == 1 && !counts.contains(0)
         }
         if all { done.record(true) }
+    }
+
+    /// The completion of request `index`: runs `body`, then counts the call.
+    func completion<Value>(
+        for index: Int, _ body: @escaping @Sendable (Value) -> Void
+    ) -> @Sendable (Value) -> Void {
+        handlers.watch { [self] value in
+            body(value)
+            record(index)
+        }
+    }
+
+    /// Waits until every ``completion(for:_:)`` handed out has been released (or the timeout
+    /// passed): from then on none can be called, and ``snapshot`` is final.
+    func released(timeout: TimeInterval) async -> Bool {
+        await handlers.all(timeout: timeout)
     }
 
     /// Waits until every request completed (or the timeout passed).
@@ -61,10 +78,11 @@ struct SessionConcurrencyTests {
         let sessions = Self.sessions()
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let session = sessions[index % sessions.count]
-            let handle = session.perform(ProbeRequest(base: stubBase)) { result in
-                outcomes.withLock { $0[index] = result.errorValue?.stage }
-                tally.record(index)
-            }
+            let handle = session.perform(
+                ProbeRequest(base: stubBase),
+                completion: tally.completion(for: index) { result in
+                    outcomes.withLock { $0[index] = result.errorValue?.stage }
+                })
             switch Int.random(in: 0..<4) {
             case 0: handle.cancel()
             case 1:
@@ -76,7 +94,7 @@ struct SessionConcurrencyTests {
         }
 
         #expect(await tally.waitForAll(timeout: 60), "some completions never came")
-        await settle(0.2)
+        #expect(await tally.released(timeout: 60), "some completions are still held")
         let counts = tally.snapshot
         #expect(
             counts.allSatisfy { $0 == 1 },

@@ -97,7 +97,9 @@ extension URLRequest {
 }
 
 extension Session {
-    /// Performs `request` with the completion API and waits (with a timeout) for the first outcome.
+    /// Performs `request` with the completion API and waits (with a timeout) for the first
+    /// outcome. The completion is the probe's ``CompletionProbe/handler``: `await
+    /// probe.released()` tells when it can no longer be called.
     func performProbed<R: Request>(
         _ request: R,
         options: RequestOptions? = nil,
@@ -105,7 +107,7 @@ extension Session {
     ) async -> (result: Result<R.Response, RequestError>?, probe: CompletionProbe<Result<R.Response, RequestError>>)
     where R.Response: Sendable {
         let probe = CompletionProbe<Result<R.Response, RequestError>>()
-        perform(request, options: options) { probe.record($0) }
+        perform(request, options: options, completion: probe.handler)
         return (await probe.first(timeout: timeout), probe)
     }
 }

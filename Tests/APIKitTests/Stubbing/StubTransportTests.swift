@@ -70,7 +70,7 @@ struct StubTransportTests {
             return .success(body: "late", delay: 30)
         }
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        let task = transport.send(URLRequest(url: stubBase)) { probe.record($0) }
+        let task = transport.send(URLRequest(url: stubBase), completion: probe.handler)
         _ = await asked.first(timeout: 30)
 
         task.cancel()
@@ -78,7 +78,9 @@ struct StubTransportTests {
 
         let result = try #require(await probe.first(timeout: 30))
         #expect((result.errorValue as? URLError)?.code == .cancelled)
-        await settle(0.4)
+        // let go of once the transfer is over: neither the second cancellation nor the answer
+        // still due in 30 s can call it then
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 

@@ -45,15 +45,17 @@ struct BehaviourTests {
             let ended = CompletionProbe<Result<TransportResponse, any Error>>()
             // The transfer starts on this thread: a failure before its first suspension must
             // still wait for `send` to return.
-            _ = transport.send(URLRequest(url: try #require(URL(string: url)))) { result in
-                if !returned.value { calledBeforeReturn.withLock { $0 = true } }
-                ended.record(result)
-            }
+            _ = transport.send(
+                URLRequest(url: try #require(URL(string: url))),
+                completion: ended.handler { _ in
+                    if !returned.value { calledBeforeReturn.withLock { $0 = true } }
+                })
             returned.withLock { $0 = true }
             let result = try #require(await ended.first(timeout: 30), "\(url): no completion within 30 s")
             #expect(!calledBeforeReturn.value, "\(url): the completion ran before send returned")
             #expect([.unsupportedURL, .badURL].contains(urlErrorCode(result)), "\(url): \(result)")
-            await pause(0.05)
+            // once the transfer has let go of the completion, nothing can call it again
+            #expect(await ended.released(), "\(url): the completion is still held")
             #expect(ended.count == 1, "\(url)")
         }
     }
@@ -62,7 +64,11 @@ struct BehaviourTests {
     func heldProgressDoesNotDelayTimeouts() async throws {
         let transport = AsyncHTTPClientTransport(client: .shared)
         // The first progress step of `held` blocks its transfer until the other has timed out
-        // (30 s at most, so that a failure cannot hang the suite).
+        // (30 s at most, so that a failure cannot hang the suite). A blocked thread is what this
+        // test is about: a progress handler is synchronous, and one that takes its time holds its
+        // transfer's thread. That thread is one of TransferExecutor's Dispatch threads (a
+        // download's progress is reported from the transfer's own task), not Swift's cooperative
+        // pool, and it is released as soon as the other transfer has timed out.
         let release = DispatchSemaphore(value: 0)
         let holding = CompletionProbe<Void>()
         let heldEnded = CompletionProbe<Result<TransportResponse, any Error>>()
@@ -115,23 +121,34 @@ struct BehaviourTests {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 2
         let transport = AsyncHTTPClientTransport(configuration: configuration)
-        let holding = (0..<2).map { _ in
-            transport.send(URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))) { _ in }
+        let holdTag = UUID().uuidString
+        let never = try #require(URL(string: FaultServer.baseURL.absoluteString + "/never?tag=\(holdTag)"))
+        let holding = (0..<2).map { _ in transport.send(URLRequest(url: never)) { _ in } }
+        // both connections taken once the server has both requests (30 s at most)
+        var held: [Int] = []
+        for _ in 0..<600 where held.count < 2 {
+            held = try await faultServerPorts(tag: holdTag)
+            if held.count < 2 { await pause(0.05) }
         }
-        await pause(0.5)
+        try #require(held.count == 2, "the server got \(held.count) of the 2 holding requests within 30 s")
         let tag = UUID().uuidString
         var waiting = URLRequest(url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/ok?tag=\(tag)")))
         waiting.timeoutInterval = 2
         let result = try await send(waiting, through: transport)
         #expect(urlErrorCode(result) == .timedOut, "\(result)")
         // the server never saw it: it waited for one of the two connections /never holds
+        #expect(try await faultServerPorts(tag: tag) == [])
+        for task in holding { task.cancel() }
+        try? await transport.shutdown()
+    }
+
+    /// The client ports of the connections the fault server saw with `tag`.
+    private func faultServerPorts(tag: String) async throws -> [Int] {
         var ports = URLComponents(url: FaultServer.baseURL, resolvingAgainstBaseURL: false)
         ports?.path = "/ports"
         ports?.queryItems = [URLQueryItem(name: "tag", value: tag)]
         let (seen, _) = try await URLSession.shared.data(for: URLRequest(url: try #require(ports?.url)))
-        #expect(String(decoding: seen, as: UTF8.self) == "[]")
-        for task in holding { task.cancel() }
-        try? await transport.shutdown()
+        return try JSONDecoder().decode([Int].self, from: seen)
     }
 
     @Test("the response carries the status, the headers and the URL after redirects")
@@ -153,15 +170,15 @@ struct BehaviourTests {
         let reports = Protected<[TransferProgress]>([])
         let completedAfter = Protected<Int?>(nil)
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        let released = ReleaseProbe()
         _ = AsyncHTTPClientTransport(client: .shared).send(
             request,
-            progress: { progress in reports.withLock { $0.append(progress) } },
-            completion: { result in
-                completedAfter.withLock { $0 = reports.value.count }
-                probe.record(result)
-            })
+            progress: released.watch { progress in reports.withLock { $0.append(progress) } },
+            completion: probe.handler { _ in completedAfter.withLock { $0 = reports.value.count } })
         let response = try #require(await probe.first()).get()
-        try await Task.sleep(nanoseconds: 100_000_000)
+        // once the transfer has let go of the progress closure, no report can follow
+        #expect(await released.all(), "the progress closure is still held")
+        #expect(await probe.released(), "the completion is still held")
         let all = reports.value
         #expect(completedAfter.value == all.count, "progress was reported after the completion")
         #expect(all.last?.bytesSent == 500_000)
@@ -207,12 +224,30 @@ struct LifecycleTests {
 
     @Test("a transport with its own client released without shutdown shuts it down itself")
     func ownedReleasedWithoutShutdown() async throws {
+        // The test keeps the client, not the transport, to see what releasing the transport did
+        // to it. (Released while running, a client traps in debug builds; a transport that did
+        // not shut it down fails the check below instead, as the test's own shutdown succeeds.)
+        weak var released: AsyncHTTPClientTransport?
+        let client: HTTPClient
         do {
             let transport = AsyncHTTPClientTransport(configuration: HTTPClient.Configuration())
-            _ = try await send(URLRequest(url: FaultServer.baseURL.appendingPathComponent("ok")), through: transport)
+            released = transport
+            client = transport.client
+            let ok = try await send(
+                URLRequest(url: FaultServer.baseURL.appendingPathComponent("ok")), through: transport)
+            #expect((try ok.get().urlResponse as? HTTPURLResponse)?.statusCode == 200)
         }
-        // AsyncHTTPClient traps in debug builds when a client is released while running
-        try await Task.sleep(nanoseconds: 300_000_000)
+        // the transfer's task holds its transport until it has ended, a moment after the
+        // completion (30 s at most)
+        for _ in 0..<3000 where released != nil { await pause(0.01) }
+        try #require(released == nil, "the transport was not released within 30 s")
+        // released: it has started its client's shutdown, so the client refuses a second one and
+        // any further request
+        await #expect(throws: HTTPClientError.alreadyShutdown) { try await client.shutdown() }
+        let after = try await send(
+            URLRequest(url: FaultServer.baseURL.appendingPathComponent("ok")),
+            through: AsyncHTTPClientTransport(client: client))
+        #expect(after.failure != nil, "a request through the released transport's client succeeded")
     }
 
     @Test("syncShutdown of an owned client works outside async code")
