@@ -48,15 +48,15 @@ struct ExactlyOnceTests {
         var session = session
         session.retryPolicy = RetryPolicy(maxAttempts: 3)
         session.time = BackoffTime(cancel: cancelInBackoff, cancelledInBackoff: cancelledInBackoff)
-        let record: @Sendable (Result<Data, RequestError>) -> Void = { probe.record($0) }
         let kind = index % 10
         let started: RequestHandle
         switch kind {
-        case 0, 1, 2: started = session.perform(RawStatusRequest(code: 503), completion: record)
+        case 0, 1, 2: started = session.perform(RawStatusRequest(code: 503), completion: probe.handler)
         case 3:
-            started = session.perform(FaultRequest(path: "reset-before-status", idleTimeout: 30), completion: record)
-        case 4, 5: started = session.perform(FaultRequest(path: "never", idleTimeout: 30), completion: record)
-        default: started = session.perform(FaultRequest(path: "ok", idleTimeout: 30), completion: record)
+            started = session.perform(
+                FaultRequest(path: "reset-before-status", idleTimeout: 30), completion: probe.handler)
+        case 4, 5: started = session.perform(FaultRequest(path: "never", idleTimeout: 30), completion: probe.handler)
+        default: started = session.perform(FaultRequest(path: "ok", idleTimeout: 30), completion: probe.handler)
         }
         handle.withLock { $0 = started }
         let later: DispatchTime
@@ -92,7 +92,10 @@ struct ExactlyOnceTests {
             let outcome = try #require(await probe.first(timeout: 120), "request \(index) never completed")
             outcomes.append(outcome)
         }
-        await pause(0.5)
+        // once nothing holds a completion, nothing can call it again: the counts are final
+        for (index, probe) in probes.enumerated() {
+            #expect(await probe.released(timeout: 60), "request \(index)'s completion is still held")
+        }
         let counts = probes.map(\.count)
         #expect(
             counts.allSatisfy { $0 == 1 },

@@ -20,6 +20,19 @@ final class StreamRecording: Sendable {
     private let state = Protected<(events: [Event], bodies: Data, inside: Int, overlaps: Int)>(([], Data(), 0, 0))
     /// The end (`.finished` or `.failed`), the first time it comes.
     let end = CompletionProbe<Event>()
+    /// Watches the handlers handed out by ``handler(_:)``: once none is held, no event can come.
+    let releases = ReleaseProbe()
+
+    /// A handler that records each event — after `also`, which sees it first — watched by
+    /// ``releases``. Pass it straight to the transport: a copy the test keeps holds it too.
+    func handler(
+        _ also: (@Sendable (TransportStreamEvent) -> Void)? = nil, hold: (@Sendable () -> Void)? = nil
+    ) -> @Sendable (TransportStreamEvent) -> Void {
+        releases.watch { [self] event in
+            also?(event)
+            receive(event, hold: hold)
+        }
+    }
 
     /// The events so far.
     var events: [Event] { state.value.events }
@@ -80,10 +93,12 @@ struct StreamTests {
     /// The suite's transport: a refused connection fails at once (see `TestTransport.shared`).
     let transport = TestTransport.shared
 
-    /// Waits for the end, then a moment longer, so that an event after it would be seen.
+    /// Waits for the end, then until the transport has let go of the handler (so that nothing
+    /// can come after what the test reads), and checks the events' order. A test that keeps the
+    /// transfer's task drops it first: the task holds the handler.
     func ended(_ recording: StreamRecording, timeout: TimeInterval = 30) async throws -> StreamRecording.Event {
         let end = try #require(await recording.end.first(timeout: timeout), "no end within \(timeout) s")
-        await pause(0.2)
+        #expect(await recording.releases.all(timeout: 30), "the transport still holds the handler")
         recording.expectWellFormed()
         return end
     }
@@ -96,10 +111,11 @@ struct StreamTests {
         request.timeoutInterval = 5
         let started = ContinuousClock.now
         let firstChunk = CompletionProbe<ContinuousClock.Instant>()
-        _ = transport.stream(request) { event in
-            if case .data = event { firstChunk.record(.now) }
-            recording.receive(event)
-        }
+        _ = transport.stream(
+            request,
+            onEvent: recording.handler { event in
+                if case .data = event { firstChunk.record(.now) }
+            })
         #expect(try await ended(recording) == .finished)
         #expect(recording.events.first == .response(200))
         #expect(recording.body == Data(repeating: UInt8(ascii: "x"), count: 20))
@@ -118,14 +134,16 @@ struct StreamTests {
             url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=1")))
         request.timeoutInterval = 30
         let firstChunk = CompletionProbe<Void>()
-        let task = transport.stream(request) { event in
-            recording.receive(event)
-            if case .data = event { firstChunk.record(()) }
-        }
+        var task: (any TransportTask)? = transport.stream(
+            request,
+            onEvent: recording.handler { event in
+                if case .data = event { firstChunk.record(()) }
+            })
         _ = try #require(await firstChunk.first(timeout: 30), "no chunk within 30 s")
         let cancelled = ContinuousClock.now
-        task.cancel()
-        task.cancel()
+        task?.cancel()
+        task?.cancel()
+        task = nil
         #expect(try await ended(recording) == .failed(.cancelled))
         // real time: the drip would go on for ~18 s more; ending before that is the cancel's doing
         let end = try #require(recording.end.firstRecordedAt)
@@ -135,11 +153,10 @@ struct StreamTests {
     @Test("cancel() before the head ends the events with .failed(.cancelled) only")
     func cancelBeforeHead() async throws {
         let recording = StreamRecording()
-        let task = transport.stream(URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))) {
-            recording.receive($0)
-        }
-        await pause(0.3)
-        task.cancel()
+        var task: (any TransportTask)? = transport.stream(
+            URLRequest(url: FaultServer.baseURL.appendingPathComponent("never")), onEvent: recording.handler())
+        task?.cancel()
+        task = nil
         #expect(try await ended(recording) == .failed(.cancelled))
         #expect(recording.events == [.failed(.cancelled)])
     }
@@ -152,7 +169,7 @@ struct StreamTests {
         var request = URLRequest(
             url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip-stall?interval=30")))
         request.timeoutInterval = 3
-        _ = transport.stream(request) { recording.receive($0) }
+        _ = transport.stream(request, onEvent: recording.handler())
         #expect(try await ended(recording) == .failed(.timedOut))
         #expect(recording.events.first == .response(200))
     }
@@ -165,7 +182,7 @@ struct StreamTests {
         // real time: 4 s is 13 times a byte's gap, and shorter than the whole body (~5.7 s)
         request.timeoutInterval = 4
         let started = ContinuousClock.now
-        _ = transport.stream(request) { recording.receive($0) }
+        _ = transport.stream(request, onEvent: recording.handler())
         #expect(try await ended(recording) == .finished)
         #expect(recording.body.count == 20)
         #expect(ContinuousClock.now - started > .seconds(5), "20 bytes 0.3 s apart take ~6 s, past the head deadline")
@@ -177,9 +194,7 @@ struct StreamTests {
         var request = URLRequest(
             url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.01")))
         request.timeoutInterval = 10
-        _ = transport.stream(request) { event in
-            recording.receive(event) { Thread.sleep(forTimeInterval: 0.02) }
-        }
+        _ = transport.stream(request, onEvent: recording.handler(hold: { Thread.sleep(forTimeInterval: 0.02) }))
         #expect(try await ended(recording) == .finished)
         #expect(recording.body.count == 20)
     }
@@ -187,7 +202,7 @@ struct StreamTests {
     @Test("a refused connection ends with .failed only, and no head")
     func refused() async throws {
         let recording = StreamRecording()
-        _ = transport.stream(URLRequest(url: try HTTPBin.refusedURL())) { recording.receive($0) }
+        _ = transport.stream(URLRequest(url: try HTTPBin.refusedURL()), onEvent: recording.handler())
         #expect(try await ended(recording) == .failed(.cannotConnectToHost))
         #expect(recording.events.count == 1)
     }
@@ -195,9 +210,8 @@ struct StreamTests {
     @Test("a reset mid-body ends with .failed(.networkConnectionLost) after the head and what arrived")
     func resetMidBody() async throws {
         let recording = StreamRecording()
-        _ = transport.stream(URLRequest(url: FaultServer.baseURL.appendingPathComponent("reset-mid-body"))) {
-            recording.receive($0)
-        }
+        _ = transport.stream(
+            URLRequest(url: FaultServer.baseURL.appendingPathComponent("reset-mid-body")), onEvent: recording.handler())
         let end = try await ended(recording)
         #expect(end == .failed(.networkConnectionLost) || end == .failed(.badServerResponse), "\(recording.events)")
         #expect(recording.events.first == .response(200))
@@ -206,9 +220,8 @@ struct StreamTests {
     @Test("/short-body (1000 bytes promised, 10 sent) ends with a failure, never .finished")
     func shortBody() async throws {
         let recording = StreamRecording()
-        _ = transport.stream(URLRequest(url: FaultServer.baseURL.appendingPathComponent("short-body"))) {
-            recording.receive($0)
-        }
+        _ = transport.stream(
+            URLRequest(url: FaultServer.baseURL.appendingPathComponent("short-body")), onEvent: recording.handler())
         let end = try await ended(recording)
         #expect(end.isFailure, "\(recording.events)")
     }

@@ -26,14 +26,17 @@ struct TransferTests {
         of exchange: @escaping @Sendable (AsyncHTTPClientTransfer) async throws -> TransportResponse
     ) async throws -> Result<TransportResponse, any Error> {
         let ended = CompletionProbe<Result<TransportResponse, any Error>>()
-        let transfer = AsyncHTTPClientTransfer(
-            request: URLRequest(url: url),
-            delivery: .whole(progress: nil, completion: { ended.record($0) }))
-        transfer.attach(Task { await transfer.run { try await exchange(transfer) } })
-        let result = try #require(await ended.first(timeout: 30), "the transfer never ended")
-        // Exactly once, even when the clock is looked at after the end.
-        transfer.timeOut()
-        await pause(0.1)
+        let result: Result<TransportResponse, any Error>
+        do {
+            let transfer = AsyncHTTPClientTransfer(
+                request: URLRequest(url: url), delivery: .whole(progress: nil, completion: ended.handler))
+            transfer.attach(Task { await transfer.run { try await exchange(transfer) } })
+            result = try #require(await ended.first(timeout: 30), "the transfer never ended")
+            // Exactly once, even when the clock is looked at after the end.
+            transfer.timeOut()
+        }
+        // the transfer, its task and so the completion are gone: nothing can call it again
+        #expect(await ended.released(), "the completion is still held")
         #expect(ended.count == 1)
         return result
     }
