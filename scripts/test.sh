@@ -22,7 +22,8 @@
 #        b. APIKIT_TEST_TRANSPORT=urlsession: the root integration suite over URLSessionTransport.
 #      APIKIT_ONLY_AHC=1 runs this step alone (and step 6 unless skipped), arguments added to each
 #      run. APIKIT_SKIP_AHC=1 runs the root package's `swift test` instead (unit tests and the
-#      integration suite over URLSession; no AsyncHTTPClient, no TLS server).
+#      integration suite over URLSession; no AsyncHTTPClient, no TLS server; in step 6, the same
+#      under the sanitizer in .build-tsan).
 #   5. the example programs: scripts/run-examples.sh (built in the root package)  APIKIT_SKIP_EXAMPLES=1
 #   6. step 4 again under the thread sanitizer: one more build of that package, in
 #      Transports/AsyncHTTPClient/.build-tsan, the same two runs one test at a time (TSan slows the
@@ -200,6 +201,7 @@ if skip APIKIT_SKIP_AHC; then
     run "build: the root package with its tests" swift build --build-tests
     if ((rc == 0)); then start_servers || rc=$?; fi
     run "swift test in the root package (over URLSession)" swift test --skip-build "$@"
+    skip APIKIT_SKIP_EXAMPLES || run examples bash scripts/run-examples.sh
     skip APIKIT_SKIP_TSAN || run "swift test in the root package under TSan" \
         swift test --sanitize=thread --scratch-path .build-tsan --no-parallel "$@"
 else
