@@ -17,8 +17,12 @@ import Testing
 /// `URLSession`: ``URLSessionTransport``, or the suite's ephemeral `URLSession` where a test
 /// does not need the transport's delegate. The AsyncHTTPClient package
 /// (`Transports/AsyncHTTPClient`) compiles the same files (its `Tests/APIKitIntegrationTests`
-/// is a symlink to this folder) with `APIKIT_TEST_TRANSPORT_AHC` defined, and every transport
-/// handed out here is then an `AsyncHTTPClientTransport`.
+/// is a symlink to this folder) with `APIKIT_TEST_TRANSPORT_AHC` defined, and there the
+/// environment variable `APIKIT_TEST_TRANSPORT` chooses at run time: `asynchttpclient` (the
+/// default) hands out `AsyncHTTPClientTransport`s, `urlsession` the same transports as the root
+/// package. So one build of that package, under the thread sanitizer, runs the suite over both
+/// (`scripts/test.sh`). Any other value stops the run, and so does `asynchttpclient` in the root
+/// package, which cannot send over it: a suite never runs over a transport it was not asked for.
 ///
 /// A test builds its sessions from here unless it is about `URLSession` itself
 /// (`Request.perform(session:)`, delegate queues, the spool file, corelibs' quirks): those
@@ -31,17 +35,71 @@ import Testing
 /// ```
 enum TestTransport {
     /// The engines this suite runs over.
-    enum Kind: Sendable {
-        case urlSession
-        case asyncHTTPClient
+    enum Kind: String, Sendable {
+        case urlSession = "urlsession"
+        case asyncHTTPClient = "asynchttpclient"
+    }
+
+    /// The engine of this run: `APIKIT_TEST_TRANSPORT`, or the build's default.
+    static let kind: Kind = {
+        #if APIKIT_TEST_TRANSPORT_AHC
+            let (fallback, available) = (Kind.asyncHTTPClient, [Kind.asyncHTTPClient, .urlSession])
+        #else
+            let (fallback, available) = (Kind.urlSession, [Kind.urlSession])
+        #endif
+        guard let name = ProcessInfo.processInfo.environment["APIKIT_TEST_TRANSPORT"], !name.isEmpty else {
+            return fallback
+        }
+        guard let kind = Kind(rawValue: name.lowercased()), available.contains(kind) else {
+            fatalError(
+                "APIKIT_TEST_TRANSPORT=\(name): this build sends over \(available.map(\.rawValue).joined(separator: " or "))"
+            )
+        }
+        return kind
+    }()
+
+    /// The transport most tests share.
+    ///
+    /// Over `URLSession`, an ephemeral `URLSession` (no cookies or cache leak between tests),
+    /// ``HTTPBin/session``. Over AsyncHTTPClient, ``asyncHTTPClient``.
+    static var shared: any Transport {
+        #if APIKIT_TEST_TRANSPORT_AHC
+            if kind == .asyncHTTPClient { return asyncHTTPClient }
+        #endif
+        return HTTPBin.session
+    }
+
+    /// A transport of the test's own.
+    ///
+    /// Over `URLSession`, a ``URLSessionTransport`` (that writes its spool files into
+    /// `spoolDirectory` when given, where a test can count them). Over AsyncHTTPClient,
+    /// ``shared`` (the client's transfers are independent); `spoolDirectory` is not used, as the
+    /// transport streams bodies from disk and never spools.
+    static func make(spoolDirectory: URL? = nil) -> any Transport {
+        #if APIKIT_TEST_TRANSPORT_AHC
+            if kind == .asyncHTTPClient { return asyncHTTPClient }
+        #endif
+        return spoolDirectory.map { URLSessionTransport(spoolDirectory: $0) } ?? URLSessionTransport()
+    }
+
+    /// Every way a test that covers "each transport" sends.
+    ///
+    /// Over `URLSession`, ``URLSessionTransport`` (what `Session()` sends through) and
+    /// `URLSession.shared` (a `URLSession` passed as the transport, the spec's
+    /// `perform(session:)` road). Over AsyncHTTPClient, ``asyncHTTPClient``.
+    static func all(spoolDirectory: URL? = nil) -> [(name: String, transport: any Transport)] {
+        #if APIKIT_TEST_TRANSPORT_AHC
+            if kind == .asyncHTTPClient { return [("AsyncHTTPClientTransport", asyncHTTPClient)] }
+        #endif
+        return [
+            ("URLSessionTransport", make(spoolDirectory: spoolDirectory)), ("URLSession.shared", URLSession.shared),
+        ]
     }
 
     #if APIKIT_TEST_TRANSPORT_AHC
-        /// The engine of this build of the suite.
-        static let kind = Kind.asyncHTTPClient
-        /// The transport most tests share: `AsyncHTTPClientTransport` over a client configured
-        /// as `HTTPClient.shared` is, except for three pool settings that make it behave as
-        /// `URLSession` does (the package README recommends them for that):
+        /// The transport the suite shares over AsyncHTTPClient: `AsyncHTTPClientTransport` over
+        /// a client configured as `HTTPClient.shared` is, except for three pool settings that
+        /// make it behave as `URLSession` does (the package README recommends them for that):
         ///
         /// - a refused connection fails at once (`retryConnectionEstablishment = false`);
         ///   `HTTPClient.shared` retries it until the request's timeout (pinned in
@@ -55,46 +113,15 @@ enum TestTransport {
         ///   `.networkConnectionLost`, and AsyncHTTPClient does not send it again.
         ///
         /// Never shut down: it lives as long as the test process.
-        static let shared: any Transport = AsyncHTTPClientTransport(configuration: configuration)
+        static let asyncHTTPClient: any Transport = AsyncHTTPClientTransport(configuration: configuration)
 
-        /// The configuration of ``shared``'s client.
+        /// The configuration of ``asyncHTTPClient``'s client.
         static var configuration: HTTPClient.Configuration {
             var configuration = HTTPClient.Configuration.singletonConfiguration
             configuration.connectionPool.retryConnectionEstablishment = false
             configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
             configuration.connectionPool.idleTimeout = .seconds(1)
             return configuration
-        }
-
-        /// A transport of the test's own. Over AsyncHTTPClient it is ``shared`` (the client's
-        /// transfers are independent); `spoolDirectory` is not used, as the transport streams
-        /// bodies from disk and never spools.
-        static func make(spoolDirectory: URL? = nil) -> any Transport {
-            shared
-        }
-
-        /// Every way a test that covers "each transport" sends: here, this one.
-        static func all(spoolDirectory: URL? = nil) -> [(name: String, transport: any Transport)] {
-            [("AsyncHTTPClientTransport", shared)]
-        }
-    #else
-        /// The engine of this build of the suite.
-        static let kind = Kind.urlSession
-        /// The transport most tests share: an ephemeral `URLSession` (no cookies or cache leak
-        /// between tests), ``HTTPBin/session``.
-        static var shared: any Transport { HTTPBin.session }
-
-        /// A transport of the test's own: a ``URLSessionTransport`` (that writes its spool files
-        /// into `spoolDirectory` when given, where a test can count them).
-        static func make(spoolDirectory: URL? = nil) -> any Transport {
-            spoolDirectory.map { URLSessionTransport(spoolDirectory: $0) } ?? URLSessionTransport()
-        }
-
-        /// Every way a test that covers "each transport" sends: ``URLSessionTransport`` (what
-        /// `Session()` sends through) and `URLSession.shared` (a `URLSession` passed as the
-        /// transport, the spec's `perform(session:)` road).
-        static func all(spoolDirectory: URL? = nil) -> [(name: String, transport: any Transport)] {
-            [("URLSessionTransport", make(spoolDirectory: spoolDirectory)), ("URLSession.shared", URLSession.shared)]
         }
     #endif
 
