@@ -7,7 +7,7 @@ import Testing
 /// `Content-Length`: a body that arrives in several pieces however fast the machine.
 ///
 /// A client the whole suite keeps busy (800 tests at once on two cores) may not read for a while
-/// and then get several bytes in one go; ``paced`` leaves half a second between bytes.
+/// and then get several bytes in one go; ``paced`` leaves two seconds between bytes.
 struct DripRequest: Request, RequestConfiguration {
     @Query("numbytes") var count = 5
     @Query("duration") var duration = 1.0
@@ -19,8 +19,11 @@ struct DripRequest: Request, RequestConfiguration {
     var configuration: Self { self }
     var parser: RawDataParser { RawDataParser() }
 
-    /// Five bytes, one every half second.
-    static let paced = DripRequest(duration: 2.5)
+    /// Five bytes, one every two seconds. Real time: the subject is progress seen while the
+    /// body arrives, and a client starved for half a second (seen beside a TSan build under
+    /// stress-ng) read the whole of a 0.5 s-paced body at once; two seconds leaves it four
+    /// chances of more than ten times what it needs.
+    static let paced = DripRequest(duration: 10)
 }
 
 /// A file of `megabytes` MiB of numbered lines in a fresh directory, removed by the caller.
@@ -96,7 +99,7 @@ struct DefaultTransportProgressTests {
         Session().perform(
             DripRequest.paced, progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
 
-        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        let result = try #require(await recorder.first(timeout: 120), "no completion within 120 s")
         #expect(try result.get() == Data("*****".utf8))
         let received = log.steps.map(\.bytesReceived)
         #expect(received.contains { $0 > 0 && $0 < 5 }, "no step part-way through: \(received)")
@@ -163,7 +166,7 @@ struct URLSessionAsTransportTests {
         Session(transport: URLSession.shared).perform(
             request, progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
 
-        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        let result = try #require(await recorder.first(timeout: 120), "no completion within 120 s")
         #expect(try result.get().field("big") == .one(request.big))
         let steps = log.steps
         try #require(steps.count == 2, "\(steps)")
@@ -186,7 +189,7 @@ struct URLSessionAsTransportTests {
 
         Session(transport: URLSession.shared).perform(request, progress: log.handler, completion: recorder.handler)
 
-        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        let result = try #require(await recorder.first(timeout: 120), "no completion within 120 s")
         #expect(result.failure?.stage == .transport)
         #expect(await recorder.released(), "the completion is still held")
         #expect(log.steps.isEmpty)
