@@ -58,7 +58,8 @@ elif (($#)); then
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_AHC=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_TSAN=1 APIKIT_FUZZ_SECONDS=0
 fi
-export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1}"
+# The suppressions name races inside dependencies that TSan cannot see ordered; each says why.
+export TSAN_OPTIONS="${TSAN_OPTIONS:-halt_on_error=0 second_deadlock_stack=1 suppressions=$ROOT/scripts/tsan-suppressions.txt}"
 rc=0
 started=$SECONDS
 
