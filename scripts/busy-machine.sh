@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# scripts/busy-machine.sh — the full command, from fresh clones, on a machine kept busy.
+#
+#   bash scripts/busy-machine.sh [RUNS]     # RUNS passes in a row [5]; stops at the first failure
+#
+# Clones this repository's HEAD into a new directory under ${TMPDIR:-/tmp} for each pass (nothing
+# built, no virtualenv: as CI starts), and runs `.ci/run` there while `stress-ng --cpu 2` keeps two
+# CPU-bound workers running beside it the whole time (Debian's `stress-ng` package). No test is
+# retried and no bound is changed for it: a pass is `.ci/run` exiting 0. Each pass's output is kept
+# in ${TMPDIR:-/tmp}/apikit-busy-N.log; a passing clone is removed, a failing one kept to inspect.
+# Prints one line per pass (commit, seconds, result) and exits with the first failing pass's code.
+set -euo pipefail
+
+runs="${1:-5}"
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+tmp="${TMPDIR:-/tmp}"
+commit="$(git -C "$root" rev-parse --short HEAD)"
+
+if ! command -v stress-ng >/dev/null; then
+  echo "busy-machine.sh: stress-ng is not installed (Debian: apt-get install stress-ng)" >&2
+  exit 2
+fi
+if [[ -n "$(git -C "$root" status --porcelain --untracked-files=no)" ]]; then
+  echo "busy-machine.sh: note: uncommitted changes are not in the clones; testing $commit" >&2
+fi
+
+stress-ng --cpu 2 --timeout 0 --quiet &
+stress=$!
+trap 'kill "$stress" 2>/dev/null || true; wait "$stress" 2>/dev/null || true' EXIT
+
+for ((n = 1; n <= runs; n++)); do
+  clone="$(mktemp -d "$tmp/apikit-busy-$n.XXXXXX")"
+  log="$tmp/apikit-busy-$n.log"
+  git clone --quiet "$root" "$clone"
+  git -C "$clone" checkout --quiet "$commit"
+  start=$SECONDS
+  status=0
+  (cd "$clone" && bash .ci/run) >"$log" 2>&1 || status=$?
+  elapsed=$((SECONDS - start))
+  load="$(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo '?')"
+  if ((status == 0)); then
+    echo "busy-machine.sh: pass $n/$runs of $commit: passed after ${elapsed} s (load $load)"
+    rm -rf "$clone"
+  else
+    echo "busy-machine.sh: pass $n/$runs of $commit: FAILED (exit $status) after ${elapsed} s; log $log, clone $clone"
+    exit "$status"
+  fi
+done
+echo "busy-machine.sh: $runs passes in a row of $commit beside stress-ng --cpu 2"
