@@ -50,6 +50,8 @@ struct RecordingTime: TimeSource {
 
     var now: Date { Date() }
 
+    var uptime: TimeInterval { SystemTime().uptime }
+
     func sleep(for seconds: TimeInterval) async throws {
         waits.withLock { $0.append(seconds) }
     }

@@ -242,7 +242,10 @@ extension RequestPipeline {
         _ urlRequest: URLRequest, to fileURL: URL, progress: @escaping ProgressHandler,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
-        guard let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) else {
+        guard
+            let logged = session.logger?.begin(
+                urlRequest, requestType: request.initialContext.requestType, time: session.time)
+        else {
             return session.transport.download(urlRequest, to: fileURL, progress: progress, completion: completion)
         }
         return session.transport.download(urlRequest, to: fileURL, progress: progress) { result in

@@ -61,15 +61,15 @@ public struct RequestLogger: Sendable {
     /// Numbers the logged requests of this process.
     private static let counter = Locked(0)
 
-    /// Logs `urlRequest` and returns what logs its outcome.
-    func begin(_ urlRequest: URLRequest, requestType: String) -> LoggedTransfer {
+    /// Logs `urlRequest` and returns what logs its outcome, its duration measured by `time`.
+    func begin(_ urlRequest: URLRequest, requestType: String, time: any TimeSource) -> LoggedTransfer {
         let id = Self.counter.withLock { counter in
             counter += 1
             return counter
         }
         let request = LoggedRequest(id: id, urlRequest: urlRequest, requestType: requestType, privacy: privacy)
         log(.request(request))
-        return LoggedTransfer(logger: self, request: request, start: DispatchTime.now().uptimeNanoseconds)
+        return LoggedTransfer(logger: self, request: request, time: time, start: time.uptime)
     }
 }
 
@@ -77,15 +77,16 @@ public struct RequestLogger: Sendable {
 struct LoggedTransfer: Sendable {
     let logger: RequestLogger
     let request: LoggedRequest
-    /// `DispatchTime` uptime, in nanoseconds, when the request was handed to the transport.
-    let start: UInt64
+    /// What the duration is measured by: the session's time source.
+    let time: any TimeSource
+    /// `time`'s uptime when the request was handed to the transport.
+    let start: TimeInterval
 
     func end(_ result: Result<TransportResponse, any Error>) {
-        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- start
         let response = LoggedResponse(
             request: request,
             result: result,
-            elapsed: TimeInterval(nanoseconds) / 1_000_000_000,
+            elapsed: max(0, time.uptime - start),
             privacy: logger.privacy
         )
         logger.log(.response(response))
@@ -93,11 +94,10 @@ struct LoggedTransfer: Sendable {
 
     /// Logs the end of a streamed body: its response and how many bytes it had.
     func end(streamed response: URLResponse, bodySize: Int) {
-        let nanoseconds = DispatchTime.now().uptimeNanoseconds &- start
         logger.log(
             .response(
                 LoggedResponse(
                     request: request, response: response, bodySize: bodySize,
-                    elapsed: TimeInterval(nanoseconds) / 1_000_000_000, privacy: logger.privacy)))
+                    elapsed: max(0, time.uptime - start), privacy: logger.privacy)))
     }
 }

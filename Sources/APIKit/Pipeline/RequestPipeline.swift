@@ -182,7 +182,8 @@ final class RequestPipeline<R: Request>: Sendable {
         handle: RequestHandle,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType)
+        let logged = session.logger?.begin(
+            urlRequest, requestType: request.initialContext.requestType, time: session.time)
         // `prepare()` has checked that the resource timeout is positive and finite.
         let deadline = options.resourceTimeout.map { TransferDeadline(seconds: $0, time: session.time) }
         let transportCompletion: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in

@@ -15,6 +15,11 @@
     /// The current date: what a `Retry-After` HTTP date is measured from.
     var now: Date { get }
 
+    /// Seconds on a clock that only moves forward, from an origin of the source's choosing:
+    /// what durations are measured on (a logged response's `elapsed`), unlike ``now``, which
+    /// the system clock may set back.
+    var uptime: TimeInterval { get }
+
     /// Waits `seconds` (a negative value is taken as 0).
     ///
     /// - Throws: `CancellationError` when the waiting task is cancelled.
@@ -42,6 +47,9 @@
 
     /// `Date()`.
     public var now: Date { Date() }
+
+    /// `DispatchTime`'s uptime, in seconds.
+    public var uptime: TimeInterval { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 }
 
     /// `Task.sleep`, at most a day.
     ///

@@ -54,7 +54,10 @@ extension RequestPipeline {
         _ urlRequest: URLRequest,
         onEvent receive: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask {
-        guard let logged = session.logger?.begin(urlRequest, requestType: request.initialContext.requestType) else {
+        guard
+            let logged = session.logger?.begin(
+                urlRequest, requestType: request.initialContext.requestType, time: session.time)
+        else {
             return session.transport.stream(urlRequest, onEvent: receive)
         }
         let log = StreamLog(logged)

@@ -16,6 +16,9 @@
 /// fast network that is a few milliseconds; the caller's request has reported its cancellation
 /// already. On Apple platforms the task is cancelled at once.
 ///
+/// The polls run on the real clock, not a session's `TimeSource`: what they watch is a real
+/// libcurl transfer's progress, which only real time moves, and the transport has no session.
+///
 /// The task must have been resumed: cancelling a task while it starts is unsafe too.
 struct FileUploadTask: TransportTask {
     let task: URLSessionTask

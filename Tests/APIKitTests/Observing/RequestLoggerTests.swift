@@ -2,7 +2,7 @@ import APIKitTestSupport
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 @Suite("RequestLogger: each request as curl, each response with status, time and size, nothing secret")
 struct RequestLoggerTests {
@@ -39,6 +39,24 @@ struct RequestLoggerTests {
         #expect(
             request.description
                 == "→ #\(request.id) POST https://api.example.test/v1/login?token=***&page=*** (SecretRequest)")
+    }
+
+    @Test(
+        "elapsed is the time from hand-over to answer on the session's clock: 1.25 s, for a stub answering after 1.25 s"
+    )
+    func elapsedOnTheSessionsClock() async throws {
+        let time = ManualTime()
+        let recorder = LogRecorder()
+        let stub = StubTransport(time: time) { _ in .success(body: "late", delay: 1.25) }
+        let session = Session(transport: stub, logger: recorder.logger()).timed(by: time)
+        let answer = Task { try await SecretRequest().response(using: session) }
+        #expect(await time.nextWait() == 1.25)
+        time.advance(by: 1)
+        time.advance(by: 0.25)
+        #expect(try await answer.value == "late")
+        let response = try #require(recorder.responses.first)
+        #expect(response.elapsed == 1.25)
+        #expect(response.description.contains(" 1.250 s,"), "\(response.description)")
     }
 
     @Test("no secret — token, cookie, proxy credentials, key header, query value, body — in any line")

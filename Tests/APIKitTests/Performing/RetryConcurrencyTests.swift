@@ -59,6 +59,8 @@ struct RetryConcurrencyTests {
 
         var now: Date { Date() }
 
+        var uptime: TimeInterval { SystemTime().uptime }
+
         func sleep(for seconds: TimeInterval) async throws {
             if let cancel {
                 cancelledInBackoff.withLock { $0 += 1 }

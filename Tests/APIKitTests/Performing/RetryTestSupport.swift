@@ -58,6 +58,8 @@ final class WaitRecorder: TimeSource, Sendable {
 
     var now: Date { Date() }
 
+    var uptime: TimeInterval { SystemTime().uptime }
+
     func sleep(for seconds: TimeInterval) async throws {
         let count = delays.withLock { delays in
             delays.append(seconds)

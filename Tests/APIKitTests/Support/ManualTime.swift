@@ -49,6 +49,9 @@ final class ManualTime: TimeSource, Sendable {
     /// Seconds since the source started.
     var elapsed: TimeInterval { state.withLock { $0.elapsed } }
 
+    /// ``elapsed``: durations are measured on the same hand-driven clock.
+    var uptime: TimeInterval { elapsed }
+
     /// The lengths of every wait and timer registered so far, in order.
     var registered: [TimeInterval] { state.withLock { $0.registered } }
 

@@ -20,6 +20,8 @@ struct ExactlyOnceTests {
 
         var now: Date { Date() }
 
+        var uptime: TimeInterval { SystemTime().uptime }
+
         func sleep(for seconds: TimeInterval) async throws {
             if let cancel {
                 cancelledInBackoff.withLock { $0 += 1 }
