@@ -206,29 +206,22 @@ struct DownloadTests {
 
         let other = directory.appendingPathComponent("other.bin")
         let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
-        let calls = Protected(0)
-        let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
+        let probe = CompletionProbe<Result<DownloadResponse, RequestError>>()
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         let handle = Session(transport: transport).download(
-            StreamedRequest(), to: other, progress: { if $0.bytesReceived > 0 { writtenContinuation.yield() } }
-        ) { result in
-            calls.withLock { $0 += 1 }
-            endedContinuation.yield(result)
-        }
+            StreamedRequest(), to: other, progress: { if $0.bytesReceived > 0 { writtenContinuation.yield() } },
+            completion: probe.handler
+        )
         for await _ in written { break }
         handle.cancel()
         handle.cancel()
-        var outcome: Result<DownloadResponse, RequestError>?
-        for await result in ended {
-            outcome = result
-            break
-        }
+        let outcome = await probe.first(timeout: 30)
         guard case .failure(.cancelled) = outcome else {
             Issue.record("expected cancelled, got \(String(describing: outcome))")
             return
         }
-        try await Task.sleep(nanoseconds: 50_000_000)
-        #expect(calls.value == 1)
+        #expect(await probe.released(), "the completion is still held after the cancellation")
+        #expect(probe.count == 1)
         #expect(try fileNames(in: directory) == ["body.bin"])
     }
 
@@ -237,27 +230,19 @@ struct DownloadTests {
         let session = session(.stream(chunks: ["a", "b", "c"]))
         for round in 0..<100 {
             let destination = directory.appendingPathComponent("race-\(round).bin")
-            let calls = Protected(0)
-            let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
-            let handle = session.download(StreamedRequest(), to: destination) { result in
-                calls.withLock { $0 += 1 }
-                endedContinuation.yield(result)
-            }
+            let probe = CompletionProbe<Result<DownloadResponse, RequestError>>()
+            let handle = session.download(StreamedRequest(), to: destination, completion: probe.handler)
             if round % 2 == 1 { await Task.yield() }
             handle.cancel()
-            var outcome: Result<DownloadResponse, RequestError>?
-            for await result in ended {
-                outcome = result
-                break
-            }
+            let outcome = await probe.first(timeout: 30)
             switch outcome {
             case .success: #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
             case .failure(.cancelled): #expect(!FileManager.default.fileExists(atPath: destination.path))
             default: Issue.record("unexpected \(String(describing: outcome))")
             }
-            #expect(calls.value == 1)
+            #expect(await probe.released(), "the completion is still held (round \(round))")
+            #expect(probe.count == 1)
         }
-        try await Task.sleep(nanoseconds: 50_000_000)
         #expect(try fileNames(in: directory).allSatisfy { !$0.hasPrefix(".") })
     }
 }

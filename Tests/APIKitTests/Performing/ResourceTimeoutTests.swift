@@ -2,7 +2,7 @@ import APIKitTestSupport
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 /// `RequestOptions.resourceTimeout`: APIKit's own limit on one attempt, from send to the whole
 /// body, whatever the transport's idle timeout does.
@@ -11,6 +11,11 @@ struct ResourceTimeoutTests {
     /// A transport that answers after `seconds` (the stub stops early when cancelled).
     func slow(_ seconds: TimeInterval, body: String = "late") -> RecordingTransport {
         RecordingTransport(StubTransport(.success(body: body, delay: seconds)))
+    }
+
+    /// A transport that answers after `seconds` of `time` (the stub stops early when cancelled).
+    func slow(_ seconds: TimeInterval, body: String = "late", time: ManualTime) -> RecordingTransport {
+        RecordingTransport(StubTransport(time: time) { _ in .success(body: body, delay: seconds) })
     }
 
     /// Expects `result` to be the deadline's failure: stage transport, `URLError(.timedOut)`.
@@ -28,19 +33,19 @@ struct ResourceTimeoutTests {
         #expect(result?.errorValue?.stage == .transport, sourceLocation: sourceLocation)
     }
 
-    @Test("perform: a transfer that outlasts the deadline fails with .timedOut in time, once, and is stopped")
+    @Test("perform: a transfer that outlasts the deadline fails with .timedOut at its moment, once, and is stopped")
     func performTimesOut() async throws {
-        // The stub would answer after 60 s; the bounds below only need to tell the deadline's
-        // answer from the stub's, so they leave room for a loaded 2-core machine (9 s was seen
-        // with the whole suite running in parallel).
-        let transport = slow(60)
-        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 0.3))
-        let started = ContinuousClock.now
-        let (result, probe) = await session.performProbed(TextRequest())
-        let elapsed = ContinuousClock.now - started
-        expectTimedOut(result)
-        #expect(elapsed >= .milliseconds(290), "ended before the deadline: \(elapsed)")
-        #expect(elapsed < .seconds(30), "ended long after the deadline: \(elapsed)")
+        let time = ManualTime()
+        let transport = slow(60, time: time)
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 0.3)).timed(by: time)
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        session.perform(TextRequest(), completion: probe.handler)
+        // the deadline's timer and the stub's answer, in either order
+        #expect(Set([await time.nextWait(), await time.nextWait()]) == [0.3, 60])
+        time.advance(by: 0.299)
+        #expect(probe.count == 0)
+        time.advance(by: 0.001)
+        expectTimedOut(await probe.first(timeout: 30))
         // The stub was cancelled: it reports URLError(.cancelled) to APIKit, which drops it.
         let stopped = try #require(await transport.results.first(timeout: 30))
         guard case .failure(let error as URLError) = stopped else {
@@ -48,43 +53,57 @@ struct ResourceTimeoutTests {
             return
         }
         #expect(error.code == .cancelled)
-        try await Task.sleep(nanoseconds: 300_000_000)
+        time.advance(by: 3600)
+        #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
     }
 
     @Test("async response(): throws .transportFailed(.timedOut) once the deadline passes")
     func asyncTimesOut() async throws {
-        let session = Session(transport: slow(60))
-        let started = ContinuousClock.now
-        let result = await TextRequest().result(session: session, options: RequestOptions(resourceTimeout: 0.3))
-        expectTimedOut(result)
-        #expect(ContinuousClock.now - started < .seconds(30))
+        let time = ManualTime()
+        let session = Session(transport: slow(60, time: time)).timed(by: time)
+        let answer = Task {
+            await TextRequest().result(session: session, options: RequestOptions(resourceTimeout: 0.3))
+        }
+        #expect(Set([await time.nextWait(), await time.nextWait()]) == [0.3, 60])
+        time.advance(by: 0.3)
+        expectTimedOut(await answer.value)
+        #expect(time.elapsed == 0.3)
     }
 
-    @Test("a transfer that ends before the deadline succeeds, and the timer never reports afterwards")
+    @Test("a transfer that ends before the deadline succeeds, and the timer is stopped and never reports")
     func finishesInTime() async throws {
-        let session = Session(transport: slow(0.05, body: "ok"), options: RequestOptions(resourceTimeout: 3))
-        let (result, probe) = await session.performProbed(TextRequest())
-        #expect(try result?.get() == "ok")
-        try await Task.sleep(nanoseconds: 3_500_000_000)
+        let time = ManualTime()
+        let transport = slow(0.05, body: "ok", time: time)
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 3)).timed(by: time)
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        session.perform(TextRequest(), completion: probe.handler)
+        #expect(Set([await time.nextWait(), await time.nextWait()]) == [0.05, 3])
+        time.advance(by: 0.05)
+        #expect(try await probe.first(timeout: 30)?.get() == "ok")
+        #expect(await probe.released(), "the completion is still held: the deadline's timer was not stopped")
+        #expect(time.pendingCount == 0)
+        time.advance(by: 3600)
         #expect(probe.count == 1)
     }
 
     @Test("cancelling before the deadline reports .cancelled once; the timer is stopped")
     func cancelBeforeDeadline() async throws {
-        let transport = slow(60)
-        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 4))
+        let time = ManualTime()
+        let transport = slow(60, time: time)
+        let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 4)).timed(by: time)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest()) { probe.record($0) }
-        // cancel once the transfer (and so the timer) has started
-        while transport.sentRequests.isEmpty { try await Task.sleep(nanoseconds: 5_000_000) }
+        let handle = session.perform(TextRequest(), completion: probe.handler)
+        // cancel once the transfer and the timer have started
+        #expect(Set([await time.nextWait(), await time.nextWait()]) == [4, 60])
         handle.cancel()
         let result = try #require(await probe.first(timeout: 30))
         guard case .failure(.cancelled) = result else {
             Issue.record("expected .cancelled, got \(result)")
             return
         }
-        try await Task.sleep(nanoseconds: 4_500_000_000)  // past the deadline: the stopped timer stays silent
+        #expect(await probe.released(), "the completion is still held: the deadline's timer was not stopped")
+        time.advance(by: 3600)  // past the deadline: the stopped timer stays silent
         #expect(probe.count == 1)
     }
 
@@ -114,7 +133,7 @@ struct ResourceTimeoutTests {
         let (result, probe) = await session.performProbed(TextRequest())
         #expect(try result?.get() == "ok")
         #expect(transport.count == 3)
-        try await Task.sleep(nanoseconds: 500_000_000)
+        #expect(await probe.released(), "the completion is still held: a deadline's timer was not stopped")
         #expect(probe.count == 1)
 
         let down = ScriptedTransport([.success(body: "late", delay: 60)])

@@ -10,6 +10,13 @@ final class StreamEventLog: Sendable {
     private let ended = CompletionProbe<Void>()
     /// Records each event, to wait for the first.
     let started = CompletionProbe<Void>()
+    /// Watches the handlers handed to transports: released once a transport can send no more.
+    private let handlers = ReleaseProbe()
+
+    /// ``record(_:)``, watched: pass it as a transport's `onEvent`.
+    var handler: @Sendable (TransportStreamEvent) -> Void {
+        handlers.watch { [self] event in record(event) }
+    }
 
     func record(_ event: TransportStreamEvent) {
         let text: String
@@ -27,10 +34,12 @@ final class StreamEventLog: Sendable {
         }
     }
 
-    /// The events once the transfer has ended, and a little after (to see any event too many).
-    func all() async -> [String] {
+    /// The events once the transfer has ended and the transport has let go of the handler, so
+    /// that no event can follow: an event too many is among them.
+    func all(sourceLocation: SourceLocation = #_sourceLocation) async -> [String] {
         _ = await ended.first(timeout: 30)
-        try? await Task.sleep(for: .milliseconds(50))
+        let released = await handlers.all(timeout: 30)
+        #expect(released, "the transport still holds onEvent after the end", sourceLocation: sourceLocation)
         return events.withLock { $0 }
     }
 }
@@ -53,7 +62,7 @@ struct StubTransportStreamTests {
     func chunksInOrder() async {
         let stub = StubTransport(.stream(status: 201, chunks: ["a", "b", "c"], interval: 0.01))
         let log = StreamEventLog()
-        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
+        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 201", "data a", "data b", "data c", "finished"])
     }
 
@@ -70,7 +79,7 @@ struct StubTransportStreamTests {
     func failureOnly() async {
         let stub = StubTransport(.failure(URLError(.timedOut)))
         let log = StreamEventLog()
-        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
+        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["failed \(URLError.Code.timedOut.rawValue)"])
     }
 
@@ -80,7 +89,7 @@ struct StubTransportStreamTests {
         // machine has delayed this test's cancel() by over 5 s
         let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 60))
         let log = StreamEventLog()
-        let task = stub.stream(URLRequest(url: stubBase), onEvent: log.record)
+        let task = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
         _ = await log.started.first(timeout: 30)
         task.cancel()
         task.cancel()
@@ -88,15 +97,13 @@ struct StubTransportStreamTests {
         #expect(events.first == "response 200")
         #expect(events.last == "failed \(URLError.Code.cancelled.rawValue)")
         #expect(events.filter { $0.hasPrefix("failed") || $0 == "finished" }.count == 1)
-        try? await Task.sleep(for: .milliseconds(500))
-        #expect(await log.all() == events)
     }
 
     @Test("a transport with only send streams the whole body as one chunk")
     func defaultImplementation() async {
         let transport = SendOnlyTransport(base: StubTransport(.stream(chunks: ["a", "b"])))
         let log = StreamEventLog()
-        _ = transport.stream(URLRequest(url: stubBase), onEvent: log.record)
+        _ = transport.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 200", "data ab", "finished"])
     }
 
@@ -104,7 +111,7 @@ struct StubTransportStreamTests {
     func defaultImplementationEmptyBody() async {
         let transport = SendOnlyTransport(base: StubTransport(.success(status: 204)))
         let log = StreamEventLog()
-        _ = transport.stream(URLRequest(url: stubBase), onEvent: log.record)
+        _ = transport.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 204", "finished"])
     }
 }
