@@ -135,12 +135,16 @@ enum Presigner {
     }
 
     /// Runs `APIKIT_PRESIGN_COMMAND arguments...` through `/bin/sh` and returns its standard
-    /// output; waits for it on a Dispatch thread, never on the cooperative pool.
+    /// output; waits for it on a thread of its own. Not on a Dispatch queue: on Linux Swift's
+    /// tasks run on libdispatch's worker threads too, and a Python start-up on a loaded machine
+    /// (seconds) blocking several of them at once held the whole parallel suite back.
     static func run(_ arguments: [String]) async throws -> Data {
         try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
+            let thread = Thread {
                 continuation.resume(with: Result { try runBlocking(arguments) })
             }
+            thread.name = "presign"
+            thread.start()
         }
     }
 

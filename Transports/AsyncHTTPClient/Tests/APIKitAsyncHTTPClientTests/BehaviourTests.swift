@@ -76,37 +76,42 @@ struct BehaviourTests {
     @Test("a progress handler that holds its transfer does not hold back another transfer's idle timeout")
     func heldProgressDoesNotDelayTimeouts() async throws {
         let transport = AsyncHTTPClientTransport(client: .shared)
-        // The first progress step of `held` blocks its transfer until the other has timed out
-        // (30 s at most, so that a failure cannot hang the suite). A blocked thread is what this
-        // test is about: a progress handler is synchronous, and one that takes its time holds its
-        // transfer's thread. That thread is one of TransferExecutor's Dispatch threads (a
-        // download's progress is reported from the transfer's own task), not Swift's cooperative
-        // pool, and it is released as soon as the other transfer has timed out.
+        // The first progress step of `held` sends `never` (1 s idle timeout) and blocks its
+        // transfer until `never` has ended (30 s at most, so that a failure cannot hang the
+        // suite). A blocked thread is what this test is about: a progress handler is
+        // synchronous, and one that takes its time holds its transfer's thread. The release
+        // comes from `never`'s completion, not from this test's task: a worker thread held
+        // here must not wait for another worker (on Linux Swift's tasks and Dispatch share
+        // libdispatch's workers, and a loaded machine has few to spare).
+        var idle = URLRequest(url: try #require(FaultServer.url).appendingPathComponent("never"))
+        idle.timeoutInterval = 1
+        let never = idle
         let release = DispatchSemaphore(value: 0)
-        let holding = CompletionProbe<Void>()
+        let neverEnded = CompletionProbe<(result: Result<TransportResponse, any Error>, seconds: TimeInterval)>()
         let heldEnded = CompletionProbe<Result<TransportResponse, any Error>>()
+        let sent = Protected(false)
         var held = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("bytes/100000"))
         held.timeoutInterval = 60
         _ = transport.send(
             held,
             progress: { _ in
-                guard holding.count == 0 else { return }
-                holding.record(())
+                guard
+                    !sent.withLock({ sent in
+                        defer { sent = true }; return sent
+                    })
+                else { return }
+                let started = Date()
+                _ = transport.send(never) { result in
+                    neverEnded.record((result, Date().timeIntervalSince(started)))
+                    release.signal()
+                }
                 _ = release.wait(timeout: .now() + 30)
             }
         ) { heldEnded.record($0) }
-        defer { release.signal() }
-        try #require(await holding.first(timeout: 30) != nil, "no progress from /bytes within 30 s")
-
-        var never = URLRequest(url: try #require(FaultServer.url).appendingPathComponent("never"))
-        never.timeoutInterval = 1
-        let started = Date()
-        let result = try await send(never, through: transport, timeout: 30)
-        #expect(urlErrorCode(result) == .timedOut)
-        // A 1 s idle timeout, looked at twice; below the 30 s the other transfer is held, with
-        // room for a loaded machine.
-        #expect(Date().timeIntervalSince(started) < 25)
-        release.signal()
+        let ended = try #require(await neverEnded.first(timeout: 60), "no progress from /bytes, or never did not end")
+        #expect(urlErrorCode(ended.result) == .timedOut)
+        // A 1 s idle timeout, looked at twice; below the 30 s the other transfer is held.
+        #expect(ended.seconds < 25, "the idle timeout came after \(ended.seconds) s")
         #expect(await heldEnded.first(timeout: 30) != nil, "the held transfer did not end once released")
     }
 
