@@ -57,7 +57,7 @@ extension CrypticMethod {
     ) -> RequestHandle {
         var session = CrypticAPI.session
         session.completionQueue = queue
-        return session.perform(self, completion: completion)
+        return self.perform(using: session, completion: completion)
     }
 }
 

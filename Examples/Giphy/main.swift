@@ -67,7 +67,7 @@ extension GiphyCall {
 
     @discardableResult
     func start(completion: @escaping @Sendable (Result<Response, RequestError>) -> Void) -> RequestHandle {
-        Giphy.session.perform(self, completion: completion)
+        self.perform(using: Giphy.session, completion: completion)
     }
 }
 
@@ -170,7 +170,7 @@ do {
     _ = try await Giphy.GetRandomImage(tag: "cat").response(using: stubbed)
     check(false, "a 403 should fail")
 } catch {
-    let meta = error.errorBody(as: Giphy.ErrorBody.self)?.meta
+    let meta = (error.errorBody as? Giphy.ErrorBody)?.meta
     check(error.statusCode == 403 && meta?.errorCode == "invalid_api_key", "a 403's error_code is read from its body")
 }
 

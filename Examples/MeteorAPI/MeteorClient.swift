@@ -44,7 +44,7 @@ public struct MeteorClient: Sendable {
         progress: @escaping ProgressHandler = { _ in },
         completion: @escaping @Sendable (Result<R.Response, RequestError>) -> Void
     ) -> RequestHandle {
-        session.perform(onServer(request), options: options, progress: progress, completion: completion)
+        onServer(request).perform(using: session, options: options, progress: progress, completion: completion)
     }
 
     /// Sends `request` and returns its response: MeteorAPI's `perform(_:)`.
@@ -62,7 +62,7 @@ public struct MeteorClient: Sendable {
         options: RequestOptions? = nil,
         progress: @escaping ProgressHandler = { _ in }
     ) async throws(RequestError) -> R.Response {
-        try await session.response(for: onServer(request), options: options, progress: progress)
+        try await onServer(request).response(using: session, options: options, progress: progress)
     }
 
     /// `request` addressed to ``server``.

@@ -1,4 +1,4 @@
-import APIKit
+@_spi(Testing) import APIKit
 import APIKitTestSupport
 import Foundation
 import Testing
@@ -58,8 +58,8 @@ struct DefaultTransportProgressTests {
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
-        Session().perform(
-            MultipartUploadRequest(file: .file(file)), progress: log.handler,
+        MultipartUploadRequest(file: .file(file)).perform(
+            using: Session(), progress: log.handler,
             completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
@@ -96,8 +96,8 @@ struct DefaultTransportProgressTests {
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<Data, RequestError>>()
 
-        Session().perform(
-            DripRequest.paced, progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
+        DripRequest.paced.perform(
+            using: Session(), progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 120), "no completion within 120 s")
         #expect(try result.get() == Data("*****".utf8))
@@ -120,7 +120,7 @@ struct DefaultTransportProgressTests {
         let destination = directory.appendingPathComponent("drip.bin")
         let log = ProgressLog()
 
-        let download = try await Session().download(for: DripRequest.paced, to: destination, progress: log.handler)
+        let download = try await DripRequest.paced.download(to: destination, using: Session(), progress: log.handler)
 
         #expect(download.byteCount == 5)
         #expect(try Data(contentsOf: destination) == Data("*****".utf8))
@@ -163,8 +163,9 @@ struct URLSessionAsTransportTests {
         let recorder = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
         let request = LargeFormRequest()
 
-        Session(transport: URLSession.shared).perform(
-            request, progress: log.handler, completion: recorder.handler { _ in log.markCompleted() })
+        request.perform(
+            using: Session(transport: URLSession.shared.asTransport), progress: log.handler,
+            completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 120), "no completion within 120 s")
         #expect(try result.get().field("big") == .one(request.big))
@@ -187,7 +188,9 @@ struct URLSessionAsTransportTests {
         var request = DripRequest()
         request.base = try HTTPBin.refusedURL()
 
-        Session(transport: URLSession.shared).perform(request, progress: log.handler, completion: recorder.handler)
+        request.perform(
+            using: Session(transport: URLSession.shared.asTransport), progress: log.handler,
+            completion: recorder.handler)
 
         let result = try #require(await recorder.first(timeout: 120), "no completion within 120 s")
         #expect(result.failure?.stage == .transport)

@@ -51,8 +51,8 @@ struct RealServerDownloadTests {
             let directory = try makeDirectory()
             let destination = directory.appendingPathComponent("pattern.bin")
             let size = 300_000
-            let download = try await Session(transport: transport)
-                .download(for: FastAPIDownloadRequest(size: size), to: destination)
+            let download = try await FastAPIDownloadRequest(size: size).download(
+                to: destination, using: Session(transport: transport))
             #expect(download.byteCount == Int64(size))
             #expect(try holdsPattern(destination, size: size), "\(name)")
             #expect(try names(in: directory) == ["pattern.bin"])
@@ -65,10 +65,11 @@ struct RealServerDownloadTests {
         let destination = directory.appendingPathComponent("large.bin")
         let size = 64 << 20
         let steps = Protected((count: 0, last: TransferProgress()))
-        let download = try await Session(transport: TestTransport.make())
-            .download(for: FastAPIDownloadRequest(size: size), to: destination) { step in
-                steps.withLock { $0 = ($0.count + 1, step) }
-            }
+        let download = try await FastAPIDownloadRequest(size: size).download(
+            to: destination, using: Session(transport: TestTransport.make())
+        ) { step in
+            steps.withLock { $0 = ($0.count + 1, step) }
+        }
         #expect(download.byteCount == Int64(size))
         #expect(steps.value.count > 2)
         #expect(steps.value.last.bytesReceived == Int64(size))
@@ -88,8 +89,8 @@ struct RealServerDownloadTests {
         // cancellation lands mid-body even when a loaded machine is slow to wake a waiting task.
         let handle = Protected<RequestHandle?>(nil)
         let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
-        let started = session.download(
-            FastAPIDownloadRequest(size: size), to: destination, resumable: true,
+        let started = FastAPIDownloadRequest(size: size).download(
+            to: destination, using: session, resumable: true,
             progress: { if $0.bytesReceived >= 1 << 20 { handle.value?.cancel() } }
         ) { endedContinuation.yield($0) }
         handle.withLock { $0 = started }
@@ -109,8 +110,8 @@ struct RealServerDownloadTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
 
         let steps = Protected((first: TransferProgress?.none, last: TransferProgress()))
-        let download = try await session.download(
-            for: FastAPIDownloadRequest(size: size), to: destination, resumingFrom: resume
+        let download = try await FastAPIDownloadRequest(size: size).download(
+            to: destination, using: session, resumingFrom: resume
         ) { step in
             steps.withLock { $0 = ($0.first ?? step, step) }
         }
@@ -131,8 +132,8 @@ struct RealServerDownloadTests {
         try Data(repeating: 0xFF, count: 5000).write(to: partial)
         let resume = DownloadResumeData(partialFileURL: partial, bytesReceived: 5000, validator: "\"stale\"")
         let size = 100_000
-        let download = try await Session(transport: TestTransport.make())
-            .download(for: FastAPIDownloadRequest(size: size), to: destination, resumingFrom: resume)
+        let download = try await FastAPIDownloadRequest(size: size).download(
+            to: destination, using: Session(transport: TestTransport.make()), resumingFrom: resume)
         #expect(download.statusCode == 200)
         #expect(try holdsPattern(destination, size: size))
         #expect(try names(in: directory) == ["restarted.bin"])
@@ -143,11 +144,11 @@ struct RealServerDownloadTests {
         let directory = try makeDirectory()
         let session = Session(transport: TestTransport.make(), errorBodyDecoder: .json(FastAPIStatus.self))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(
-                for: FastAPIStreamRequest(path: "status/404"), to: directory.appendingPathComponent("x"))
+            try await FastAPIStreamRequest(path: "status/404").download(
+                to: directory.appendingPathComponent("x"), using: session)
         }
         #expect(error?.statusCode == 404)
-        #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 404, error: "Not Found"))
+        #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 404, error: "Not Found"))
         #expect(try names(in: directory).isEmpty)
     }
 }
@@ -162,8 +163,8 @@ struct FaultServerDownloadTests {
             let directory = try makeDirectory()
             try Data("old".utf8).write(to: directory.appendingPathComponent("body.bin"))
             let error = await #expect(throws: RequestError.self, "\(path)") {
-                try await Session(transport: TestTransport.make())
-                    .download(for: FaultRequest(path: path), to: directory.appendingPathComponent("body.bin"))
+                try await FaultRequest(path: path).download(
+                    to: directory.appendingPathComponent("body.bin"), using: Session(transport: TestTransport.make()))
             }
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
             #expect(try names(in: directory) == ["body.bin"], "\(path)")
@@ -177,7 +178,7 @@ struct FaultServerDownloadTests {
         let destination = directory.appendingPathComponent("never.bin")
         let request = FaultRequest(path: "never", idleTimeout: 60)
         let task = Task {
-            try await Session(transport: TestTransport.make()).download(for: request, to: destination)
+            try await request.download(to: destination, using: Session(transport: TestTransport.make()))
         }
         try await Task.sleep(nanoseconds: 200_000_000)
         let started = Date()

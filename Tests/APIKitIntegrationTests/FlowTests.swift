@@ -149,7 +149,7 @@ struct ConcurrencyTests {
         // Success.
         let success = CompletionProbe<Bool>()
         let outcome = CompletionProbe<Result<Echo<NoJSONBody>, RequestError>>()
-        TestTransport.session(completionQueue: queue).perform(IndexedRequest(index: 1)) { result in
+        IndexedRequest(index: 1).perform(using: TestTransport.session(completionQueue: queue)) { result in
             outcome.record(result)
             success.record(onQueue())
         }
@@ -158,21 +158,21 @@ struct ConcurrencyTests {
 
         // A status code rejected after the response arrived.
         let status = CompletionProbe<Bool>()
-        TestTransport.session(completionQueue: queue).perform(StatusRequest(code: 404)) { _ in
+        StatusRequest(code: 404).perform(using: TestTransport.session(completionQueue: queue)) { _ in
             status.record(onQueue())
         }
         #expect(await status.first(timeout: 20) == true)
 
         // A build failure: nothing is sent, the completion still goes to the queue.
         let build = CompletionProbe<Bool>()
-        TestTransport.session(completionQueue: queue).perform(InjectingHeaderRequest(base: refused)) { _ in
+        InjectingHeaderRequest(base: refused).perform(using: TestTransport.session(completionQueue: queue)) { _ in
             build.record(onQueue())
         }
         #expect(await build.first(timeout: 20) == true)
 
         // A cancellation.
         let cancelled = CompletionProbe<Bool>()
-        TestTransport.session(completionQueue: queue).perform(DelayRequest(seconds: 3)) { _ in
+        DelayRequest(seconds: 3).perform(using: TestTransport.session(completionQueue: queue)) { _ in
             cancelled.record(onQueue())
         }.cancel()
         #expect(await cancelled.first(timeout: 20) == true)

@@ -44,7 +44,7 @@ func start<R: Request>(
     let recorder = CompletionProbe<Result<R.Response, RequestError>>()
     let started = ContinuousClock.now
     let session = Session(transport: transport, completionQueue: completionQueue)
-    let handle = session.perform(request, completion: recorder.handler)
+    let handle = request.perform(using: session, completion: recorder.handler)
     return InFlight(handle: handle, recorder: recorder, started: started)
 }
 

@@ -70,8 +70,8 @@ struct ProgressTests {
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
-        session.perform(
-            MultipartUploadRequest(file: .file(file)), progress: log.handler,
+        MultipartUploadRequest(file: .file(file)).perform(
+            using: session, progress: log.handler,
             completion: recorder.handler { _ in log.markCompleted() })
 
         let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
@@ -109,8 +109,8 @@ struct ProgressTests {
         let gate = GateInterceptor()
         let handle = Protected<RequestHandle?>(nil)
 
-        let started = Session(transport: TestTransport.make(), interceptors: [gate]).perform(
-            MultipartUploadRequest(file: .file(file)),
+        let started = MultipartUploadRequest(file: .file(file)).perform(
+            using: Session(transport: TestTransport.make(), interceptors: [gate]),
             progress: progressReleased.watch { progress in
                 let isFirst = underway.count == 0
                 underway.record(progress)

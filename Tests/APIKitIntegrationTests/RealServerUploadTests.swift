@@ -32,9 +32,9 @@ struct RealServerUploadS3Tests {
             #expect(post.fields.first?.name == "key", "boto3 puts the key first")
             #expect(post.fields.contains { $0.name == "policy" })
             let upload = PresignedPostUpload(base: post.url, fields: post.fields, file: .file(file))
-            _ = try await session.response(for: upload)
+            _ = try await upload.response(using: session)
 
-            let stored = try await session.response(for: PresignedGet(base: Presigner.get(bucket: bucket, key: key)))
+            let stored = try await PresignedGet(base: Presigner.get(bucket: bucket, key: key)).response(using: session)
             #expect(stored.data.count == contents.count, "\(name)")
             #expect(stored.data == contents, "\(name): the object differs from the file")
             #expect(scratch.spoolFiles.isEmpty, "\(name)")
@@ -52,9 +52,9 @@ struct RealServerUploadS3Tests {
         for (name, session) in uploadSessions(spoolingTo: scratch) {
             let key = "put/\(name)/backup.tar"
             let put = try await Presigner.put(bucket: bucket, key: key, contentType: "application/x-tar")
-            _ = try await session.response(for: PresignedPutUpload(base: put, file: file))
+            _ = try await PresignedPutUpload(base: put, file: file).response(using: session)
 
-            let stored = try await session.response(for: PresignedGet(base: Presigner.get(bucket: bucket, key: key)))
+            let stored = try await PresignedGet(base: Presigner.get(bucket: bucket, key: key)).response(using: session)
             #expect(stored.data == contents, "\(name): the object differs from the file")
             #expect(stored.contentType == "application/x-tar", "\(name)")
             #expect(scratch.spoolFiles.isEmpty, "\(name): a whole file is never spooled")
@@ -88,8 +88,8 @@ struct RealServerUploadS3Tests {
         #expect((missing as? HTTPURLResponse)?.statusCode == 404, "the refused upload stored nothing")
 
         // APIKit's upload of the same request: framed with Content-Length, accepted and stored.
-        _ = try await Session(transport: TestTransport.make(spoolDirectory: scratch.url)).response(for: upload)
-        let stored = try await Session(transport: TestTransport.shared).response(for: PresignedGet(base: get))
+        _ = try await upload.response(using: Session(transport: TestTransport.make(spoolDirectory: scratch.url)))
+        let stored = try await PresignedGet(base: get).response(using: Session(transport: TestTransport.shared))
         #expect(stored.data == contents)
         #expect(scratch.spoolFiles.isEmpty)
     }
@@ -173,7 +173,8 @@ struct RealServerUploadFastAPITests {
         ]
 
         for (name, session) in uploadSessions(spoolingTo: scratch) {
-            let answer = try snakeCaseDecoder().decode(MultipartAnswer.self, from: await session.response(for: upload))
+            let answer = try snakeCaseDecoder().decode(
+                MultipartAnswer.self, from: await upload.response(using: session))
             #expect(answer.fields["title"] == .one("Holiday in 東京"), "\(name)")
             #expect(answer.fields["tags"] == .many(["sea", "sun"]), "\(name)")
             #expect(answer.fields["count"] == .one("3"), "\(name)")
@@ -204,7 +205,7 @@ struct RealServerUploadFastAPITests {
         let form = Form(base: try #require(FastAPIServer.url))
         let length = try #require(try form.makeURLRequest().httpBody?.count)
         let answer = try JSONDecoder().decode(
-            Answer.self, from: await Session(transport: TestTransport.shared).response(for: form))
+            Answer.self, from: await form.response(using: Session(transport: TestTransport.shared)))
         #expect(answer.form["name"] == .one("Zoë & co = 100% + more"))
         #expect(answer.form["ids"] == .many(["1", "2", "3"]))
         #expect(answer.form["active"] == .one("true"))
@@ -245,7 +246,7 @@ struct RealServerUploadFastAPITests {
         let upload = JSONUpload(base: try #require(FastAPIServer.url))
         let length = try #require(try upload.makeURLRequest().httpBody?.count)
         let session = Session(transport: TestTransport.make(spoolDirectory: scratch.url))
-        let answer = try JSONDecoder().decode(Answer.self, from: await session.response(for: upload))
+        let answer = try JSONDecoder().decode(Answer.self, from: await upload.response(using: session))
         #expect(
             answer.json
                 == Answer.Body(
@@ -303,7 +304,7 @@ struct RealServerUploadLengthTests {
 
         for (name, base) in uploadTransports(spoolingTo: scratch) {
             let transport = CapturingTransport(base: base)
-            _ = try await Session(transport: transport).response(for: upload)
+            _ = try await upload.response(using: Session(transport: transport))
             let sent = try sent(through: transport)
             try #require(sent.count == 1, "\(name)")
             let (report, body, sha256) = sent[0]
@@ -345,7 +346,7 @@ struct RealServerUploadLengthTests {
         let sha256 = SHA256.hex(contents)
 
         for (name, session) in uploadSessions(spoolingTo: scratch) {
-            let report = try LengthServerReport.decode(await session.response(for: upload))
+            let report = try LengthServerReport.decode(await upload.response(using: session))
             #expect(report.method == "PUT", "\(name)")
             expectWhole(report, length: Int64(contents.count), sha256: sha256, "\(name)")
             #expect(report.contentType == "application/octet-stream", "\(name)")
@@ -360,7 +361,7 @@ struct RealServerUploadLengthTests {
         let upload = RealServerUploadFastAPITests.JSONUpload(base: try #require(LengthServer.url))
         for (name, base) in uploadTransports(spoolingTo: scratch) {
             let transport = CapturingTransport(base: base)
-            _ = try await Session(transport: transport).response(for: upload)
+            _ = try await upload.response(using: Session(transport: transport))
             let sent = try sent(through: transport)
             try #require(sent.count == 1, "\(name)")
             let (report, body, sha256) = sent[0]
@@ -385,9 +386,9 @@ struct RealServerUploadLengthTests {
             _, _ in true
         }
 
-        _ = try await session.response(for: FilePartUpload(base: base, path: "multipart", file: .file(file)))
+        _ = try await FilePartUpload(base: base, path: "multipart", file: .file(file)).response(using: session)
         #expect(scratch.spoolFiles.isEmpty)
-        _ = try await session.response(for: WholeFileUpload(base: base, path: "put", file: file))
+        _ = try await WholeFileUpload(base: base, path: "put", file: file).response(using: session)
         #expect(scratch.spoolFiles.isEmpty)
 
         let sent = try sent(through: transport)

@@ -117,7 +117,7 @@ struct ResilienceIntegrationTests {
             Issue.record("expected a status error")
         } catch {
             #expect(error.statusCode == 503)
-            #expect(error.attempts == 3)
+            #expect(error.context.attempts == 3)
             #expect(error.description.hasSuffix("after 3 attempts"))
         }
         #expect(counter.count.withLock { $0 } == 3)
@@ -134,7 +134,7 @@ struct ResilienceIntegrationTests {
             Issue.record("expected a transport error")
         } catch {
             #expect(error.stage == .transport)
-            #expect(error.attempts == 3)
+            #expect(error.context.attempts == 3)
         }
     }
 

@@ -90,9 +90,10 @@ struct StreamChunkingTests {
         #expect(expectedError?.hasPrefix("line 5 of the JSON Lines stream") == true)
         for (name, transport) in TestTransport.all() {
             for chunks in Self.chunkings(of: Self.jsonLines) {
-                let stream = Session(transport: transport)
-                    .stream(for: FastAPIChunksRequest(chunks, contentType: "application/x-ndjson"))
-                    .jsonLines(of: Item.self)
+                let stream = FastAPIChunksRequest(chunks, contentType: "application/x-ndjson").stream(
+                    using: Session(transport: transport)
+                )
+                .jsonLines(of: Item.self)
                 let (items, error) = await collect(stream)
                 #expect(items == expected, "\(name), chunks \(chunks.map(\.count))")
                 #expect(error == expectedError, "\(name), chunks \(chunks.map(\.count))")
@@ -108,8 +109,9 @@ struct StreamChunkingTests {
         ]
         for (name, transport) in TestTransport.all() {
             for chunks in Self.chunkings(of: Self.jsonLines) {
-                let stream = Session(transport: transport)
-                    .stream(for: FastAPIChunksRequest(chunks, contentType: "text/plain")).lines
+                let stream = FastAPIChunksRequest(chunks, contentType: "text/plain").stream(
+                    using: Session(transport: transport)
+                ).lines
                 let (lines, error) = await collect(stream)
                 #expect(lines == expected, "\(name), chunks \(chunks.map(\.count))")
                 #expect(error == nil, "\(name), chunks \(chunks.map(\.count))")
@@ -125,7 +127,7 @@ struct StreamChunkingTests {
         for (name, transport) in TestTransport.all() {
             for chunks in Self.chunkings(of: Self.events) {
                 let request = FastAPIChunksRequest(chunks, contentType: "text/event-stream")
-                let stream = Session(transport: transport).stream(for: request)
+                let stream = request.stream(using: Session(transport: transport))
                 let (events, error) = await collect(stream.serverSentEvents)
                 #expect(events == expected, "\(name), chunks \(chunks.map(\.count))")
                 #expect(error == nil, "\(name), chunks \(chunks.map(\.count))")

@@ -40,7 +40,7 @@ struct StreamingTests {
     func serverSentEvents() async throws {
         let session = Session(transport: transport)
         var events: [ServerSentEvent] = []
-        for try await event in session.stream(for: FastAPIStreamRequest(path: "sse", count: 4)).serverSentEvents {
+        for try await event in FastAPIStreamRequest(path: "sse", count: 4).stream(using: session).serverSentEvents {
             events.append(event)
         }
         #expect(
@@ -58,7 +58,7 @@ struct StreamingTests {
         let session = Session(transport: transport, interceptors: [sent])
         let request = FastAPIStreamRequest(path: "sse", count: 6, dropAfter: 2, retryMilliseconds: 50)
         // the server's retry (50 ms) replaces the 10 s initial delay: a test that waited it would time out
-        let events = session.stream(for: request).serverSentEvents(
+        let events = request.stream(using: session).serverSentEvents(
             reconnecting: .init(maximumAttempts: 3, initialDelay: 10))
         var received: [ServerSentEvent] = []
         for try await event in events { received.append(event) }
@@ -75,7 +75,7 @@ struct StreamingTests {
     @Test("/jsonl: every line decoded, in order, through each transport under test")
     func jsonLines() async throws {
         for (name, transport) in TestTransport.all() {
-            let stream = Session(transport: transport).stream(for: FastAPIStreamRequest(path: "jsonl", count: 200))
+            let stream = FastAPIStreamRequest(path: "jsonl", count: 200).stream(using: Session(transport: transport))
             var lines: [FastAPILine] = []
             for try await line in stream.jsonLines(of: FastAPILine.self) { lines.append(line) }
             #expect(lines == (0..<200).map { FastAPILine(index: $0, text: "line \($0)") }, "\(name)")
@@ -96,7 +96,7 @@ struct StreamingTests {
         // 500 ms apart: a loaded machine can stall a transport's thread for a second or two (a
         // fresh-clone CI once delivered the first event 1.75 s late, with 250 ms)
         let request = FastAPIStreamRequest(path: "slow", count: 8, intervalMilliseconds: 500)
-        for try await event in session.stream(for: request).serverSentEvents {
+        for try await event in request.stream(using: session).serverSentEvents {
             sent.append(try JSONDecoder().decode(Sent.self, from: Data(event.data.utf8)).milliseconds)
         }
         #expect(sent.count == 8)
@@ -115,12 +115,12 @@ struct StreamingTests {
         let session = Session(transport: transport, errorBodyDecoder: .json(FastAPIStatus.self))
         var elements = 0
         let error = await #expect(throws: RequestError.self) {
-            for try await _ in session.stream(for: FastAPIStreamRequest(path: "status/404")) { elements += 1 }
+            for try await _ in FastAPIStreamRequest(path: "status/404").stream(using: session) { elements += 1 }
         }
         #expect(elements == 0)
         #expect(error?.statusCode == 404)
         #expect(error?.stage == .responseValidation)
-        #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 404, error: "Not Found"))
+        #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 404, error: "Not Found"))
     }
 }
 
@@ -162,7 +162,7 @@ struct StreamCancellationTests {
         // 20 bytes 1 s apart: the transfer is still running when the loop breaks, even if the
         // loop runs late on a loaded machine (a transfer that ended would leave its connection
         // in the pool, rightly)
-        for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60)) {
+        for try await _ in FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60).stream(using: session) {
             chunks += 1
             break
         }
@@ -180,7 +180,8 @@ struct StreamCancellationTests {
         let consumer = Task {
             // a stream that fails before its first chunk ends the wait below too
             defer { first.continuation.finish() }
-            for try await _ in session.stream(for: FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60)) {
+            for try await _ in FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60).stream(using: session)
+            {
                 first.continuation.yield()
             }
         }

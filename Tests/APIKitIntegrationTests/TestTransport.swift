@@ -1,4 +1,4 @@
-import APIKit
+@_spi(Testing) import APIKit
 import Foundation
 import Testing
 
@@ -66,7 +66,7 @@ enum TestTransport {
         #if APIKIT_TEST_TRANSPORT_AHC
             if kind == .asyncHTTPClient { return asyncHTTPClient }
         #endif
-        return HTTPBin.session
+        return HTTPBin.session.asTransport
     }
 
     /// A transport of the test's own.
@@ -92,7 +92,8 @@ enum TestTransport {
             if kind == .asyncHTTPClient { return [("AsyncHTTPClientTransport", asyncHTTPClient)] }
         #endif
         return [
-            ("URLSessionTransport", make(spoolDirectory: spoolDirectory)), ("URLSession.shared", URLSession.shared),
+            ("URLSessionTransport", make(spoolDirectory: spoolDirectory)),
+            ("URLSession.shared", URLSession.shared.asTransport),
         ]
     }
 
@@ -136,7 +137,7 @@ enum TestTransport {
         switch kind {
         case .urlSession:
             let session = URLSession(configuration: .ephemeral)
-            return (session, { session.invalidateAndCancel() })
+            return (session.asTransport, { session.invalidateAndCancel() })
         case .asyncHTTPClient:
             return (shared, {})
         }

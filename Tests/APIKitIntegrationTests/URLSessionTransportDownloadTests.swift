@@ -134,8 +134,8 @@ struct URLSessionTransportDownloadTests {
         let handle = Protected<RequestHandle?>(nil)
         let calls = Protected(0)
         let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
-        let started = session.download(
-            FastAPIDownloadRequest(size: 64 << 20), to: destination,
+        let started = FastAPIDownloadRequest(size: 64 << 20).download(
+            to: destination, using: session,
             progress: { if $0.bytesReceived >= 1 << 20 { handle.value?.cancel() } }
         ) { result in
             calls.withLock { $0 += 1 }
@@ -166,7 +166,7 @@ struct URLSessionTransportDownloadTests {
             let destination = directory.appendingPathComponent("round-\(round).bin")
             let calls = Protected(0)
             let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
-            let handle = session.download(FastAPIDownloadRequest(size: 4 << 20), to: destination) { result in
+            let handle = FastAPIDownloadRequest(size: 4 << 20).download(to: destination, using: session) { result in
                 calls.withLock { $0 += 1 }
                 endedContinuation.yield(result)
             }
@@ -260,11 +260,11 @@ struct URLSessionTransportDownloadTests {
         let before = corelibsFiles()
         let session = Session(transport: URLSessionTransport(), errorBodyDecoder: .json(FastAPIStatus.self))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(
-                for: FastAPIStreamRequest(path: "status/409"), to: directory.appendingPathComponent("x"))
+            try await FastAPIStreamRequest(path: "status/409").download(
+                to: directory.appendingPathComponent("x"), using: session)
         }
         #expect(error?.statusCode == 409)
-        #expect(error?.errorBody(as: FastAPIStatus.self) == FastAPIStatus(status: 409, error: "Conflict"))
+        #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 409, error: "Conflict"))
         #expect(try names(in: directory).isEmpty)
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }
@@ -276,8 +276,8 @@ struct URLSessionTransportDownloadTests {
         let upload = directory.appendingPathComponent("upload.bin")
         try Data(repeating: 7, count: 100_000).write(to: upload)
         let destination = directory.appendingPathComponent("report.json")
-        let download = try await Session(transport: URLSessionTransport())
-            .download(for: FastAPIRawFileDownload(file: upload), to: destination)
+        let download = try await FastAPIRawFileDownload(file: upload).download(
+            to: destination, using: Session(transport: URLSessionTransport()))
         let report = try JSONDecoder().decode(RawReport.self, from: Data(contentsOf: download.fileURL))
         #expect(report.size == 100_000)
         #expect(report.headers["content-length"] == "100000")
@@ -296,8 +296,8 @@ struct URLSessionTransportDownloadFaultTests {
             let directory = try makeDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let error = await #expect(throws: RequestError.self, "\(path)") {
-                try await Session(transport: URLSessionTransport())
-                    .download(for: FaultRequest(path: path), to: directory.appendingPathComponent("body.bin"))
+                try await FaultRequest(path: path).download(
+                    to: directory.appendingPathComponent("body.bin"), using: Session(transport: URLSessionTransport()))
             }
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
             #expect(try names(in: directory).isEmpty, "\(path)")
@@ -314,8 +314,8 @@ struct URLSessionTransportDownloadFaultTests {
         let session = Session(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))
             .recordingWaits(into: waits)
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(
-                for: FaultRequest(path: "reset-mid-body"), to: directory.appendingPathComponent("body.bin"))
+            try await FaultRequest(path: "reset-mid-body").download(
+                to: directory.appendingPathComponent("body.bin"), using: session)
         }
         #expect(error?.stage == .transport)
         #expect(waits.value.count == 2)

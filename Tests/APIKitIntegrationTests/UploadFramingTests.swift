@@ -1,4 +1,4 @@
-import APIKit
+@_spi(Testing) import APIKit
 import APIKitTestSupport
 import Foundation
 import Testing
@@ -133,7 +133,7 @@ struct UploadFramingTests {
         let contents = Data("shared session upload".utf8)
         let file = try scratch.file("note.txt", contents: contents)
         let request = try FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).makeURLRequest()
-        let response = try await send(request, through: URLSession.shared).get()
+        let response = try await send(request, through: URLSession.shared.asTransport).get()
         let echo = try JSONDecoder().decode(MultipartEcho.self, from: response.data)
         #expect(echo.header("Content-Length") == String(try #require(request.requestBody?.length)))
         #expect(echo.header("Transfer-Encoding") == nil)
@@ -146,8 +146,8 @@ struct UploadFramingTests {
         defer { scratch.remove() }
         let text = String(repeating: "APIKit whole-file body\n", count: 5000)
         let file = try scratch.file("body.txt", contents: Data(text.utf8))
-        let response = try await Session(transport: TestTransport.make(spoolDirectory: scratch.url)).response(
-            for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file))
+        let response = try await WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file).response(
+            using: Session(transport: TestTransport.make(spoolDirectory: scratch.url)))
         let echo = try JSONDecoder().decode(Echo<NoJSONBody>.self, from: response)
         #expect(echo.method == "PUT")
         #expect(echo.data == text)
@@ -300,8 +300,8 @@ struct UploadFramingTests {
             attempts.withLock { $0 += 1 }
             return true
         }
-        _ = try await session.response(for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file))
-        _ = try await session.response(for: FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)))
+        _ = try await WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file).response(using: session)
+        _ = try await FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).response(using: session)
         let answered = responses.withLock { $0 }
         #expect(answered.count == 6)
         for data in answered.prefix(3) {
@@ -320,8 +320,8 @@ struct UploadFramingTests {
         let file = try scratch.file("progress.bin", size: 2 << 20)
         let steps = Protected<[TransferProgress]>([])
         let session = Session(transport: TestTransport.make(spoolDirectory: scratch.url))
-        _ = try await session.response(
-            for: WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file),
+        _ = try await WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file).response(
+            using: session,
             progress: { step in steps.withLock { $0.append(step) } })
         let sent = steps.withLock { $0 }.filter { $0.bytesSent > 0 }
         #expect(sent.last?.bytesSent == 2 << 20)
@@ -340,7 +340,8 @@ struct FileBodyCancellationTests {
         let file = try scratch.file("big.bin", size: 8 << 20)
         let session = Session(transport: TestTransport.make(spoolDirectory: scratch.url))
         let probe = CompletionProbe<Result<Data, RequestError>>()
-        let handle = session.perform(WholeFileUpload(base: fault, path: "never", file: file), completion: probe.handler)
+        let handle = WholeFileUpload(base: fault, path: "never", file: file).perform(
+            using: session, completion: probe.handler)
         await pause(0.5)
         handle.cancel()
         let result = await probe.first(timeout: 30)

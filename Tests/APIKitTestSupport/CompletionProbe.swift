@@ -62,7 +62,7 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     /// A ``handler`` that runs `body` with each value before recording it.
     ///
     /// ```swift
-    /// session.perform(request, progress: log.handler, completion: probe.handler { _ in log.markCompleted() })
+    /// request.perform(using: session, progress: log.handler, completion: probe.handler { _ in log.markCompleted() })
     /// ```
     ///
     /// - Parameter body: What to do with each value first.

@@ -86,7 +86,7 @@ guard let baseText = ProcessInfo.processInfo.environment["APIKIT_HTTPBIN_URL"], 
 
 let configuration = URLSessionConfiguration.ephemeral
 configuration.httpMaximumConnectionsPerHost = inFlight
-let transport = URLSession(configuration: configuration)
+let transport = URLSessionTransport(configuration: configuration)
 let session = Session(transport: transport)
 /// For the 503s: three attempts each, with short backoffs, so the soak goes through retries.
 let retrying = Session(
@@ -111,7 +111,7 @@ for index in 0..<count {
     slots.wait()
     switch index % 10 {
     case 0:
-        session.perform(PathRequest(base: base, path: "status/404")) { result in
+        PathRequest(base: base, path: "status/404").perform(using: session) { result in
             if case .failure(let error) = result, error.statusCode == 404 {
                 tally.record(index, outcome: "404", problem: nil)
             } else {
@@ -120,8 +120,8 @@ for index in 0..<count {
             slots.signal()
         }
     case 1:
-        retrying.perform(PathRequest(base: base, path: "status/503")) { result in
-            if case .failure(let error) = result, error.statusCode == 503, error.attempts == 3 {
+        PathRequest(base: base, path: "status/503").perform(using: retrying) { result in
+            if case .failure(let error) = result, error.statusCode == 503, error.context.attempts == 3 {
                 tally.record(index, outcome: "503 after 3 attempts", problem: nil)
             } else {
                 tally.record(index, outcome: "wrong", problem: "expected 503 after 3 attempts, got \(result)")
@@ -129,7 +129,7 @@ for index in 0..<count {
             slots.signal()
         }
     case 2:
-        let handle = session.perform(PathRequest(base: base, path: "delay/1")) { result in
+        let handle = PathRequest(base: base, path: "delay/1").perform(using: session) { result in
             if case .failure(let error) = result, error.stage == .cancelled {
                 tally.record(index, outcome: "cancelled", problem: nil)
             } else {
@@ -141,7 +141,7 @@ for index in 0..<count {
             handle.cancel()
         }
     default:
-        session.perform(EchoRequest(index: index, base: base)) { result in
+        EchoRequest(index: index, base: base).perform(using: session) { result in
             if case .success(let echo) = result, echo.args["i"] == String(index) {
                 tally.record(index, outcome: "200", problem: nil)
             } else {
@@ -189,7 +189,7 @@ if let faultText = ProcessInfo.processInfo.environment["APIKIT_FAULT_URL"], let 
         for (offset, fault) in faults.enumerated() {
             let index = round * faults.count + offset
             group.enter()
-            session.perform(PathRequest(base: faultBase, path: fault)) { result in
+            PathRequest(base: faultBase, path: fault).perform(using: session) { result in
                 completions.record(index, outcome: (try? result.get()) == nil ? "failed" : "answered", problem: nil)
                 group.leave()
             }

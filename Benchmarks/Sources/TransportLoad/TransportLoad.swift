@@ -15,8 +15,8 @@
 //
 // Clients ("-cb": the same client without Swift concurrency: each worker a chain of completion
 // handlers, the next request sent from the last one's completion):
-//   urlsession   Session(transport: URLSessionTransport()).response(for:) from tasks
-//   ahc          Session(transport: AsyncHTTPClientTransport(client:)).response(for:) from tasks
+//   urlsession   .response(using: Session(transport: URLSessionTransport())) from tasks
+//   ahc          .response(using: Session(transport: AsyncHTTPClientTransport(client:))) from tasks
 //   raw          HTTPClient.execute (async), check the status, collect the body, JSONDecoder
 //   raw-future   the same with the EventLoopFuture API (HTTPClient.Request), decoded on the event loop
 //   raw-nodecode raw-future without the decoding: AsyncHTTPClient's own cost
@@ -135,9 +135,9 @@ enum Client {
     func send() async -> Bool {
         switch self {
         case .urlSession, .urlSessionCallback:
-            return (try? await Shared.urlSessionSession.response(for: Shared.request))?.users.isEmpty == false
+            return (try? await Shared.request.response(using: Shared.urlSessionSession))?.users.isEmpty == false
         case .ahc, .ahcCallback:
-            return (try? await Shared.ahcSession.response(for: Shared.request))?.users.isEmpty == false
+            return (try? await Shared.request.response(using: Shared.ahcSession))?.users.isEmpty == false
         case .raw, .rawFuture, .rawNoDecode:
             return (try? await Self.rawAsync())?.users.isEmpty == false
         }
@@ -147,9 +147,9 @@ enum Client {
     func send(_ done: @escaping @Sendable (Bool) -> Void) {
         switch self {
         case .urlSession, .urlSessionCallback:
-            Shared.urlSessionSession.perform(Shared.request) { done((try? $0.get())?.users.isEmpty == false) }
+            Shared.request.perform(using: Shared.urlSessionSession) { done((try? $0.get())?.users.isEmpty == false) }
         case .ahc, .ahcCallback:
-            Shared.ahcSession.perform(Shared.request) { done((try? $0.get())?.users.isEmpty == false) }
+            Shared.request.perform(using: Shared.ahcSession) { done((try? $0.get())?.users.isEmpty == false) }
         case .raw, .rawFuture:
             Self.rawFuture(decoding: true, done)
         case .rawNoDecode:

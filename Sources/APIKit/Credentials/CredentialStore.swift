@@ -16,8 +16,6 @@
 /// Without a credential (`nil`), requests are sent as they are until the first rejection
 /// brings one. A request started while a refresh runs waits for it rather than sending a
 /// credential known to be stale.
-///
-/// This type used to be called `Authentication`; that name still compiles, deprecated.
 public final class CredentialStore: Sendable {
     /// The credential and the refresh in flight, typed by the authenticator's credential.
     let storage: any CredentialStoring

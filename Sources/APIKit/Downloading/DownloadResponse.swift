@@ -1,10 +1,10 @@
 /// A finished download: the file it wrote, the response it came with, and its size.
 ///
-/// Returned by ``Session/download(for:to:options:progress:)`` once the whole body is at
+/// Returned by ``Request/download(to:using:resumable:resumingFrom:options:progress:)`` once the whole body is at
 /// ``fileURL``.
 ///
 /// ```swift
-/// let download = try await session.download(for: ReportRequest(id: 7), to: reportURL)
+/// let download = try await ReportRequest(id: 7).download(to: reportURL, using: session)
 /// print(download.statusCode ?? 0, download.byteCount, "bytes at", download.fileURL.path)
 /// ```
 public struct DownloadResponse: Sendable {

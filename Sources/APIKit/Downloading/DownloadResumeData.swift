@@ -7,11 +7,11 @@
 /// What a resumable download that failed left behind: its partial file and what is needed to
 /// ask the server for the rest.
 ///
-/// A download opted in with ``Session/download(for:to:resumable:options:progress:)`` keeps its
+/// A download opted in with ``Request/download(to:using:resumable:resumingFrom:options:progress:)`` keeps its
 /// partial temporary file when it fails — a transport error mid-body, a body cut short, a
 /// cancellation, a rejected status — and the thrown ``RequestError`` carries this value as
 /// ``RequestError/downloadResumeData``. Pass it to
-/// ``Session/download(for:to:resumingFrom:options:progress:)`` with the same request to fetch
+/// ``Request/download(to:using:resumable:resumingFrom:options:progress:)`` with the same request to fetch
 /// only the missing bytes (`Range: bytes=N-`, `If-Range: <validator>`), or the whole body again
 /// when the response had no validator that `If-Range` may carry.
 ///
@@ -22,10 +22,10 @@
 ///
 /// ```swift
 /// do {
-///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumable: true)
+///     _ = try await ReportRequest(id: 7).download(to: destination, using: session, resumable: true)
 /// } catch let error where error.downloadResumeData != nil {
 ///     let resume = error.downloadResumeData!
-///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
+///     _ = try await ReportRequest(id: 7).download(to: destination, using: session, resumingFrom: resume)
 /// }
 /// ```
 public struct DownloadResumeData: Sendable, Hashable, Codable {
@@ -96,7 +96,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
 
 extension RequestError {
     /// What a failed resumable download left behind, to resume it with
-    /// ``Session/download(for:to:resumingFrom:options:progress:)``; `nil` for every other
+    /// ``Request/download(to:using:resumable:resumingFrom:options:progress:)``; `nil` for every other
     /// error, for a download that was not resumable, and when nothing can be resumed (the
     /// failure came before any response, or the partial file was unusable and removed).
     ///

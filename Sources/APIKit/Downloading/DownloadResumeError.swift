@@ -6,10 +6,10 @@
 ///
 /// ```swift
 /// do {
-///     _ = try await session.download(for: ReportRequest(id: 7), to: destination, resumingFrom: resume)
+///     _ = try await ReportRequest(id: 7).download(to: destination, using: session, resumingFrom: resume)
 /// } catch .transportFailed(let error as DownloadResumeError, _) {
 ///     print(error)   // e.g. the server answered 416
-///     _ = try await session.download(for: ReportRequest(id: 7), to: destination)
+///     _ = try await ReportRequest(id: 7).download(to: destination, using: session)
 /// }
 /// ```
 public enum DownloadResumeError: Error, Hashable, CustomStringConvertible {

@@ -10,23 +10,6 @@ extension RequestError {
         context.errorBody
     }
 
-    /// The decoded error payload as `type`, or `nil` when there is none of that type.
-    ///
-    /// ```swift
-    /// if let failure = error.errorBody(as: APIFailure.self) { print(failure.errors) }
-    /// ```
-    ///
-    /// - Parameter type: The payload type the ``ErrorBodyDecoder`` produces.
-    /// - Returns: The payload, or `nil`.
-    public func errorBody<Payload>(as type: Payload.Type) -> Payload? {
-        context.errorBody as? Payload
-    }
-
-    /// How many times the request was sent (see ``RequestContext/attempts``).
-    public var attempts: Int {
-        context.attempts
-    }
-
     /// The same error with another context.
     func withContext(_ context: RequestContext) -> RequestError {
         switch self {

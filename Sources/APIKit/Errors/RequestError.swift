@@ -32,14 +32,15 @@ public enum RequestError: Error {
     /// the body was not parsed and is carried as received.
     case unacceptableStatusCode(Int, body: Data, response: HTTPURLResponse, context: RequestContext)
     /// ``Request/intercept(urlResponse:)`` or a session ``Interceptor``'s
-    /// ``Interceptor/inspect(_:data:for:)`` threw an error other than ``UnacceptableStatusCode``.
+    /// ``Interceptor/inspect(_:data:for:)`` threw; the status check of
+    /// ``Request/validateStatusCode(of:acceptable:)`` is reported as ``unacceptableStatusCode(_:body:response:context:)`` instead.
     case responseInterceptorFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
     /// The parser could not read the body (usually a ``APIKitParsers/ParsingError``).
     case parsingFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
     /// ``Request/response(from:urlResponse:)`` threw.
     case responseConversionFailed(any Error, response: URLResponse, context: RequestContext)
     /// The request was cancelled — through its ``RequestHandle``, or by cancelling the `Task`
-    /// awaiting ``Request/response(using:options:)`` — before it completed.
+    /// awaiting ``Request/response(using:options:progress:)`` — before it completed.
     case cancelled(context: RequestContext)
 
     /// The stages of a request, in order; each ``RequestError`` belongs to one.

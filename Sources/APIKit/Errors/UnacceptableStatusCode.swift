@@ -1,21 +1,19 @@
-/// Thrown by the default ``Request/intercept(urlResponse:)`` for a status code outside `200..<300`.
+/// Thrown by ``Request/validateStatusCode(of:acceptable:)`` (which the default
+/// ``Request/intercept(urlResponse:)`` calls) for a status code outside the acceptable range.
 ///
-/// APIKit reports it as ``RequestError/unacceptableStatusCode(_:body:response:context:)``,
-/// which carries the response body as well. Throw it from your own
-/// `intercept(urlResponse:)` to get the same treatment.
-public struct UnacceptableStatusCode: Error, Hashable, Sendable, CustomStringConvertible {
+/// The pipeline reports it as ``RequestError/unacceptableStatusCode(_:body:response:context:)``,
+/// which carries the response body as well; users see only that case. A hook of the user's
+/// calls `validateStatusCode(of:acceptable:)` to get the same treatment.
+struct UnacceptableStatusCode: Error, Hashable, Sendable, CustomStringConvertible {
     /// The HTTP status code received.
-    public let statusCode: Int
+    let statusCode: Int
 
-    /// Creates the error for a status code.
-    ///
-    /// - Parameter statusCode: The HTTP status code received.
-    public init(statusCode: Int) {
+    init(statusCode: Int) {
         self.statusCode = statusCode
     }
 
     /// A sentence naming the status code.
-    public var description: String {
+    var description: String {
         "unacceptable status code \(statusCode)"
     }
 }

@@ -1,11 +1,11 @@
 /// How far a request's transfer has come: bytes of the body sent and of the response
 /// received, each with its expected total when known.
 ///
-/// Passed to the `progress` closure of ``Session/perform(_:options:progress:completion:)`` and
-/// ``Session/response(for:options:progress:)``, every time the transport reports a step.
+/// Passed to the `progress` closure of ``Request/perform(using:options:progress:completion:)`` and
+/// ``Request/response(using:options:progress:)``, every time the transport reports a step.
 ///
 /// ```swift
-/// let echo = try await session.response(for: upload, progress: { progress in
+/// let echo = try await upload.response(using: session, progress: { progress in
 ///     if let fraction = progress.fractionSent { print("uploaded \(Int(fraction * 100)) %") }
 /// })
 /// ```

@@ -15,7 +15,7 @@
 ///     var parser: RawDataParser { RawDataParser() }
 /// }
 /// let put = PutObjectRequest(presignedURL: url, file: URL(fileURLWithPath: "/tmp/backup.tar"))
-/// _ = try await Session().response(for: put, progress: { print($0.bytesSent) })
+/// _ = try await put.response(using: Session(), progress: { print($0.bytesSent) })
 /// ```
 ///
 /// The value is a `file:` URL; `nil` sends no body. Building the request checks that the file

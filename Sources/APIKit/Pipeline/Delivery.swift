@@ -2,7 +2,7 @@
 /// where the transport calls back (a `URLSession`'s delegate queue).
 struct Delivery: Sendable {
     /// The transport, whose delegate queue takes outcomes that do not come from it when it
-    /// is a `URLSession`. Kept as is: the cast is made only when such an outcome is delivered,
+    /// is a caller's `URLSession`. Kept as is: the cast is made only when such an outcome is delivered,
     /// not for every request.
     let transport: any Transport
     let queue: DispatchQueue?
@@ -19,8 +19,8 @@ struct Delivery: Sendable {
     func async(_ work: @escaping @Sendable () -> Void) {
         if let queue {
             queue.async(execute: work)
-        } else if let urlSession = transport as? URLSession {
-            urlSession.delegateQueue.addOperation(work)
+        } else if let shared = transport as? SharedURLSessionTransport {
+            shared.urlSession.delegateQueue.addOperation(work)
         } else {
             DispatchQueue.global().async(execute: work)
         }

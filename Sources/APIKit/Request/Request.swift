@@ -32,8 +32,8 @@
 /// 5. ``parser`` turns the body into a ``APIKitParsers/Parser/Object``;
 /// 6. ``response(from:urlResponse:)`` turns that into the ``Response``.
 ///
-/// Performed through a ``Session`` (``Request/response(using:options:)``,
-/// ``Session/perform(_:options:completion:)``), the session's default headers and the
+/// Performed through a ``Session`` (``Request/response(using:options:progress:)``,
+/// ``Request/perform(using:options:progress:completion:)``), the session's default headers and the
 /// ``RequestOptions`` are applied right after step 1, and its ``Interceptor``s adapt the
 /// request after step 2 and inspect the response before step 4.
 ///
@@ -100,16 +100,16 @@ public protocol Request: Sendable {
 
     /// Checks the response before its body is parsed.
     ///
-    /// The default implementation throws ``UnacceptableStatusCode`` when the response
-    /// is an `HTTPURLResponse` whose status code is outside `200..<300`; it is reported
+    /// The default implementation calls ``validateStatusCode(of:acceptable:)``, which rejects
+    /// an `HTTPURLResponse` whose status code is outside `200..<300`; that is reported
     /// as ``RequestError/unacceptableStatusCode(_:body:response:context:)`` carrying the
     /// body. Override it to accept other codes, and call
     /// ``validateStatusCode(of:acceptable:)`` to keep the default check.
     ///
     /// - Parameter urlResponse: The response received.
-    /// - Throws: Any error, to stop the request before parsing; an ``UnacceptableStatusCode``
-    ///   is reported as ``RequestError/unacceptableStatusCode(_:body:response:context:)``,
-    ///   any other error as ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
+    /// - Throws: Any error, to stop the request before parsing; the status check of
+    ///   ``validateStatusCode(of:acceptable:)`` is reported as
+    ///   ``RequestError/unacceptableStatusCode(_:body:response:context:)``, any other error as ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
     func intercept(urlResponse: URLResponse) throws
 
     /// How the values of the query string and the body are written — arrays, nested objects,
@@ -199,13 +199,15 @@ extension Request {
     /// Rejects an HTTP status code outside `200..<300`.
     ///
     /// - Parameter urlResponse: The response received.
-    /// - Throws: ``UnacceptableStatusCode`` for a status code outside `200..<300`.
+    /// - Throws: The status check's error for a status code outside `200..<300`, reported as
+    ///   ``RequestError/unacceptableStatusCode(_:body:response:context:)``.
     public func intercept(urlResponse: URLResponse) throws {
         try validateStatusCode(of: urlResponse)
     }
 
-    /// Throws ``UnacceptableStatusCode`` when `urlResponse` is an `HTTPURLResponse`
-    /// whose status code is not in `acceptable`.
+    /// Rejects `urlResponse` when it is an `HTTPURLResponse` whose status code is not in
+    /// `acceptable`: the pipeline reports the rejection as
+    /// ``RequestError/unacceptableStatusCode(_:body:response:context:)``, with the body.
     ///
     /// Call it from your own ``intercept(urlResponse:)`` to keep the default check:
     ///
@@ -218,7 +220,8 @@ extension Request {
     /// - Parameters:
     ///   - urlResponse: The response received.
     ///   - acceptable: The status codes that pass; `200..<300` by default.
-    /// - Throws: ``UnacceptableStatusCode`` carrying the status code.
+    /// - Throws: The status check's error, carrying the status code (an internal type: the
+    ///   caller sees ``RequestError/unacceptableStatusCode(_:body:response:context:)``).
     public func validateStatusCode(of urlResponse: URLResponse, acceptable: Range<Int> = 200..<300) throws {
         guard let http = urlResponse as? HTTPURLResponse else { return }
         guard acceptable.contains(http.statusCode) else {

@@ -11,7 +11,7 @@
 /// ```swift
 /// var api = Session(retryPolicy: .default)
 /// api.retryPolicy.maxAttempts = 5
-/// let user = try await api.response(for: UserRequest(id: 1))
+/// let user = try await UserRequest(id: 1).response(using: api)
 /// // still failing after 5 attempts: the error says so
 /// // "GET https://api.example.com/v1/user?id=*** (UserRequest): server answered with status code 503 (0 body bytes) after 5 attempts"
 /// ```

@@ -5,7 +5,7 @@
 /// Set it for a whole API on the ``Session`` (``Session/errorBodyDecoder``) or for one request
 /// type (``Request/errorBodyDecoder``, which wins). When a response is rejected with an HTTP
 /// status outside `200..<300`, the decoder reads its body; the value is reachable with
-/// ``RequestError/errorBody(as:)``. A body that does not decode leaves ``RequestError/errorBody``
+/// ``RequestError/errorBody`` (cast it with `as?`). A body that does not decode leaves ``RequestError/errorBody``
 /// `nil`; the raw bytes are always in ``RequestError/body``.
 ///
 /// ```swift
@@ -16,9 +16,9 @@
 ///
 /// let api = Session(errorBodyDecoder: .json(APIFailure.self))
 /// do {
-///     _ = try await api.response(for: SetPushRequest(enabled: true))
+///     _ = try await SetPushRequest(enabled: true).response(using: api)
 /// } catch {
-///     if let failure = error.errorBody(as: APIFailure.self) {
+///     if let failure = (error.errorBody as? APIFailure) {
 ///         print(failure.errors)        // ["token expired"]
 ///     } else {
 ///         print(error.body ?? Data())  // the raw bytes

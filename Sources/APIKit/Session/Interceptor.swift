@@ -19,8 +19,7 @@
 /// from ``adapt(_:for:)`` stops the request before it is sent and is reported as
 /// ``RequestError/requestInterceptorFailed(_:context:)``; one from ``inspect(_:data:for:)``
 /// stops it before parsing and is reported as
-/// ``RequestError/responseInterceptorFailed(_:body:response:context:)`` (an
-/// ``UnacceptableStatusCode`` as ``RequestError/unacceptableStatusCode(_:body:response:context:)``).
+/// ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
 /// A cancelled request cancels the `Task` the hooks run in.
 ///
 /// ```swift
@@ -54,8 +53,7 @@ public protocol Interceptor: Sendable {
     ///   - data: Its body, as received.
     ///   - context: The request's type, method and URL.
     /// - Throws: Any error, to stop the request before parsing; reported as
-    ///   ``RequestError/responseInterceptorFailed(_:body:response:context:)``, or for an
-    ///   ``UnacceptableStatusCode`` as ``RequestError/unacceptableStatusCode(_:body:response:context:)``.
+    ///   ``RequestError/responseInterceptorFailed(_:body:response:context:)``.
     func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws
 }
 

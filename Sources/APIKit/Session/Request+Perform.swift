@@ -8,12 +8,12 @@ extension Request {
     /// ``response(from:urlResponse:)`` produces the ``Response``. The request type's
     /// ``options`` are applied before ``intercept(urlRequest:)``.
     ///
-    /// This is `Session(transport: session, completionQueue: completionQueue).perform(self)`:
-    /// the same pipeline as ``Session/perform(_:options:completion:)`` and
-    /// ``response(using:options:)``. Use a ``Session`` for default headers, interceptors,
-    /// per-call options, progress, streams and downloads, or another transport: `Session()`
-    /// sends through ``URLSessionTransport/shared``, which watches its transfers; a
-    /// `URLSession` sends a request without progress in exactly the same way.
+    /// This is ``perform(using:options:progress:completion:)`` through
+    /// `Session(transport: session, completionQueue: completionQueue)`'s pipeline, with the
+    /// caller's `URLSession` as the transport. Use a ``Session`` for default headers,
+    /// interceptors, retries, per-call options and progress, streams and downloads, or another
+    /// transport: `Session()` sends through ``URLSessionTransport/shared``, which watches its
+    /// transfers; a `URLSession` sends a request without progress in exactly the same way.
     ///
     /// ```swift
     /// request.perform { result in
@@ -48,7 +48,45 @@ extension Request {
         completionQueue: DispatchQueue? = nil,
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> RequestHandle {
-        Session(transport: session, completionQueue: completionQueue).perform(self, completion: completion)
+        Session(transport: SharedURLSessionTransport(urlSession: session), completionQueue: completionQueue)
+            .perform(self, completion: completion)
+    }
+
+    /// Builds, sends and parses the request through `session`, and calls `completion` with the
+    /// outcome: the completion-handler form of ``response(using:options:progress:)``.
+    ///
+    /// The same pipeline and guarantees: `completion` is called exactly once for every outcome
+    /// — success, each failure and cancellation — and never on the calling thread: on the
+    /// session's ``Session/completionQueue`` when it has one, else where the transport calls
+    /// back, or (for outcomes that do not come from the transport: build errors, cancellation,
+    /// interceptor failures) on a global queue. `progress` is called as for
+    /// ``response(using:options:progress:)``, every step before `completion`; after
+    /// ``RequestHandle/cancel()`` no further step is passed on.
+    ///
+    /// ```swift
+    /// let api = Session(retryPolicy: .default)
+    /// let handle = UserRequest(id: 1).perform(using: api, options: RequestOptions(timeout: 5)) { result in
+    ///     print(result)   // Result<UserRequest.Response, RequestError>
+    /// }
+    /// handle.cancel()     // → .failure(.cancelled), unless the response was already being processed
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - session: The session that performs the request.
+    ///   - options: Options for this call only; they win over the request type's ``options``
+    ///     and the session's, member by member.
+    ///   - progress: Receives the bytes sent and received so far, each time they change;
+    ///     `nil` (the default) for none.
+    ///   - completion: Receives the response or a ``RequestError`` naming the stage that failed.
+    /// - Returns: A handle that cancels the request.
+    @discardableResult
+    public func perform(
+        using session: Session,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
+    ) -> RequestHandle {
+        session.perform(self, options: options, progress: progress, completion: completion)
     }
 
     /// Runs the response stages on what the transport delivered.

@@ -1,42 +1,45 @@
 extension Request {
-    /// Builds, sends and parses the request, and returns its response.
+    /// Builds, sends and parses the request through `session`, and returns its response.
+    ///
+    /// The stages run in the order ``Session`` lists: the configuration is encoded, the
+    /// session's defaults and interceptors and ``intercept(urlRequest:)`` adapt the
+    /// `URLRequest`, the transport sends it (again, as the retry policy allows), the response
+    /// hooks check it, the ``parser`` reads the body and ``response(from:urlResponse:)``
+    /// produces the ``Response``.
+    ///
+    /// Cancelling the calling `Task` cancels the request: one not yet sent is never sent, a
+    /// transfer in flight is stopped, and the call throws ``RequestError/cancelled(context:)``
+    /// — unless the response was already being processed, whose outcome is returned instead.
+    /// The call returns exactly once either way.
     ///
     /// ```swift
-    /// let response = try await SetPushRequest(accessToken: token, pushReplyMe: true).response()
+    /// let push = try await SetPushRequest(accessToken: token, pushReplyMe: true).response()
+    ///
+    /// let api = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: .default)
+    /// let user = try await UserRequest(id: 1).response(using: api, options: RequestOptions(timeout: 5))
     /// ```
     ///
-    /// The same pipeline as ``perform(session:completionQueue:completion:)``, through
-    /// `session`. Cancelling the calling `Task` cancels the request: one not yet sent is never
-    /// sent, a transfer in flight is stopped, and the call throws
-    /// ``RequestError/cancelled(context:)`` — unless the response was already being
-    /// processed, whose outcome is returned instead.
+    /// `progress` is called as the transfer runs by ``URLSessionTransport`` — the transport of
+    /// `Session()` and ``Session/shared`` — and by other transports that observe their
+    /// transfers; one that cannot (``StubTransport``) reports the totals in two steps once the
+    /// transfer has ended. It is called in order, every step before the call returns, and no
+    /// step starts once the outcome is decided. A multipart upload from disk reports as its
+    /// stream is read.
     ///
     /// - Parameters:
     ///   - session: The session that performs the request; ``Session/shared`` by default.
     ///   - options: Options for this call only; they win over the request type's ``options``
     ///     and the session's, member by member.
+    ///   - progress: Receives the bytes sent and received so far, each time they change;
+    ///     `nil` (the default) for none.
     /// - Returns: The ``Response``.
     /// - Throws: A ``RequestError`` naming the stage that failed, or
     ///   ``RequestError/cancelled(context:)``.
-    public func response(using session: Session = .shared, options: RequestOptions? = nil) async throws(RequestError)
-        -> Response
-    {
-        try await session.response(for: self, options: options)
-    }
-
-    /// Builds, sends and parses the request through `session`: the earlier spelling of
-    /// ``response(using:options:)``.
-    ///
-    /// `session:` names a `URLSession` in ``perform(session:completionQueue:completion:)``;
-    /// a ``Session`` is passed with `using:`.
-    ///
-    /// - Parameters:
-    ///   - session: The session that performs the request.
-    ///   - options: Options for this call only.
-    /// - Returns: The ``Response``.
-    /// - Throws: What ``response(using:options:)`` throws.
-    @available(*, deprecated, renamed: "response(using:options:)")
-    public func response(session: Session, options: RequestOptions? = nil) async throws(RequestError) -> Response {
-        try await response(using: session, options: options)
+    public func response(
+        using session: Session = .shared,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil
+    ) async throws(RequestError) -> Response {
+        try await session.response(for: self, options: options, progress: progress)
     }
 }

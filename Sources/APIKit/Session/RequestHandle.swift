@@ -1,5 +1,5 @@
 /// A request in flight, returned by ``Request/perform(session:completionQueue:completion:)``
-/// and ``Session/perform(_:options:completion:)``.
+/// and ``Request/perform(using:options:progress:completion:)``.
 ///
 /// Keep it to cancel the request; dropping it does not cancel anything.
 ///

@@ -1,7 +1,7 @@
 /// How a request is sent: its timeouts and cache policy.
 ///
 /// Options come from three places, and the most specific one that sets a member wins,
-/// member by member: the call (`session.perform(request, options:)`), the request type
+/// member by member: the call (`request.perform(using: session, options:)`), the request type
 /// (``Request/options``), then the ``Session`` (``Session/options``). A member left `nil`
 /// everywhere keeps the transport's default (for `URLSession`, the `URLRequest` default: 60
 /// seconds and `.useProtocolCachePolicy`; no resource timeout).
@@ -10,7 +10,7 @@
 /// let session = Session(options: RequestOptions(timeout: 30, resourceTimeout: 120))
 /// // this call waits 5 seconds at most for data, and still uses the session's cache policy
 /// // and its 120-second limit for the whole transfer
-/// let user = try await session.response(for: UserRequest(id: 1), options: RequestOptions(timeout: 5))
+/// let user = try await UserRequest(id: 1).response(using: session, options: RequestOptions(timeout: 5))
 /// ```
 ///
 /// The options are applied to the `URLRequest` before ``Request/intercept(urlRequest:)`` and

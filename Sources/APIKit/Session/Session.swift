@@ -4,7 +4,7 @@
 /// A `Session` is a value: copies share the transport, and changing a copy's properties
 /// changes only that copy. Every session made without a transport sends through
 /// ``URLSessionTransport/shared``, which reports progress, streams and downloads; ``shared`` (used
-/// by ``Request/response(using:options:)``) is one of them and adds nothing.
+/// by ``Request/response(using:options:progress:)``) is one of them and adds nothing.
 ///
 /// ```swift
 /// let api = Session(
@@ -13,8 +13,8 @@
 ///     options: RequestOptions(timeout: 20),
 ///     interceptors: [BearerToken(tokens: store)]
 /// )
-/// let user = try await api.response(for: UserRequest(id: 1))
-/// api.perform(UserRequest(id: 2)) { result in print(result) }
+/// let user = try await UserRequest(id: 1).response(using: api)
+/// UserRequest(id: 2).perform(using: api) { result in print(result) }
 /// ```
 ///
 /// Everything a session does is one pipeline whatever the transport and whether the call is
@@ -63,7 +63,7 @@ public struct Session: Sendable {
     /// ```swift
     /// let giphy = Session(defaultQueryItems: ["api_key": "dc6zaTOxFJmzC"])
     /// // GET https://api.giphy.com/v1/gifs/search?q=cats&api_key=dc6zaTOxFJmzC
-    /// let gifs = try await giphy.response(for: SearchGIFs(query: "cats"))
+    /// let gifs = try await SearchGIFs(query: "cats").response(using: giphy)
     /// ```
     public var defaultQueryItems: [String: String]
     /// Options for every request; those of the request type and of the call win, member by member.
@@ -87,7 +87,7 @@ public struct Session: Sendable {
     /// drives it by hand (see ``TimeSource``).
     @_spi(Testing) public var time: any TimeSource = SystemTime()
 
-    /// The session of ``Request/response(using:options:)`` when none is given:
+    /// The session of ``Request/response(using:options:progress:)`` when none is given:
     /// ``URLSessionTransport/shared``, no completion queue, no default headers, query items,
     /// options or interceptors. (``Request/perform(session:completionQueue:completion:)`` sends
     /// through the `URLSession` it is given, `URLSession.shared` by default.)

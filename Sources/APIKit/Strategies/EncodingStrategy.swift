@@ -41,15 +41,9 @@ public struct EncodingStrategy: Hashable, Sendable {
     /// How `Date` is written; `nil` inherits.
     public var dates: DateEncoding?
 
-    /// A strategy stating the given members; the others inherit.
-    ///
-    /// - Parameters:
-    ///   - arrays: How arrays are written.
-    ///   - nesting: How nested objects are written.
-    ///   - bools: How `Bool` is written.
-    ///   - dates: How `Date` is written.
-    ///   - nils: How `nil` is written.
-    public init(
+    /// A strategy stating the given members; the others inherit. Users start from a static
+    /// member and chain the others instead: one spelling.
+    init(
         arrays: ArrayEncoding? = nil,
         nesting: NestingEncoding? = nil,
         bools: BoolEncoding? = nil,
@@ -146,7 +140,7 @@ public struct EncodingStrategy: Hashable, Sendable {
     ///
     /// - Parameter base: The strategy to inherit from, such as the request's.
     /// - Returns: The merged strategy.
-    public func overriding(_ base: EncodingStrategy) -> EncodingStrategy {
+    func overriding(_ base: EncodingStrategy) -> EncodingStrategy {
         EncodingStrategy(
             arrays: arrays ?? base.arrays,
             nesting: nesting ?? base.nesting,

@@ -11,7 +11,7 @@
 /// loop receives depends on the body's bytes alone, never on how the network split them.
 ///
 /// ```swift
-/// for try await line in session.stream(for: LogRequest()).lines {
+/// for try await line in LogRequest().stream(using: session).lines {
 ///     print(line)
 /// }
 /// ```
@@ -46,7 +46,7 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         /// The next element, or `nil` at the end of the body.
         ///
         /// ```swift
-        /// var lines = session.stream(for: request).lines.makeAsyncIterator()
+        /// var lines = request.stream(using: session).lines.makeAsyncIterator()
         /// let first = try await lines.next()
         /// ```
         ///
@@ -59,7 +59,7 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         /// The next element, or `nil` at the end of the body.
         ///
         /// ```swift
-        /// for try await line in session.stream(for: request).lines { print(line) }
+        /// for try await line in request.stream(using: session).lines { print(line) }
         /// ```
         ///
         /// - Parameter actor: The caller's actor.
@@ -121,7 +121,7 @@ extension ResponseStream {
     /// ``StreamDecodingError/lineTooLong(limit:)``.
     ///
     /// ```swift
-    /// for try await line in session.stream(for: TailRequest()).lines {
+    /// for try await line in TailRequest().stream(using: session).lines {
     ///     print(line)
     /// }
     /// ```
@@ -143,7 +143,7 @@ extension ResponseStream {
     ///
     /// ```swift
     /// struct Token: Decodable { let text: String }
-    /// for try await token in session.stream(for: GenerateRequest()).jsonLines(of: Token.self) {
+    /// for try await token in GenerateRequest().stream(using: session).jsonLines(of: Token.self) {
     ///     print(token.text, terminator: "")
     /// }
     /// ```
@@ -170,7 +170,7 @@ extension ResponseStream {
     /// rules say.
     ///
     /// ```swift
-    /// for try await event in session.stream(for: EventsRequest()).serverSentEvents {
+    /// for try await event in EventsRequest().stream(using: session).serverSentEvents {
     ///     print(event.event, event.data)
     /// }
     /// ```

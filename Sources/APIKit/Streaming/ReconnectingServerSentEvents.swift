@@ -29,7 +29,7 @@ import Foundation
 ///   that connection's body just ended.
 ///
 /// ```swift
-/// let events = session.stream(for: FeedRequest()).serverSentEvents(reconnecting: .init(maximumAttempts: 5))
+/// let events = FeedRequest().stream(using: session).serverSentEvents(reconnecting: .init(maximumAttempts: 5))
 /// for try await event in events {
 ///     print(event.id ?? "-", event.data)
 /// }
@@ -75,7 +75,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
         /// The next event, or `nil` when the sequence has ended.
         ///
         /// ```swift
-        /// var events = session.stream(for: request).serverSentEvents(reconnecting: .init()).makeAsyncIterator()
+        /// var events = request.stream(using: session).serverSentEvents(reconnecting: .init()).makeAsyncIterator()
         /// let first = try await events.next()
         /// ```
         ///
@@ -88,7 +88,7 @@ public struct ReconnectingServerSentEvents: AsyncSequence, Sendable {
         /// The next event, or `nil` when the sequence has ended.
         ///
         /// ```swift
-        /// for try await event in session.stream(for: request).serverSentEvents(reconnecting: .init()) {
+        /// for try await event in request.stream(using: session).serverSentEvents(reconnecting: .init()) {
         ///     print(event.data)
         /// }
         /// ```
@@ -229,7 +229,7 @@ extension ResponseStream {
     /// ``ReconnectingServerSentEvents`` for what ends the sequence.
     ///
     /// ```swift
-    /// let events = session.stream(for: FeedRequest())
+    /// let events = FeedRequest().stream(using: session)
     ///     .serverSentEvents(reconnecting: .init(maximumAttempts: 5, initialDelay: 3))
     /// for try await event in events {
     ///     print(event.event, event.data)

@@ -2,14 +2,14 @@
 /// transport delivers, with views that decode it into lines (``lines``), JSON values
 /// (``jsonLines(of:decoder:)``) or server-sent events (``serverSentEvents``).
 ///
-/// Made by ``Session/stream(for:options:maximumBufferSize:)``. Each `for try await` loop sends
-/// the request once, through the same preparation as ``Session/response(for:options:)``:
+/// Made by ``Request/stream(using:options:maximumBufferSize:)``. Each `for try await` loop sends
+/// the request once, through the same preparation as ``Request/response(using:options:progress:)``:
 /// encoding, default headers and query items, options, the request's
 /// `intercept(urlRequest:)`, the session's credential and interceptors' `adapt`. Nothing is
 /// sent before the loop starts.
 ///
 /// ```swift
-/// let stream = session.stream(for: CompletionRequest(prompt: "Hello"))
+/// let stream = CompletionRequest(prompt: "Hello").stream(using: session)
 /// for try await event in stream.serverSentEvents {
 ///     print(event.data)
 /// }
@@ -18,7 +18,7 @@
 /// - The status is checked before the first element: a response that the request's
 ///   `intercept(urlResponse:)` rejects (by default, a status outside `200..<300`) throws the
 ///   same ``RequestError/unacceptableStatusCode(_:body:response:context:)`` that
-///   ``Session/response(for:options:)`` would, with the first 1 MiB of its body and the
+///   ``Request/response(using:options:progress:)`` would, with the first 1 MiB of its body and the
 ///   session's ``ErrorBodyDecoder`` applied. The session's interceptors' `inspect` runs then
 ///   too, with that body — or an empty one for an accepted response, whose body is the stream.
 /// - Streams are not retried, and a credential is not refreshed and replayed after a `401`:
@@ -82,7 +82,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
         /// The next chunk of the body, or `nil` at its end.
         ///
         /// ```swift
-        /// var chunks = session.stream(for: request).makeAsyncIterator()
+        /// var chunks = request.stream(using: session).makeAsyncIterator()
         /// while let chunk = try await chunks.next() { print(chunk.count) }
         /// ```
         ///
@@ -95,7 +95,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
         /// The next chunk of the body, or `nil` at its end.
         ///
         /// ```swift
-        /// for try await chunk in session.stream(for: request) { print(chunk.count) }
+        /// for try await chunk in request.stream(using: session) { print(chunk.count) }
         /// ```
         ///
         /// - Parameter actor: The caller's actor.
@@ -158,7 +158,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 }
 
 /// What a ``ResponseStream`` needs from the request it streams, made for the request's type by
-/// ``Session/stream(for:options:maximumBufferSize:)``.
+/// ``Request/stream(using:options:maximumBufferSize:)``.
 struct ResponseStreamSource: Sendable {
     let maximumBufferSize: Int
     /// The session's time: what a reconnection waits by.

@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// do {
-///     for try await chunk in session.stream(for: request, maximumBufferSize: 1 << 20) { await slowly(chunk) }
+///     for try await chunk in request.stream(using: session, maximumBufferSize: 1 << 20) { await slowly(chunk) }
 /// } catch {
 ///     if case .bufferLimitExceeded(let limit)? = error.underlyingError as? ResponseStreamError {
 ///         print("fell behind by more than \(limit) bytes")

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// ```swift
 /// let policy = ServerSentEventReconnection(maximumAttempts: 5, initialDelay: 1)
-/// for try await event in session.stream(for: EventsRequest()).serverSentEvents(reconnecting: policy) {
+/// for try await event in EventsRequest().stream(using: session).serverSentEvents(reconnecting: policy) {
 ///     print(event.data)
 /// }
 /// ```

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// do {
-///     for try await event in session.stream(for: FeedRequest()).serverSentEvents(reconnecting: .init()) {
+///     for try await event in FeedRequest().stream(using: session).serverSentEvents(reconnecting: .init()) {
 ///         print(event.data)
 ///     }
 /// } catch {

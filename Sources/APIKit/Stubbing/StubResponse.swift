@@ -60,7 +60,7 @@ public struct StubResponse: Sendable {
     /// ```swift
     /// let stub = StubTransport(.stream(headers: ["Content-Type": "text/event-stream"],
     ///                                  chunks: ["data: hel", "lo\n\n"], interval: 0.05))
-    /// for try await event in Session(transport: stub).stream(for: EventsRequest()).serverSentEvents {
+    /// for try await event in EventsRequest().stream(using: Session(transport: stub)).serverSentEvents {
     ///     print(event.data)   // hello
     /// }
     /// ```

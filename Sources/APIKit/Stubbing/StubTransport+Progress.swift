@@ -7,7 +7,7 @@ extension StubTransport {
     ///
     /// ```swift
     /// let session = Session(transport: StubTransport(.success(body: "ok")))
-    /// _ = try await session.response(for: request, progress: { print($0.bytesReceived) })   // 2
+    /// _ = try await request.response(using: session, progress: { print($0.bytesReceived) })   // 2
     /// ```
     ///
     /// - Parameters:

@@ -57,8 +57,8 @@ public protocol Transport: Sendable {
     ///
     /// The default implementation calls ``send(_:completion:)`` and reports no progress: a
     /// transport that can observe its transfers implements this (``URLSessionTransport``
-    /// does; ``StubTransport`` and a `URLSession` passed as a transport, which cannot watch a
-    /// transfer run, report its totals in two steps once it has ended).
+    /// does; ``StubTransport``, which has no transfer to watch,
+    /// reports its totals in two steps once it has ended).
     ///
     /// - Parameters:
     ///   - request: The request as APIKit built it.
@@ -78,7 +78,7 @@ public protocol Transport: Sendable {
     /// The default implementation calls ``send(_:completion:)`` and reports the whole body as
     /// one chunk once it has arrived: every transport can stream, but only one that implements
     /// this reports chunks as they arrive (``URLSessionTransport`` and ``StubTransport`` do;
-    /// a `URLSession` passed as a transport does not, as APIKit is not its delegate).
+    /// a `URLSession` given to `perform(session:)` does not, as APIKit is not its delegate).
     ///
     /// Rules a transport follows, which ``ResponseStream`` relies on:
     ///
@@ -114,7 +114,7 @@ public protocol Transport: Sendable {
     /// Starts sending `request` and writes its response's body to the file at `fileURL`, reporting
     /// the bytes written as it goes.
     ///
-    /// ``Session/download(for:to:options:progress:)`` calls this with a hidden temporary file
+    /// ``Request/download(to:using:resumable:resumingFrom:options:progress:)`` calls this with a hidden temporary file
     /// next to the destination, so that the final move is a rename on one file system; the file
     /// is APIKit's: it checks the response, reads a rejected response's error body from the
     /// file, and moves or removes the file when the attempt ends.

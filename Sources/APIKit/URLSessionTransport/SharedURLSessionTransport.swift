@@ -1,11 +1,11 @@
-/// A `URLSession` you pass yourself is a ``Transport``: the spec's
-/// ``Request/perform(session:completionQueue:completion:)`` sends through it.
+/// A `URLSession` the caller owns, as a transport: what the spec's
+/// ``Request/perform(session:completionQueue:completion:)`` sends through.
 ///
 /// ``URLSessionTransport`` is the URLSession transport (``URLSessionTransport/shared`` is what
-/// `Session()` uses); this conformance is the compatibility road for a session that APIKit does
-/// not own, such as `URLSession.shared` or one with your own delegate. Both send a request
-/// without progress the same way — this extension's completion-handler task — so the two
-/// differ only where a session's delegate is needed:
+/// `Session()` uses); this one is the road for a session that APIKit does not own, such as
+/// `URLSession.shared` or one with the caller's delegate. Both send a request without progress
+/// the same way — a completion-handler task — and differ only where a session's delegate is
+/// needed:
 ///
 /// - progress: a session APIKit does not delegate for cannot show it (on Linux, corelibs
 ///   Foundation tells neither a per-task delegate nor `task.progress` about a task of a session
@@ -14,35 +14,27 @@
 ///   completion, and none when the transfer fails;
 /// - streams and downloads: the whole body arrives at the end, as one chunk (the default
 ///   ``Transport/stream(_:onEvent:)`` and ``Transport/download(_:to:progress:completion:)``).
-extension URLSession: Transport {
-    /// Sends `request` and calls `completion` from the session's delegate queue.
-    ///
-    /// A response without an error but without a `URLResponse` is reported as
-    /// `URLError(.badServerResponse)`. A body APIKit built goes out with its `Content-Length`:
-    /// a file as an upload task from that file, and on Linux a multipart body with files is
-    /// first written to a temporary file (see ``RequestBody``). A body stream of unknown
-    /// length is streamed by a data task.
-    ///
-    /// - Parameters:
-    ///   - request: The request to send.
-    ///   - completion: Receives the response and body, or the error; on the delegate queue.
-    /// - Returns: The transfer, to cancel it.
-    public func send(
+struct SharedURLSessionTransport: Transport {
+    /// The caller's session.
+    let urlSession: URLSession
+
+    func send(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         // Most requests have no body stream: a data task, as before bodies were framed here,
         // without the closures of the upload path (callgrind: ~3k instructions a request).
         guard URLSessionUpload.needsFraming(request) else {
-            return sendDataTask(request, completion: completion)
+            return urlSession.sendDataTask(request, completion: completion)
         }
         return URLSessionUpload.start(
             request, spoolDirectory: FileManager.default.temporaryDirectory, completion: completion
-        ) { [self] request, file, completion in
+        ) { [urlSession] request, file, completion in
             if let file {
-                return uploadTask(with: request, fromFile: file, completionHandler: Self.handler(completion))
+                return urlSession.uploadTask(
+                    with: request, fromFile: file, completionHandler: URLSession.handler(completion))
             }
-            return dataTask(with: request, completionHandler: Self.handler(completion))
+            return urlSession.dataTask(with: request, completionHandler: URLSession.handler(completion))
         }
     }
 
@@ -54,17 +46,12 @@ extension URLSession: Transport {
     /// response body received. A failed or cancelled transfer reports none. For progress while
     /// the transfer runs, send through a ``URLSessionTransport`` (`Session()` does).
     ///
-    /// ```swift
-    /// let session = Session(transport: URLSession.shared)
-    /// let echo = try await session.response(for: upload, progress: { print($0.bytesSent) })   // twice, at the end
-    /// ```
-    ///
     /// - Parameters:
     ///   - request: The request to send.
     ///   - progress: Receives the two final steps, before `completion`, on the delegate queue.
     ///   - completion: Receives the response and body, or the error; on the delegate queue.
     /// - Returns: The transfer, to cancel it.
-    public func send(
+    func send(
         _ request: URLRequest,
         progress: @escaping ProgressHandler,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
@@ -72,9 +59,12 @@ extension URLSession: Transport {
         send(request, completion: TransferProgress.reportingEnd(of: request, to: progress, then: completion))
     }
 
+}
+
+extension URLSession {
     /// Sends `request`, whose body needs no framing of APIKit's (none, `httpBody`, or a stream
     /// of its own), as a data task with a completion handler: the road of every such request
-    /// without progress, through this conformance and through ``URLSessionTransport`` alike.
+    /// without progress, through ``SharedURLSessionTransport`` and ``URLSessionTransport`` alike.
     ///
     /// A completion handler lets corelibs collect the body on its own thread; routed through a
     /// session delegate, each chunk is an operation on the delegate queue (measured on Linux, a
@@ -90,7 +80,7 @@ extension URLSession: Transport {
 
     /// A completion handler that reports to `completion`: the error, the response with its
     /// body, or `URLError(.badServerResponse)` when there is neither.
-    private static func handler(
+    static func handler(
         _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable (Data?, URLResponse?, (any Error)?) -> Void {
         { data, response, error in
@@ -106,3 +96,10 @@ extension URLSession: Transport {
 }
 
 extension URLSessionTask: TransportTask {}
+
+extension URLSession {
+    /// This session as the transport the spec's ``Request/perform(session:completionQueue:completion:)``
+    /// sends through: a test hook, so that the suites that cover every transport cover this road
+    /// with the whole ``Session`` API. Not API: `@_spi(Testing)`.
+    @_spi(Testing) public var asTransport: any Transport { SharedURLSessionTransport(urlSession: self) }
+}

@@ -6,7 +6,7 @@
 /// runs, with nothing to choose:
 ///
 /// ```swift
-/// let echo = try await Session().response(for: UploadRequest(file: file), progress: { progress in
+/// let echo = try await UploadRequest(file: file).response(using: Session(), progress: { progress in
 ///     print(progress.bytesSent, "of", progress.expectedBytesToSend ?? -1)
 /// })
 /// ```
@@ -30,10 +30,8 @@
 /// on Linux (corelibs `URLSession` would send it chunked). Releasing a transport of your own
 /// lets the transfers in flight finish, then invalidates its `URLSession`.
 ///
-/// A `URLSession` you pass yourself (`Session(transport: URLSession.shared)`, or the spec's
-/// ``Request/perform(session:completionQueue:completion:)``) is a transport too, for a session
-/// APIKit does not own; it cannot watch its transfers, and reports progress once they have
-/// ended (see <doc:ChoosingATransport>).
+/// The spec's ``Request/perform(session:completionQueue:completion:)`` sends through a
+/// `URLSession` of the caller's instead, one APIKit does not own (see <doc:ChoosingATransport>).
 public final class URLSessionTransport: Transport {
     private let session: URLSession
     private let router: URLSessionTaskRouter
@@ -156,7 +154,7 @@ public final class URLSessionTransport: Transport {
     /// send such a body with its `Content-Length`.
     ///
     /// ```swift
-    /// let task = URLSessionTransport().download(URLRequest(url: url), to: file, progress: { _ in }) { result in
+    /// let task = URLRequest(url: url).download(to: file, using: URLSessionTransport(), progress: { _ in }) { result in
     ///     print(result.map(\.fileURL))
     /// }
     /// ```

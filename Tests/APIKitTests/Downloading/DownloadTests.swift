@@ -34,7 +34,7 @@ struct DownloadTests {
     @Test("chunks are written in order; the file is the only one left in the directory")
     func chunksInOrder() async throws {
         let session = session(.stream(headers: ["Content-Length": "6"], chunks: ["a", "bc", "def"], interval: 0.01))
-        let download = try await session.download(for: StreamedRequest(), to: destination)
+        let download = try await StreamedRequest().download(to: destination, using: session)
         #expect(download.fileURL == destination)
         #expect(download.byteCount == 6)
         #expect(download.statusCode == 200)
@@ -44,7 +44,7 @@ struct DownloadTests {
 
     @Test("an empty body makes an empty file")
     func emptyBody() async throws {
-        let download = try await session(.success(status: 200)).download(for: StreamedRequest(), to: destination)
+        let download = try await StreamedRequest().download(to: destination, using: session(.success(status: 200)))
         #expect(download.byteCount == 0)
         #expect(try Data(contentsOf: destination).isEmpty)
     }
@@ -53,7 +53,7 @@ struct DownloadTests {
     func progressValues() async throws {
         let steps = Protected<[TransferProgress]>([])
         let session = session(.stream(headers: ["Content-Length": "6"], chunks: ["a", "bc", "def"], interval: 0.01))
-        _ = try await session.download(for: StreamedRequest(), to: destination) { steps.append($0) }
+        _ = try await StreamedRequest().download(to: destination, using: session) { steps.append($0) }
         #expect(steps.value.map(\.bytesReceived) == [0, 1, 3, 6])
         #expect(steps.value.allSatisfy { $0.expectedBytesToReceive == 6 })
         #expect(steps.value.last?.fractionReceived == 1)
@@ -65,11 +65,11 @@ struct DownloadTests {
             .stream(status: 404, chunks: [#"{"error":"#, #""gone"}"#]),
             errorBodyDecoder: .json(StreamFailure.self))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: session)
         }
         #expect(error?.statusCode == 404)
         #expect(error?.body == Data(#"{"error":"gone"}"#.utf8))
-        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "gone"))
+        #expect((error?.errorBody as? StreamFailure) == StreamFailure(error: "gone"))
         #expect(try fileNames(in: directory).isEmpty)
     }
 
@@ -77,7 +77,7 @@ struct DownloadTests {
     func cutOffBody() async throws {
         let session = session(.stream(headers: ["Content-Length": "1000"], chunks: ["0123456789"]))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: session)
         }
         guard case .transportFailed(let underlying as DownloadError, _) = error,
             case .incompleteBody(received: 10, expected: 1000) = underlying
@@ -94,7 +94,7 @@ struct DownloadTests {
             .response(ManualTransport.ok), .data(Data("first".utf8)), .failed(URLError(.networkConnectionLost)),
         ])
         let error = await #expect(throws: RequestError.self) {
-            try await Session(transport: transport).download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: Session(transport: transport))
         }
         #expect(error?.stage == .transport)
         #expect((error?.underlyingError as? URLError)?.code == .networkConnectionLost)
@@ -107,7 +107,7 @@ struct DownloadTests {
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         let session = Session(transport: transport)
         let task = Task { [destination] in
-            try await session.download(for: StreamedRequest(), to: destination) { step in
+            try await StreamedRequest().download(to: destination, using: session) { step in
                 if step.bytesReceived > 0 { writtenContinuation.yield() }
             }
         }
@@ -128,15 +128,15 @@ struct DownloadTests {
         try Data("old".utf8).write(to: destination)
         let failing = session(.stream(status: 500, chunks: ["nope"]))
         await #expect(throws: RequestError.self) {
-            try await failing.download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: failing)
         }
         #expect(try String(contentsOf: destination, encoding: .utf8) == "old")
         let cutOff = session(.stream(headers: ["Content-Length": "99"], chunks: ["new"]))
         await #expect(throws: RequestError.self) {
-            try await cutOff.download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: cutOff)
         }
         #expect(try String(contentsOf: destination, encoding: .utf8) == "old")
-        _ = try await session(.stream(chunks: ["new", "er"])).download(for: StreamedRequest(), to: destination)
+        _ = try await StreamedRequest().download(to: destination, using: session(.stream(chunks: ["new", "er"])))
         #expect(try String(contentsOf: destination, encoding: .utf8) == "newer")
         #expect(try fileNames(in: directory) == ["body.bin"])
     }
@@ -145,7 +145,7 @@ struct DownloadTests {
     func destinationIsDirectory() async throws {
         try FileManager.default.createDirectory(at: destination, withIntermediateDirectories: false)
         let error = await #expect(throws: RequestError.self) {
-            try await session(.stream(chunks: ["x"])).download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: session(.stream(chunks: ["x"])))
         }
         guard case .transportFailed(DownloadError.cannotMoveToDestination, _) = error else {
             Issue.record("expected cannotMoveToDestination, got \(String(describing: error))")
@@ -158,7 +158,7 @@ struct DownloadTests {
     func missingDirectory() async throws {
         let nowhere = directory.appendingPathComponent("missing/body.bin")
         let error = await #expect(throws: RequestError.self) {
-            try await session(.stream(chunks: ["x"])).download(for: StreamedRequest(), to: nowhere)
+            try await StreamedRequest().download(to: nowhere, using: session(.stream(chunks: ["x"])))
         }
         guard case .transportFailed(DownloadError.fileWriteFailed, _) = error else {
             Issue.record("expected fileWriteFailed, got \(String(describing: error))")
@@ -175,7 +175,7 @@ struct DownloadTests {
                 ? .stream(status: 503, chunks: ["busy"]) : .stream(chunks: ["second"])
         }
         let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2)).timed(by: WaitRecorder())
-        let download = try await session.download(for: StreamedRequest(), to: destination)
+        let download = try await StreamedRequest().download(to: destination, using: session)
         #expect(calls.value == 2)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "second")
         #expect(try fileNames(in: directory) == ["body.bin"])
@@ -190,8 +190,8 @@ struct DownloadTests {
             seen.withLock { $0 = request.value(forHTTPHeaderField: "X-Adapted") }
             return .stream(chunks: ["abc"])
         }
-        _ = try await Session(transport: transport, interceptors: [interceptor])
-            .download(for: StreamedRequest(), to: destination)
+        _ = try await StreamedRequest().download(
+            to: destination, using: Session(transport: transport, interceptors: [interceptor]))
         #expect(seen.value == "yes")
         #expect(interceptor.inspected.value == ["200 0"])
     }
@@ -200,7 +200,7 @@ struct DownloadTests {
     func completionForm() async throws {
         let session = session(.stream(chunks: ["a", "b"], interval: 0.01))
         let result = await withCheckedContinuation { continuation in
-            session.download(StreamedRequest(), to: destination) { continuation.resume(returning: $0) }
+            StreamedRequest().download(to: destination, using: session) { continuation.resume(returning: $0) }
         }
         #expect(try result.get().byteCount == 2)
 
@@ -208,8 +208,9 @@ struct DownloadTests {
         let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
         let probe = CompletionProbe<Result<DownloadResponse, RequestError>>()
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
-        let handle = Session(transport: transport).download(
-            StreamedRequest(), to: other, progress: { if $0.bytesReceived > 0 { writtenContinuation.yield() } },
+        let handle = StreamedRequest().download(
+            to: other, using: Session(transport: transport),
+            progress: { if $0.bytesReceived > 0 { writtenContinuation.yield() } },
             completion: probe.handler
         )
         for await _ in written { break }
@@ -231,7 +232,7 @@ struct DownloadTests {
         for round in 0..<100 {
             let destination = directory.appendingPathComponent("race-\(round).bin")
             let probe = CompletionProbe<Result<DownloadResponse, RequestError>>()
-            let handle = session.download(StreamedRequest(), to: destination, completion: probe.handler)
+            let handle = StreamedRequest().download(to: destination, using: session, completion: probe.handler)
             if round % 2 == 1 { await Task.yield() }
             handle.cancel()
             let outcome = await probe.first(timeout: 30)

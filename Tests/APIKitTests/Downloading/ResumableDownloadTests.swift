@@ -29,7 +29,7 @@ struct ResumableDownloadTests {
         let session = Session(
             transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+            try await StreamedRequest().download(to: destination, using: session, resumable: true)
         }
         guard case .transportFailed(DownloadError.incompleteBody, _) = error, let resume = error?.downloadResumeData
         else {
@@ -58,8 +58,9 @@ struct ResumableDownloadTests {
                 status: 206, headers: ["Content-Range": "bytes 5-9/10", "Content-Length": "5", "ETag": #""v1""#],
                 chunks: ["567", "89"])
         }
-        let download = try await Session(transport: transport)
-            .download(for: StreamedRequest(), to: destination, resumingFrom: resume) { steps.append($0) }
+        let download = try await StreamedRequest().download(
+            to: destination, using: Session(transport: transport), resumingFrom: resume
+        ) { steps.append($0) }
         #expect(seen.ranges.value.map(\.range) == ["bytes=5-"])
         #expect(seen.ranges.value.map(\.ifRange) == [#""v1""#])
         #expect(download.byteCount == 10)
@@ -79,8 +80,8 @@ struct ResumableDownloadTests {
                 ? .stream(status: 206, headers: ["Content-Range": "bytes 5-5/6"], chunks: ["!"])
                 : .stream(headers: ["Content-Length": "3", "ETag": #""v2""#], chunks: ["new"])
         }
-        let download = try await Session(transport: transport)
-            .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        let download = try await StreamedRequest().download(
+            to: destination, using: Session(transport: transport), resumingFrom: resume)
         #expect(download.byteCount == 3)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new")
         #expect(try fileNames(in: directory) == ["body.bin"])
@@ -93,7 +94,7 @@ struct ResumableDownloadTests {
             transport: StubTransport(
                 .stream(status: 206, headers: ["Content-Range": "bytes 0-9/10"], chunks: ["0123456789"])))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+            try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
         }
         guard case .transportFailed(DownloadResumeError.contentRangeMismatch(5, "bytes 0-9/10"), _) = error else {
             Issue.record("expected contentRangeMismatch, got \(String(describing: error))")
@@ -109,7 +110,7 @@ struct ResumableDownloadTests {
         let session = Session(
             transport: StubTransport(.stream(status: 416, headers: ["Content-Range": "bytes */5"], chunks: [String]())))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+            try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
         }
         guard case .transportFailed(DownloadResumeError.rangeNotSatisfiable(bytesReceived: 5), _) = error else {
             Issue.record("expected rangeNotSatisfiable, got \(String(describing: error))")
@@ -129,8 +130,8 @@ struct ResumableDownloadTests {
             return .stream(chunks: ["x"])
         }
         let error = await #expect(throws: RequestError.self) {
-            try await Session(transport: transport)
-                .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+            try await StreamedRequest().download(
+                to: destination, using: Session(transport: transport), resumingFrom: resume)
         }
         guard case .transportFailed(let underlying as DownloadResumeError, _) = error,
             case .partialFileUnusable(let url, bytesReceived: 5) = underlying
@@ -155,10 +156,10 @@ struct ResumableDownloadTests {
         let transport = ManualTransport(initial: [.response(ok), .data(Data("first".utf8))])
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         let task = Task { [destination] in
-            try await Session(transport: transport)
-                .download(for: StreamedRequest(), to: destination, resumable: true) { step in
-                    if step.bytesReceived > 0 { writtenContinuation.yield() }
-                }
+            try await StreamedRequest().download(to: destination, using: Session(transport: transport), resumable: true)
+            { step in
+                if step.bytesReceived > 0 { writtenContinuation.yield() }
+            }
         }
         for await _ in written { break }
         task.cancel()
@@ -186,7 +187,7 @@ struct ResumableDownloadTests {
         let resume = try await interrupted()
         let session = Session(transport: StubTransport(.stream(chunks: ["x"])), interceptors: [Refusing()])
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+            try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
         }
         #expect(error?.stage == .requestInterceptor)
         #expect(error?.downloadResumeData == resume)
@@ -204,7 +205,7 @@ struct ResumableDownloadTests {
                     status: 206, headers: ["Content-Range": "bytes 3-5/6", "Content-Length": "3"], chunks: ["def"])
         }
         let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2)).timed(by: WaitRecorder())
-        let download = try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+        let download = try await StreamedRequest().download(to: destination, using: session, resumable: true)
         #expect(seen.ranges.value.map(\.range) == [nil, "bytes=3-"])
         #expect(download.byteCount == 6)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
@@ -216,7 +217,7 @@ struct ResumableDownloadTests {
         let session = Session(
             transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: session)
         }
         #expect(error?.downloadResumeData == nil)
         #expect(try fileNames(in: directory).isEmpty)
@@ -234,11 +235,11 @@ struct ResumableDownloadTests {
             })
         let request = StreamedRequest()
         do {
-            _ = try await api.download(for: request, to: destination, resumable: true)
+            _ = try await request.download(to: destination, using: api, resumable: true)
         } catch {
             guard let resume = error.downloadResumeData else { throw error }
             // later, or after the network is back: only the missing bytes are fetched
-            _ = try await api.download(for: request, to: destination, resumingFrom: resume)
+            _ = try await request.download(to: destination, using: api, resumingFrom: resume)
         }
         #expect(calls.value == 2)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
@@ -253,14 +254,16 @@ struct ResumableDownloadTests {
                     : .stream(headers: ["Content-Length": "4", "ETag": #""c""#], chunks: ["ab"])
             })
         let failed = await withCheckedContinuation { continuation in
-            api.download(StreamedRequest(), to: destination, resumable: true) { continuation.resume(returning: $0) }
+            StreamedRequest().download(to: destination, using: api, resumable: true) {
+                continuation.resume(returning: $0)
+            }
         }
         guard case .failure(let error) = failed, let resume = error.downloadResumeData else {
             Issue.record("expected a failure with resume data, got \(failed)")
             return
         }
         let resumed = await withCheckedContinuation { continuation in
-            api.download(StreamedRequest(), to: destination, resumingFrom: resume) {
+            StreamedRequest().download(to: destination, using: api, resumingFrom: resume) {
                 continuation.resume(returning: $0)
             }
         }
@@ -308,7 +311,7 @@ struct ResumableDownloadTests {
         let session = Session(
             transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #"W/"v1""#], chunks: ["01234"])))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+            try await StreamedRequest().download(to: destination, using: session, resumable: true)
         }
         let resume = try #require(error?.downloadResumeData)
         #expect(resume.validator == nil)
@@ -318,8 +321,8 @@ struct ResumableDownloadTests {
             seen.record(request)
             return .stream(headers: ["Content-Length": "10"], chunks: ["abcde", "fghij"])
         }
-        let download = try await Session(transport: transport)
-            .download(for: StreamedRequest(), to: destination, resumingFrom: resume)
+        let download = try await StreamedRequest().download(
+            to: destination, using: Session(transport: transport), resumingFrom: resume)
         #expect(seen.ranges.value.count == 1)
         #expect(seen.ranges.value.first?.range == nil)
         #expect(seen.ranges.value.first?.ifRange == nil)

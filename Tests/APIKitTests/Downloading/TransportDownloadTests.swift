@@ -178,8 +178,9 @@ struct TransportDownloadTests {
     @Test("a transport that implements only send still downloads, through the default download")
     func sendOnlyTransport() async throws {
         let steps = Protected<[TransferProgress]>([])
-        let download = try await Session(transport: SendOnlyTransport())
-            .download(for: StreamedRequest(), to: destination) { steps.append($0) }
+        let download = try await StreamedRequest().download(
+            to: destination, using: Session(transport: SendOnlyTransport())
+        ) { steps.append($0) }
         #expect(download.byteCount == 16)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "downloaded whole")
         #expect(steps.value.map(\.bytesReceived) == [0, 16])
@@ -274,11 +275,11 @@ struct TransportDownloadTests {
     func choosesTheSeam() async throws {
         let transport = FileWritingTransport { request, file in written("downloaded", to: file, for: request) }
         let session = Session(transport: transport)
-        let plain = try await session.download(for: StreamedRequest(), to: destination)
+        let plain = try await StreamedRequest().download(to: destination, using: session)
         #expect(try String(contentsOf: plain.fileURL, encoding: .utf8) == "downloaded")
         #expect(transport.calls.value == (downloads: 1, streams: 0))
 
-        let resumable = try await session.download(for: StreamedRequest(), to: destination, resumable: true)
+        let resumable = try await StreamedRequest().download(to: destination, using: session, resumable: true)
         #expect(try String(contentsOf: resumable.fileURL, encoding: .utf8) == "streamed")
         #expect(transport.calls.value == (downloads: 1, streams: 1))
         #expect(try fileNames(in: directory) == ["body.bin"])
@@ -291,7 +292,7 @@ struct TransportDownloadTests {
             seen.withLock { $0 = file }
             return written("x", to: file, for: request)
         }
-        _ = try await Session(transport: transport).download(for: StreamedRequest(), to: destination)
+        _ = try await StreamedRequest().download(to: destination, using: Session(transport: transport))
         let file = try #require(seen.value)
         #expect(file.deletingLastPathComponent().standardizedFileURL == directory.standardizedFileURL)
         #expect(file.lastPathComponent.hasPrefix(".body.bin."))
@@ -310,14 +311,14 @@ struct TransportDownloadTests {
         let session = Session(
             transport: transport, interceptors: [interceptor], errorBodyDecoder: .json(StreamFailure.self))
         let error = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: session)
         }
         #expect(error?.statusCode == 404)
-        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "gone"))
+        #expect((error?.errorBody as? StreamFailure) == StreamFailure(error: "gone"))
         #expect(interceptor.inspected.value == ["404 16"])
 
         let large = await #expect(throws: RequestError.self) {
-            try await session.download(for: StreamedRequest(path: "big"), to: destination)
+            try await StreamedRequest(path: "big").download(to: destination, using: session)
         }
         #expect(large?.body?.count == 1 << 20)
         #expect(try fileNames(in: directory).isEmpty)
@@ -329,7 +330,7 @@ struct TransportDownloadTests {
             written("0123456789", to: file, for: request, headers: ["Content-Length": "1000"])
         }
         let error = await #expect(throws: RequestError.self) {
-            try await Session(transport: short).download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: Session(transport: short))
         }
         guard case .transportFailed(DownloadError.incompleteBody(received: 10, expected: 1000), _) = error else {
             Issue.record("expected incompleteBody, got \(String(describing: error))")
@@ -338,7 +339,7 @@ struct TransportDownloadTests {
         let gzip = FileWritingTransport { request, file in
             written("decoded", to: file, for: request, headers: ["Content-Length": "3", "Content-Encoding": "gzip"])
         }
-        let decoded = try await Session(transport: gzip).download(for: StreamedRequest(), to: destination)
+        let decoded = try await StreamedRequest().download(to: destination, using: Session(transport: gzip))
         #expect(decoded.byteCount == 7)
 
         let missing = FileWritingTransport { request, file in
@@ -346,7 +347,7 @@ struct TransportDownloadTests {
             return .success(TransportDownload(fileURL: file, urlResponse: response))
         }
         let missingError = await #expect(throws: RequestError.self) {
-            try await Session(transport: missing).download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: Session(transport: missing))
         }
         guard case .transportFailed(DownloadError.fileWriteFailed, _) = missingError else {
             Issue.record("expected fileWriteFailed, got \(String(describing: missingError))")
@@ -362,7 +363,7 @@ struct TransportDownloadTests {
             return .failure(URLError(.networkConnectionLost))
         }
         let error = await #expect(throws: RequestError.self) {
-            try await Session(transport: transport).download(for: StreamedRequest(), to: destination)
+            try await StreamedRequest().download(to: destination, using: Session(transport: transport))
         }
         #expect((error?.underlyingError as? URLError)?.code == .networkConnectionLost)
         #expect(try fileNames(in: directory).isEmpty)
@@ -381,7 +382,8 @@ struct TransportDownloadTests {
         let calls = Protected(0)
         let leftWhenCompleted = Protected<[String]>([])
         let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
-        let handle = Session(transport: transport).download(StreamedRequest(), to: destination) { [directory] result in
+        let handle = StreamedRequest().download(to: destination, using: Session(transport: transport)) {
+            [directory] result in
             // what exists when the completion runs, not some time later
             let left = ((try? fileNames(in: own)) ?? ["?"]) + ((try? fileNames(in: directory)) ?? ["?"])
             leftWhenCompleted.withLock { $0 = left }
@@ -415,7 +417,7 @@ struct TransportDownloadTests {
                 ? written("busy", to: file, for: request, status: 503) : written("second", to: file, for: request)
         }
         let session = Session(transport: transport, retryPolicy: RetryPolicy(maxAttempts: 2)).timed(by: WaitRecorder())
-        let download = try await session.download(for: StreamedRequest(), to: destination)
+        let download = try await StreamedRequest().download(to: destination, using: session)
         #expect(try String(contentsOf: download.fileURL, encoding: .utf8) == "second")
         #expect(attempts.value == 2)
         #expect(try fileNames(in: directory) == ["body.bin"])

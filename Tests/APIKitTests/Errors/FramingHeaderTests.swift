@@ -123,7 +123,7 @@ struct FramingHeaderTests {
         let sent = Locked(0)
         let session = Self.countingSession(sent) { $0.defaultHeaders = ["Content-Length": "3"] }
         await #expect {
-            _ = try await session.response(for: Posted())
+            _ = try await Posted().response(using: session)
         } throws: { error in
             Self.framing(error)?.name == "Content-Length" && Self.framing(error)?.source == .sessionDefaultHeaders
         }
@@ -135,7 +135,7 @@ struct FramingHeaderTests {
         let sent = Locked(0)
         let session = Self.countingSession(sent)
         await #expect {
-            _ = try await session.response(for: AddsInIntercept())
+            _ = try await AddsInIntercept().response(using: session)
         } throws: { error in
             Self.framing(error)?.name == "Content-Length" && Self.framing(error)?.source == .requestIntercept
         }
@@ -153,7 +153,7 @@ struct FramingHeaderTests {
         let sent = Locked(0)
         let session = Self.countingSession(sent) { $0.interceptors = [Chunking()] }
         await #expect {
-            _ = try await session.response(for: Posted())
+            _ = try await Posted().response(using: session)
         } throws: { error in
             Self.framing(error)?.source == .interceptor("Chunking") && "\(error)".contains("interceptor `Chunking`")
         }
@@ -168,9 +168,9 @@ struct FramingHeaderTests {
             $0.retryPolicy = RetryPolicy(maxAttempts: 3)
         }
         await #expect {
-            _ = try await session.response(for: Posted())
+            _ = try await Posted().response(using: session)
         } throws: { error in
-            Self.framing(error)?.source == .interceptor("Chunking") && (error as? RequestError)?.attempts == 1
+            Self.framing(error)?.source == .interceptor("Chunking") && (error as? RequestError)?.context.attempts == 1
         }
         #expect(sent.withLock { $0 } == 0)
     }
@@ -182,7 +182,7 @@ struct FramingHeaderTests {
             $0.credentialStore = CredentialStore(LengthSigning(), credential: "t")
         }
         await #expect {
-            _ = try await session.response(for: Posted())
+            _ = try await Posted().response(using: session)
         } throws: { error in
             Self.framing(error)?.source == .authenticator("LengthSigning")
         }

@@ -106,7 +106,7 @@ struct InjectionRejectionTests {
 
     private static func failureStage(of request: some Request, session: Session) async -> RequestError.Stage? {
         let probe = CompletionProbe<RequestError.Stage?>()
-        session.perform(request) { result in probe.record(result.errorValue?.stage) }
+        request.perform(using: session) { result in probe.record(result.errorValue?.stage) }
         let performed = await probe.first(timeout: 30) ?? nil
         let awaited = await request.result(session: session).errorValue?.stage
         return performed == awaited ? performed : nil

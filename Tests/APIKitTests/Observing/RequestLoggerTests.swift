@@ -165,7 +165,7 @@ struct RequestLoggerTests {
         let session = Session(transport: StubTransport(.success(body: "late", delay: 60)), logger: recorder.logger())
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        let handle = session.perform(SecretRequest()) { probe.record($0) }
+        let handle = SecretRequest().perform(using: session) { probe.record($0) }
         // the request event is logged before the transport's send, inside perform
         #expect(recorder.requests.count == 1)
         handle.cancel()

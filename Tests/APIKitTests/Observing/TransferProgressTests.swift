@@ -55,8 +55,8 @@ struct TransferProgressTests {
         let recorder = ProgressRecorder()
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        session.perform(
-            request, progress: recorder.handler, completion: probe.handler { _ in recorder.markCompleted() })
+        request.perform(
+            using: session, progress: recorder.handler, completion: probe.handler { _ in recorder.markCompleted() })
 
         #expect(try #require(await probe.first(timeout: 30)).get() == body, sourceLocation: sourceLocation)
         let sent = Int64(LogSecrets.body.utf8.count)
@@ -97,7 +97,7 @@ struct TransferProgressTests {
         let probe = CompletionProbe<Result<String, RequestError>>()
         let session = Session(transport: StubTransport(.success(body: "late", delay: 60)))
 
-        let handle = session.perform(SecretRequest(), progress: recorder.handler, completion: probe.handler)
+        let handle = SecretRequest().perform(using: session, progress: recorder.handler, completion: probe.handler)
         handle.cancel()
 
         #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .cancelled)
@@ -116,20 +116,21 @@ struct TransferProgressTests {
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain.test"))
         try await expectTotalsAtTheEnd(
-            through: Session(transport: StubURLProtocol.session), request: request, body: "plain")
+            through: Session(transport: SharedURLSessionTransport(urlSession: StubURLProtocol.session)),
+            request: request, body: "plain")
     }
 
     @Test("a URLSession passed as the transport reports no progress for a transfer that fails")
     func urlSessionFailureReportsNothing() async throws {
         StubURLProtocol.registry.register(.failure(.networkConnectionLost), host: "progress-plain-failure.test")
         let recorder = ProgressRecorder()
-        let session = Session(transport: StubURLProtocol.session)
+        let session = Session(transport: SharedURLSessionTransport(urlSession: StubURLProtocol.session))
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain-failure.test"))
 
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        session.perform(request, progress: recorder.handler, completion: probe.handler)
+        request.perform(using: session, progress: recorder.handler, completion: probe.handler)
 
         #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .transport)
         #expect(await probe.released(), "the completion is still held")

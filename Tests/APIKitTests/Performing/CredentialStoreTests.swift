@@ -168,8 +168,8 @@ struct CredentialStoreTests {
         let tally = CompletionTally(count: 50)
         let results = Locked<[Result<String, RequestError>?]>(Array(repeating: nil, count: 50))
         DispatchQueue.concurrentPerform(iterations: 50) { index in
-            session.perform(
-                TextRequest(),
+            TextRequest().perform(
+                using: session,
                 completion: tally.completion(for: index) { result in
                     results.withLock { $0[index] = result }
                 })
@@ -298,11 +298,11 @@ struct CredentialStoreTests {
         let session = Session(
             transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let cancelled = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest(path: "first"), completion: cancelled.handler)
+        let handle = TextRequest(path: "first").perform(using: session, completion: cancelled.handler)
         #expect(await authenticator.started.first(timeout: 30) == 1, "the refresh never started")
         // Started while the refresh runs: waits for it instead of sending the stale token.
         let waiting = CompletionProbe<Result<String, RequestError>>()
-        session.perform(TextRequest(path: "second"), completion: waiting.handler)
+        TextRequest(path: "second").perform(using: session, completion: waiting.handler)
         handle.cancel()
         #expect(try #require(await cancelled.first(timeout: 30)).errorValue?.stage == .cancelled)
         release.record(true)
@@ -331,7 +331,7 @@ struct CredentialStoreTests {
         let session = Session(
             transport: transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let late = CompletionProbe<Result<String, RequestError>>()
-        session.perform(TextRequest(path: "late")) { late.record($0) }
+        TextRequest(path: "late").perform(using: session) { late.record($0) }
         #expect(await transport.held.first(timeout: 30) != nil, "the late request was not sent")
         #expect(try await session.performProbed(TextRequest(path: "early")).result?.get() == "ok")
         #expect(authenticator.count == 1)

@@ -36,10 +36,10 @@ struct ErrorBodyTests {
             #expect(response.statusCode == 422)
             #expect(body == Data(Self.failureJSON.utf8))
             #expect(
-                error.errorBody(as: APIFailure.self)
+                (error.errorBody as? APIFailure)
                     == APIFailure(result: "error", errors: ["token expired", "try again"]))
             #expect((error.errorBody as? APIFailure)?.errors.first == "token expired")
-            #expect(error.errorBody(as: LoginFailure.self) == nil)
+            #expect((error.errorBody as? LoginFailure) == nil)
             #expect(
                 error.description.hasSuffix(
                     "status code 422 (\(body.count) body bytes), error body decoded as APIFailure"))
@@ -84,8 +84,8 @@ struct ErrorBodyTests {
         )
         let error = try #require(
             await session.performProbed(TextRequest(errorBodyDecoder: .json(LoginFailure.self))).result?.errorValue)
-        #expect(error.errorBody(as: LoginFailure.self) == LoginFailure(reason: "locked"))
-        #expect(error.errorBody(as: APIFailure.self) == nil)
+        #expect((error.errorBody as? LoginFailure) == LoginFailure(reason: "locked"))
+        #expect((error.errorBody as? APIFailure) == nil)
     }
 
     @Test("a custom decoder sees the response; rejections by interceptors are decoded too")
@@ -107,7 +107,7 @@ struct ErrorBodyTests {
             return
         }
         #expect(body == Data("taken".utf8))
-        #expect(error.errorBody(as: String.self) == "409: taken")
+        #expect((error.errorBody as? String) == "409: taken")
     }
 
     @Test("without a decoder nothing is decoded; contexts stay equal whatever the payload")
@@ -132,8 +132,8 @@ struct ErrorBodyTests {
         let session = Session(transport: transport, retryPolicy: policy, errorBodyDecoder: .json(APIFailure.self))
             .timed(by: WaitRecorder())
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
-        #expect(error.errorBody(as: APIFailure.self)?.errors == ["last"])
-        #expect(error.attempts == 2)
+        #expect((error.errorBody as? APIFailure)?.errors == ["last"])
+        #expect(error.context.attempts == 2)
         #expect(error.description.hasSuffix("error body decoded as APIFailure after 2 attempts"))
     }
 }

@@ -13,10 +13,10 @@ struct RequestResponseTests {
         #expect(value == "hello")
     }
 
-    @Test("session.response(for:) is the same call")
+    @Test(".response(using: session) is the same call")
     func sessionResponse() async throws {
         let session = Session(transport: StubTransport(.success(body: "hi")))
-        #expect(try await session.response(for: ProbeRequest(base: stubBase)) == "hi")
+        #expect(try await ProbeRequest(base: stubBase).response(using: session) == "hi")
     }
 
     @Test("the thrown error is a RequestError without a cast")

@@ -22,10 +22,10 @@ struct ResilienceArticleTests {
         let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
             .timed(by: WaitRecorder())  // not in the article: the test does not wait
         do {
-            _ = try await api.response(for: Flaky())
+            _ = try await Flaky().response(using: api)
             Issue.record("expected an error")
         } catch {
-            #expect(error.attempts == 3)
+            #expect(error.context.attempts == 3)
             #expect(
                 error.description
                     == "GET https://httpbin.org/status/503 (Flaky): server answered with status code 503 (0 body bytes) after 3 attempts"
@@ -61,7 +61,7 @@ struct ResilienceArticleTests {
     @Test("Refreshing tokens: 401, one refresh, replayed with token-1")
     func refreshing() async throws {
         let api = Session(transport: Self.bearer, credentialStore: CredentialStore(Tokens(), credential: nil))
-        let check = try await api.response(for: BearerCheck())
+        let check = try await BearerCheck().response(using: api)
         #expect(check.token == "token-1")
         #expect(check.authenticated)
     }
@@ -78,14 +78,14 @@ struct ResilienceArticleTests {
         let stub = StubTransport(.success(status: 422, body: #"{"result": "error", "errors": ["password too short"]}"#))
         let api = Session(transport: stub, errorBodyDecoder: .json(APIFailure.self))
         do {
-            _ = try await api.response(for: Login())
+            _ = try await Login().response(using: api)
             Issue.record("expected an error")
         } catch {
             guard case .unacceptableStatusCode(422, let body, _, _) = error else {
                 Issue.record("unexpected \(error)")
                 return
             }
-            #expect(error.errorBody(as: APIFailure.self)?.errors == ["password too short"])
+            #expect((error.errorBody as? APIFailure)?.errors == ["password too short"])
             #expect(body.count == 53)
         }
     }

@@ -39,7 +39,7 @@ struct ResourceTimeoutTests {
         let transport = slow(60, time: time)
         let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 0.3)).timed(by: time)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        session.perform(TextRequest(), completion: probe.handler)
+        TextRequest().perform(using: session, completion: probe.handler)
         // the deadline's timer and the stub's answer, in either order
         #expect(Set([await time.nextWait(), await time.nextWait()]) == [0.3, 60])
         time.advance(by: 0.299)
@@ -77,7 +77,7 @@ struct ResourceTimeoutTests {
         let transport = slow(0.05, body: "ok", time: time)
         let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 3)).timed(by: time)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        session.perform(TextRequest(), completion: probe.handler)
+        TextRequest().perform(using: session, completion: probe.handler)
         #expect(Set([await time.nextWait(), await time.nextWait()]) == [0.05, 3])
         time.advance(by: 0.05)
         #expect(try await probe.first(timeout: 30)?.get() == "ok")
@@ -93,7 +93,7 @@ struct ResourceTimeoutTests {
         let transport = slow(60, time: time)
         let session = Session(transport: transport, options: RequestOptions(resourceTimeout: 4)).timed(by: time)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest(), completion: probe.handler)
+        let handle = TextRequest().perform(using: session, completion: probe.handler)
         // cancel once the transfer and the timer have started
         #expect(Set([await time.nextWait(), await time.nextWait()]) == [4, 60])
         handle.cancel()
@@ -142,7 +142,7 @@ struct ResourceTimeoutTests {
         ).timed(by: WaitRecorder())
         let error = try #require(await failing.performProbed(TextRequest()).result?.errorValue)
         expectTimedOut(.failure(error))
-        #expect(error.attempts == 3)
+        #expect(error.context.attempts == 3)
         #expect(down.count == 3)
     }
 

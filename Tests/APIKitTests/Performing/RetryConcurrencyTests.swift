@@ -97,8 +97,8 @@ struct RetryConcurrencyTests {
             let session = sessions[index % sessions.count]
                 .timed(by: BackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
             let request = TextRequest(retryPolicy: Self.policy)
-            let started = session.perform(
-                request,
+            let started = request.perform(
+                using: session,
                 completion: tally.completion(for: index) { result in
                     switch result {
                     case .success: succeeded.withLock { $0 += 1 }
@@ -125,7 +125,7 @@ struct RetryConcurrencyTests {
         let errors = outcomes.withLock { $0 }.compactMap { $0 }
         #expect(succeeded.withLock { $0 } > 0, "no request succeeded")
         #expect(errors.contains { $0.stage == .cancelled })
-        #expect(errors.contains { $0.attempts > 1 }, "no request failed after retries")
+        #expect(errors.contains { $0.context.attempts > 1 }, "no request failed after retries")
         #expect(cancelledInBackoff.withLock { $0 } > 0, "no cancellation during a backoff wait")
     }
 

@@ -57,7 +57,7 @@ struct RetryTests {
         }
         #expect(body == Data("busy".utf8))
         #expect(context.attempts == 3)
-        #expect(error.attempts == 3)
+        #expect(error.context.attempts == 3)
         #expect(transport.count == 3)
         #expect(error.description.hasSuffix("server answered with status code 503 (4 body bytes) after 3 attempts"))
         #expect(error.localizedDescription == error.description)
@@ -69,7 +69,7 @@ struct RetryTests {
         let session = Session(transport: transport, retryPolicy: WaitRecorder().policy()).timed(by: WaitRecorder())
         let error = try #require(await session.performProbed(TextRequest(method: .post)).result?.errorValue)
         #expect(error.statusCode == 503)
-        #expect(error.attempts == 1)
+        #expect(error.context.attempts == 1)
         #expect(!error.description.contains("attempts"))
         #expect(transport.count == 1)
     }
@@ -99,7 +99,7 @@ struct RetryTests {
                 .performProbed(TextRequest()).result?
                 .errorValue)
         #expect(last.stage == .transport)
-        #expect(last.attempts == 3)
+        #expect(last.context.attempts == 3)
         #expect(last.description.hasSuffix("after 3 attempts"))
     }
 
@@ -152,7 +152,7 @@ struct RetryTests {
         let waits = WaitRecorder(blockUntilCancelled: true)
         let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest(), completion: probe.handler)
+        let handle = TextRequest().perform(using: session, completion: probe.handler)
         #expect(await waits.waiting.first(timeout: 30) == 1, "never reached the backoff wait")
         handle.cancel()
         let result = try #require(await probe.first(timeout: 30))
@@ -184,7 +184,7 @@ struct RetryTests {
         let session = Session(transport: recording, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0)))
             .timed(by: time)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let handle = session.perform(TextRequest()) { probe.record($0) }
+        let handle = TextRequest().perform(using: session) { probe.record($0) }
         #expect(await time.nextWait() == 0, "the backoff of a base delay of 0")
         time.advance(by: 0)
         // The second transfer: wait until it was handed to the transport.

@@ -78,8 +78,8 @@ struct SessionConcurrencyTests {
         let sessions = Self.sessions()
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let session = sessions[index % sessions.count]
-            let handle = session.perform(
-                ProbeRequest(base: stubBase),
+            let handle = ProbeRequest(base: stubBase).perform(
+                using: session,
                 completion: tally.completion(for: index) { result in
                     outcomes.withLock { $0[index] = result.errorValue?.stage }
                 })

@@ -163,7 +163,7 @@ struct SessionInterceptorTests {
         let log = EventLog()
         let endpoint = StubEndpoint(.status(200, body: "over URLSession", onRequest: { _ in log.append("send") }))
         let session = Session(
-            transport: StubURLProtocol.session,
+            transport: SharedURLSessionTransport(urlSession: StubURLProtocol.session),
             interceptors: [RecordingInterceptor(name: "A", log: log), RecordingInterceptor(name: "B", log: log)]
         )
 
@@ -185,7 +185,7 @@ struct SessionInterceptorTests {
                 transport: StubTransport(.success(body: "x")), completionQueue: queue, interceptors: interceptors)
             let probe = CompletionProbe<(Bool, String?)>()
             InsideCall.run {
-                session.perform(ProbeRequest(base: stubBase)) { _ in
+                ProbeRequest(base: stubBase).perform(using: session) { _ in
                     probe.record((!InsideCall.isInside, DispatchQueue.getSpecific(key: key)))
                 }
             }

@@ -4,11 +4,11 @@ import Testing
 
 @testable import APIKit
 
-@Suite("URLSession as a Transport")
+@Suite("A caller's URLSession as the transport (the spec perform's road)")
 struct URLSessionTransportTests {
     func send(_ request: URLRequest) async -> Result<TransportResponse, any Error>? {
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        _ = StubURLProtocol.session.send(request) { probe.record($0) }
+        _ = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(request) { probe.record($0) }
         return await probe.first(timeout: 30)
     }
 
@@ -31,7 +31,9 @@ struct URLSessionTransportTests {
     func cancel() async throws {
         let endpoint = StubEndpoint(.status(200, delay: 30))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        let task = StubURLProtocol.session.send(URLRequest(url: endpoint.base)) { probe.record($0) }
+        let task = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(URLRequest(url: endpoint.base)) {
+            probe.record($0)
+        }
         #expect((task as? URLSessionDataTask)?.state == .running)
 
         task.cancel()

@@ -1,6 +1,7 @@
-import APIKit
 import Foundation
 import Testing
+
+@testable import APIKit
 
 @Suite("EncodingStrategy: per field and per request")
 struct EncodingStrategyTests {

@@ -112,8 +112,8 @@ extension StreamingTests {
         func jsonLinesStream(seed: UInt64) async {
             let body = StreamBodies.jsonLines(seed: seed, count: 6, badLine: seed % 4 != 0)
             for chunks in StreamBodies.chunkings(of: body.bytes, random: 10, seed: seed) {
-                let stream = Self.session(chunks, contentType: "application/x-ndjson")
-                    .stream(for: StreamedRequest()).jsonLines(of: StreamBodies.Item.self)
+                let stream = StreamedRequest().stream(using: Self.session(chunks, contentType: "application/x-ndjson"))
+                    .jsonLines(of: StreamBodies.Item.self)
                 let (items, error) = await collect(stream)
                 #expect(items == body.elements, "\(body), chunks \(chunks.map(\.count))")
                 #expect(error == body.error, "\(body), chunks \(chunks.map(\.count))")
@@ -124,7 +124,7 @@ extension StreamingTests {
         func linesStream(seed: UInt64) async {
             let body = StreamBodies.lines(seed: seed, count: 6, limit: nil)
             for chunks in StreamBodies.chunkings(of: body.bytes, random: 10, seed: seed) {
-                let stream = Self.session(chunks, contentType: "text/plain").stream(for: StreamedRequest()).lines
+                let stream = StreamedRequest().stream(using: Self.session(chunks, contentType: "text/plain")).lines
                 let (lines, error) = await collect(stream)
                 #expect(lines == body.elements, "\(body), chunks \(chunks.map(\.count))")
                 #expect(error == nil, "\(body), chunks \(chunks.map(\.count))")
@@ -138,7 +138,7 @@ extension StreamingTests {
                 Array("one\r\ntwo\n\u{1F680}\r".utf8) + Array(repeating: UInt8(ascii: "x"), count: limit + 1)
                 + Array("\nafter\n".utf8)
             for chunks in StreamBodies.randomChunkings(of: bytes, count: 6, seed: 7) {
-                let stream = Self.session(chunks, contentType: "text/plain").stream(for: StreamedRequest()).lines
+                let stream = StreamedRequest().stream(using: Self.session(chunks, contentType: "text/plain")).lines
                 let (lines, error) = await collect(stream)
                 #expect(lines == ["one", "two", "\u{1F680}"], "chunks \(chunks.map(\.count))")
                 #expect(error == "lineTooLong(\(limit))", "chunks \(chunks.map(\.count))")
@@ -149,7 +149,7 @@ extension StreamingTests {
         func serverSentEventsStream(seed: UInt64) async {
             let body = StreamBodies.events(seed: seed, count: 4, limit: nil)
             for chunks in StreamBodies.chunkings(of: body.bytes, random: 10, seed: seed) {
-                let stream = Self.session(chunks, contentType: "text/event-stream").stream(for: StreamedRequest())
+                let stream = StreamedRequest().stream(using: Self.session(chunks, contentType: "text/event-stream"))
                     .serverSentEvents
                 let (events, error) = await collect(stream)
                 #expect(events == body.elements, "\(body), chunks \(chunks.map(\.count))")
@@ -173,7 +173,7 @@ extension StreamingTests {
                         ? .stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks.map { Data($0) })
                         : .success(status: 204)
                 }
-                let stream = Session(transport: transport).stream(for: StreamedRequest())
+                let stream = StreamedRequest().stream(using: Session(transport: transport))
                     .serverSentEvents(reconnecting: ServerSentEventReconnection(maximumAttempts: 2, initialDelay: 0))
                 let (events, error) = await collect(stream)
                 #expect(events == body.elements, "\(body), chunks \(chunks.map(\.count))")
@@ -197,7 +197,7 @@ extension StreamingTests {
                     connections.withLock { $0 += 1 }
                     return .stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks.map { Data($0) })
                 }
-                let stream = Session(transport: transport).stream(for: StreamedRequest())
+                let stream = StreamedRequest().stream(using: Session(transport: transport))
                     .serverSentEvents(reconnecting: ServerSentEventReconnection(maximumAttempts: 2, initialDelay: 0))
                 let (events, error) = await collect(stream)
                 #expect(events == expected, "chunks \(chunks.map(\.count))")
@@ -214,7 +214,7 @@ extension StreamingTests {
                 + Array(repeating: UInt8(ascii: "d"), count: limit + 1) + Array("\n\ndata: after\n\n".utf8)
             let expected = [ServerSentEvent(data: "a"), ServerSentEvent(data: "\u{E9}", id: "1")]
             for chunks in StreamBodies.randomChunkings(of: bytes, count: 6, seed: 11) {
-                let stream = Self.session(chunks, contentType: "text/event-stream").stream(for: StreamedRequest())
+                let stream = StreamedRequest().stream(using: Self.session(chunks, contentType: "text/event-stream"))
                     .serverSentEvents
                 let (events, error) = await collect(stream)
                 #expect(events == expected, "chunks \(chunks.map(\.count))")

@@ -87,7 +87,7 @@ extension StreamingTests {
             _ transport: ScriptedStreamTransport,
             _ reconnection: ServerSentEventReconnection = quick
         ) -> ReconnectingServerSentEvents {
-            Session(transport: transport).stream(for: StreamedRequest()).serverSentEvents(reconnecting: reconnection)
+            StreamedRequest().stream(using: Session(transport: transport)).serverSentEvents(reconnecting: reconnection)
         }
 
         @Test("a drop after two events reconnects with Last-Event-ID; the cut-off event is not delivered twice")
@@ -271,7 +271,7 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
             let session = Session(transport: transport, interceptors: [Recorder(seen: seen)])
-            for try await _ in session.stream(for: StreamedRequest()).serverSentEvents(reconnecting: Self.quick) {}
+            for try await _ in StreamedRequest().stream(using: session).serverSentEvents(reconnecting: Self.quick) {}
             #expect(seen.value == [nil, "7"])
         }
     }

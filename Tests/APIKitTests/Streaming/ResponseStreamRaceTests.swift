@@ -13,7 +13,7 @@ struct ResponseStreamRaceTests {
         for round in 0..<300 {
             let consumer = Task { () async throws -> Int in
                 var count = 0
-                for try await _ in session.stream(for: StreamedRequest()) { count += 1 }
+                for try await _ in StreamedRequest().stream(using: session) { count += 1 }
                 return count
             }
             try await Task.sleep(for: .microseconds(round % 6 * 1000))
@@ -41,7 +41,7 @@ struct ResponseStreamRaceTests {
         }
         let session = Session(transport: transport)
         for round in 0..<300 {
-            var iterator = session.stream(for: StreamedRequest()).makeAsyncIterator()
+            var iterator = StreamedRequest().stream(using: session).makeAsyncIterator()
             _ = try await iterator.next()
             if round % 2 == 0 { try await Task.sleep(for: .microseconds(round % 5 * 500)) }
         }

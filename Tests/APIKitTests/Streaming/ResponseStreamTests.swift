@@ -47,7 +47,7 @@ struct ResponseStreamTests {
     func chunksInOrder() async throws {
         let session = session(.stream(chunks: ["a", "bc", "def"], interval: 0.01))
         var chunks: [String] = []
-        for try await chunk in session.stream(for: StreamedRequest()) {
+        for try await chunk in StreamedRequest().stream(using: session) {
             chunks.append(String(decoding: chunk, as: UTF8.self))
         }
         #expect(chunks == ["a", "bc", "def"])
@@ -56,7 +56,7 @@ struct ResponseStreamTests {
     @Test("the first chunk is handed over while the body has not ended")
     func firstChunkEarly() async throws {
         let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
-        var iterator = Session(transport: transport).stream(for: StreamedRequest()).makeAsyncIterator()
+        var iterator = StreamedRequest().stream(using: Session(transport: transport)).makeAsyncIterator()
         // the transport has sent neither the rest nor the end: a stream that waited would hang
         #expect(try await iterator.next() == Data("first".utf8))
         transport.push([.data(Data("second".utf8)), .finished])
@@ -73,7 +73,7 @@ struct ResponseStreamTests {
             return .stream(chunks: ["x"])
         }
         let session = Session(transport: stub, defaultHeaders: ["X-Default": "1"], interceptors: [interceptor])
-        let stream = session.stream(for: StreamedRequest())
+        let stream = StreamedRequest().stream(using: session)
         #expect(seen.value.isEmpty)
         for try await _ in stream {}
         for try await _ in stream {}
@@ -87,7 +87,7 @@ struct ResponseStreamTests {
     func lines() async throws {
         let session = session(.stream(chunks: ["one\r", "\ntw", "o\nthree\rfo", "ur"], interval: 0.005))
         var lines: [String] = []
-        for try await line in session.stream(for: StreamedRequest()).lines { lines.append(line) }
+        for try await line in StreamedRequest().stream(using: session).lines { lines.append(line) }
         #expect(lines == ["one", "two", "three", "four"])
     }
 
@@ -95,7 +95,7 @@ struct ResponseStreamTests {
     func jsonLines() async throws {
         let session = session(.stream(chunks: [#"{"n":1}"#, "\n{\"n\"", ":2}\n\n", #"{"n":3}"#], interval: 0.005))
         var ticks: [Tick] = []
-        for try await tick in session.stream(for: StreamedRequest()).jsonLines(of: Tick.self) { ticks.append(tick) }
+        for try await tick in StreamedRequest().stream(using: session).jsonLines(of: Tick.self) { ticks.append(tick) }
         #expect(ticks == [Tick(n: 1), Tick(n: 2), Tick(n: 3)])
     }
 
@@ -104,7 +104,9 @@ struct ResponseStreamTests {
         let session = session(.stream(chunks: [#"{"n":1}"# + "\n", "nope\n", #"{"n":3}"# + "\n"], interval: 0.005))
         var ticks: [Tick] = []
         let error = await #expect(throws: RequestError.self) {
-            for try await tick in session.stream(for: StreamedRequest()).jsonLines(of: Tick.self) { ticks.append(tick) }
+            for try await tick in StreamedRequest().stream(using: session).jsonLines(of: Tick.self) {
+                ticks.append(tick)
+            }
         }
         #expect(ticks == [Tick(n: 1)])
         #expect(error?.stage == .parsing)
@@ -122,7 +124,7 @@ struct ResponseStreamTests {
                 chunks: ["\u{FEFF}: hi\n\nid: 1\nevent: tick\nda", "ta: a\ndata: b\n\r\n", "data: c\n\n"],
                 interval: 0.005))
         var events: [ServerSentEvent] = []
-        for try await event in session.stream(for: StreamedRequest()).serverSentEvents { events.append(event) }
+        for try await event in StreamedRequest().stream(using: session).serverSentEvents { events.append(event) }
         #expect(
             events == [
                 ServerSentEvent(event: "tick", data: "a\nb", id: "1", retry: nil),
@@ -139,7 +141,7 @@ struct ResponseStreamTests {
         session.errorBodyDecoder = .json(StreamFailure.self)
         var elements = 0
         let error = await #expect(throws: RequestError.self) {
-            for try await _ in session.stream(for: StreamedRequest()) { elements += 1 }
+            for try await _ in StreamedRequest().stream(using: session) { elements += 1 }
         }
         #expect(elements == 0)
         guard case .unacceptableStatusCode(404, let body, _, _)? = error else {
@@ -147,7 +149,7 @@ struct ResponseStreamTests {
             return
         }
         #expect(String(decoding: body, as: UTF8.self) == #"{"error":"no such stream"}"#)
-        #expect(error?.errorBody(as: StreamFailure.self) == StreamFailure(error: "no such stream"))
+        #expect((error?.errorBody as? StreamFailure) == StreamFailure(error: "no such stream"))
         #expect(interceptor.inspected.value == ["404 26"])
     }
 
@@ -156,13 +158,13 @@ struct ResponseStreamTests {
         let session = session(.stream(status: 500, chunks: ["boom"]))
         var streamed: RequestError?
         do {
-            for try await _ in session.stream(for: StreamedRequest()) {}
+            for try await _ in StreamedRequest().stream(using: session) {}
         } catch {
             streamed = error
         }
         var performed: RequestError?
         do {
-            _ = try await session.response(for: StreamedRequest())
+            _ = try await StreamedRequest().response(using: session)
         } catch {
             performed = error
         }
@@ -174,7 +176,7 @@ struct ResponseStreamTests {
     func transportFailure() async throws {
         let session = session(.failure(URLError(.cannotConnectToHost)))
         let error = await #expect(throws: RequestError.self) {
-            for try await _ in session.stream(for: StreamedRequest()) {}
+            for try await _ in StreamedRequest().stream(using: session) {}
         }
         #expect(error?.stage == .transport)
         #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
@@ -184,7 +186,7 @@ struct ResponseStreamTests {
     func buildFailure() async throws {
         let session = Session(transport: StubTransport(.stream(chunks: ["x"])), defaultHeaders: ["Bad\nName": "1"])
         let error = await #expect(throws: RequestError.self) {
-            for try await _ in session.stream(for: StreamedRequest()) {}
+            for try await _ in StreamedRequest().stream(using: session) {}
         }
         #expect(error?.stage == .build)
     }
@@ -192,7 +194,7 @@ struct ResponseStreamTests {
     @Test("breaking out of the loop cancels the transfer, once")
     func breakCancels() async throws {
         let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("a".utf8))])
-        for try await _ in Session(transport: transport).stream(for: StreamedRequest()) { break }
+        for try await _ in StreamedRequest().stream(using: Session(transport: transport)) { break }
         #expect(transport.cancels == 1)
     }
 
@@ -203,7 +205,7 @@ struct ResponseStreamTests {
         let first = AsyncStream<Void>.makeStream()
         let consumer = Task { () async throws -> Int in
             var count = 0
-            for try await _ in session.stream(for: StreamedRequest()) {
+            for try await _ in StreamedRequest().stream(using: session) {
                 count += 1
                 first.continuation.yield()
             }
@@ -223,8 +225,7 @@ struct ResponseStreamTests {
     func bufferLimit() async throws {
         let chunk = Data(repeating: 0x78, count: 100)
         let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(chunk)])
-        var iterator = Session(transport: transport)
-            .stream(for: StreamedRequest(), maximumBufferSize: 350)
+        var iterator = StreamedRequest().stream(using: Session(transport: transport), maximumBufferSize: 350)
             .makeAsyncIterator()
         #expect(try await iterator.next() == chunk)
         // nobody is waiting now: 300 bytes fit, the fourth chunk would pass 350
@@ -256,7 +257,9 @@ struct ResponseStreamTests {
     func sendOnlyTransport() async throws {
         let transport = SendOnlyStub(base: StubTransport(.stream(chunks: ["a\n", "b\n"])))
         var lines: [String] = []
-        for try await line in Session(transport: transport).stream(for: StreamedRequest()).lines { lines.append(line) }
+        for try await line in StreamedRequest().stream(using: Session(transport: transport)).lines {
+            lines.append(line)
+        }
         #expect(lines == ["a", "b"])
     }
 }
@@ -367,7 +370,7 @@ struct ResponseStreamLoggingTests {
         let session = Session(
             transport: StubTransport(.stream(chunks: ["abc", "de"], interval: 0.001)),
             logger: RequestLogger { event in events.append(event) })
-        for try await _ in session.stream(for: StreamedRequest()) {}
+        for try await _ in StreamedRequest().stream(using: session) {}
         // the end is logged before the stream hears of it, so the loop's end sees the log
         let logged = events.value
         #expect(logged.count == 2)
@@ -392,7 +395,7 @@ struct ResponseStreamAttemptTests {
         }
         let session = Session(transport: stub, retryPolicy: RetryPolicy(maxAttempts: 3)).timed(by: WaitRecorder())
         let error = await #expect(throws: RequestError.self) {
-            for try await _ in session.stream(for: StreamedRequest()) {}
+            for try await _ in StreamedRequest().stream(using: session) {}
         }
         #expect(error?.statusCode == 503)
         #expect(requests.value == 1)
@@ -408,7 +411,7 @@ struct ResponseStreamAttemptTests {
         let authenticator = CountingAuthenticator()
         let session = Session(transport: stub, credentialStore: CredentialStore(authenticator, credential: "old"))
         let error = await #expect(throws: RequestError.self) {
-            for try await _ in session.stream(for: StreamedRequest()) {}
+            for try await _ in StreamedRequest().stream(using: session) {}
         }
         #expect(error?.statusCode == 401)
         #expect(seen.value == ["Bearer old"])

@@ -11,7 +11,7 @@ import Foundation
 /// ```swift
 /// let time = ManualTime()
 /// let session = Session(transport: stub, retryPolicy: policy).timed(by: time)
-/// let answer = Task { try await session.response(for: Ping()) }
+/// let answer = Task { try await Ping().response(using: session) }
 /// #expect(await time.nextWait() == 0.5)   // the first retry's backoff, exactly
 /// time.advance(by: 0.5)
 /// ```

@@ -22,7 +22,7 @@ public import NIOCore
 /// import APIKitAsyncHTTPClient
 ///
 /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
-/// let user = try await session.response(for: GetUser(id: 42))
+/// let user = try await GetUser(id: 42).response(using: session)
 /// ```
 ///
 /// What it does with a request:
@@ -41,7 +41,7 @@ public import NIOCore
 ///   timeout.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
 ///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
-///   `Session.stream(for:)`, server-sent events, JSON lines and `Session.download(for:to:)`
+///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`
 ///   read the body while it arrives, without holding it whole; the idle timeout applies
 ///   between chunks, and a stream may outlast it.
 /// - **Progress**: upload progress as each chunk of a streamed body is handed to
@@ -255,7 +255,7 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// ```swift
     /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
-    /// for try await event in session.stream(for: EventsRequest()).serverSentEvents {
+    /// for try await event in EventsRequest().stream(using: session).serverSentEvents {
     ///     print(event.data)
     /// }
     /// ```

@@ -53,12 +53,13 @@ struct ExactlyOnceTests {
         let kind = index % 10
         let started: RequestHandle
         switch kind {
-        case 0, 1, 2: started = session.perform(RawStatusRequest(code: 503), completion: probe.handler)
+        case 0, 1, 2: started = RawStatusRequest(code: 503).perform(using: session, completion: probe.handler)
         case 3:
-            started = session.perform(
-                FaultRequest(path: "reset-before-status", idleTimeout: 30), completion: probe.handler)
-        case 4, 5: started = session.perform(FaultRequest(path: "never", idleTimeout: 30), completion: probe.handler)
-        default: started = session.perform(FaultRequest(path: "ok", idleTimeout: 30), completion: probe.handler)
+            started = FaultRequest(path: "reset-before-status", idleTimeout: 30).perform(
+                using: session, completion: probe.handler)
+        case 4, 5:
+            started = FaultRequest(path: "never", idleTimeout: 30).perform(using: session, completion: probe.handler)
+        default: started = FaultRequest(path: "ok", idleTimeout: 30).perform(using: session, completion: probe.handler)
         }
         handle.withLock { $0 = started }
         let later: DispatchTime
@@ -105,7 +106,8 @@ struct ExactlyOnceTests {
         let errors = outcomes.compactMap(\.failure)
         #expect(outcomes.contains { (try? $0.get()) != nil }, "no request succeeded")
         #expect(errors.contains { $0.stage == .cancelled }, "no request was cancelled")
-        #expect(errors.contains { $0.attempts > 1 && $0.stage != .cancelled }, "no request failed after retries")
+        #expect(
+            errors.contains { $0.context.attempts > 1 && $0.stage != .cancelled }, "no request failed after retries")
         #expect(cancelledInBackoff.value > 0, "no cancellation during a backoff wait")
         let unexpected = errors.filter { error in
             switch error.stage {

@@ -92,7 +92,7 @@ struct TLSTests {
     func http2OverTLS() async throws {
         let transport = TLSServer.transport(trustingTestCA: true)
         let session = Session(transport: transport)
-        let echo = try await session.response(for: TLSEchoRequest(base: try #require(TLSServer.url)))
+        let echo = try await TLSEchoRequest(base: try #require(TLSServer.url)).response(using: session)
         #expect(echo.serverProtocol == "HTTP/2.0")
         #expect(echo.body.args?["q"] == "a b&c")
         #expect(echo.body.headers["X-Trace"] == "tls")
@@ -111,7 +111,7 @@ struct TLSTests {
                 group.addTask {
                     var request = TLSEchoRequest(base: base)
                     request.query = "request \(index)"
-                    let echo = try await session.response(for: request)
+                    let echo = try await request.response(using: session)
                     #expect(echo.body.args?["q"] == "request \(index)")
                     return echo.serverProtocol
                 }
@@ -162,7 +162,7 @@ struct TLSTests {
     private func failure(of request: TLSEchoRequest, through transport: any Transport) async -> TimedFailure? {
         let started = ContinuousClock.now
         do {
-            _ = try await Session(transport: transport).response(for: request)
+            _ = try await request.response(using: Session(transport: transport))
             Issue.record("\(request.base) answered; a refused certificate was expected")
             return nil
         } catch {

@@ -47,7 +47,8 @@ struct UploadTests {
         defer { scratch.remove() }
         let file = try scratch.file("body.bin", size: 1_000_003)
         let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
-        let data = try await session.response(for: WholeFileUpload(base: LengthServer.baseURL, path: "put", file: file))
+        let data = try await WholeFileUpload(base: LengthServer.baseURL, path: "put", file: file).response(
+            using: session)
         let report = try LengthServerReport.decode(data)
         #expect(report.method == "PUT")
         #expect(report.contentLength == 1_000_003)
@@ -95,7 +96,7 @@ struct UploadTests {
         let bucket = try await Presigner.createBucket()
         let put = try await Presigner.put(bucket: bucket, key: "object.bin")
         let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
-        _ = try await session.response(for: WholeFileUpload(base: put, path: "", file: file))
+        _ = try await WholeFileUpload(base: put, path: "", file: file).response(using: session)
         let get = try await Presigner.get(bucket: bucket, key: "object.bin")
         let stored = try await send(URLRequest(url: get), through: AsyncHTTPClientTransport(client: .shared)).get()
         #expect(stored.data == (try Data(contentsOf: file)))

@@ -1,0 +1,165 @@
+extension Request {
+    /// Sends this request through `session` and writes its response's body to the file at
+    /// `destination` as it arrives, without holding the body in memory.
+    ///
+    /// The body goes to a temporary file in the destination's directory (a hidden
+    /// `.NAME.UUID.download`) through the transport's
+    /// ``Transport/download(_:to:progress:completion:)``, then is moved to `destination` in one
+    /// step (`rename(2)`) once it is complete and checked, **replacing a file already there**.
+    /// How the transport writes it:
+    /// - ``URLSessionTransport`` (the transport of `Session()`) uses a download task, which on
+    ///   Linux too holds the network back while the disk catches up, so memory stays flat however
+    ///   large the body. The task writes the body to a file of its own first — corelibs
+    ///   Foundation to `<UUID>.tmp` in `NSTemporaryDirectory()` (`$TMPDIR`, else `/tmp`), Apple's
+    ///   `URLSession` to its own temporary location — which is moved beside the destination when
+    ///   the body is complete (a copy when that folder is on another file system). Where the
+    ///   temporary directory is a `tmpfs`, the body sits in memory until then: point `TMPDIR` at
+    ///   a directory on disk.
+    /// - Other transports (the default built on ``Transport/stream(_:onEvent:)``) write each chunk
+    ///   to the hidden file beside the destination as it arrives (``StubTransport`` delivers
+    ///   chunks as they arrive; a transport without its own `stream` delivers the body whole, in
+    ///   memory).
+    ///
+    /// On every failure — rejected status, transport error, a body cut off before its
+    /// `Content-Length`, a disk error, cancellation — every file of the download is removed,
+    /// the transport's own included, before this returns, and a file already at `destination`
+    /// is untouched; unless the download is resumable (below).
+    ///
+    /// The request goes through the same pipeline as ``response(using:options:progress:)``:
+    /// encoding, default headers and query items, options, the request's
+    /// `intercept(urlRequest:)`, the session's credential and interceptors' `adapt`; the
+    /// ``RetryPolicy`` and a replay after a credential refresh on `401` (each attempt writes a
+    /// fresh temporary file); then, once the body is in the file, the request's
+    /// `intercept(urlResponse:)` and the interceptors' `inspect` — with the error body of a
+    /// rejected response (read from the file: its first 1 MiB; the file is then removed), or an
+    /// empty one for an accepted response, whose body is the file — before the file is handed
+    /// over. The request's parser is not used. The ``RequestLogger`` logs the transfer as it
+    /// logs a stream.
+    ///
+    /// ```swift
+    /// let destination = URL(fileURLWithPath: "/tmp/report.pdf")
+    /// let download = try await ReportRequest(id: 7).download(to: destination, using: api) { progress in
+    ///     if let fraction = progress.fractionReceived { print(Int(fraction * 100), "%") }
+    /// }
+    /// print(download.byteCount, "bytes at", download.fileURL.path)
+    /// ```
+    ///
+    /// Cancelling the calling `Task` stops the transfer, waits for the transport to end it,
+    /// removes the temporary files and throws ``RequestError/cancelled(context:)`` — unless the
+    /// file was already being moved into place, in which case the download is returned. The
+    /// ``RequestOptions/resourceTimeout`` does not apply (a large download may take long); the
+    /// idle ``RequestOptions/timeout`` does.
+    ///
+    /// **Resuming.** With `resumable: true`, a download that fails after the response arrived
+    /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation, a
+    /// rejected status on a resumed attempt — keeps its partial temporary file (hidden, next to
+    /// `destination`, never `destination` itself), and the thrown ``RequestError`` carries a
+    /// ``DownloadResumeData`` as ``RequestError/downloadResumeData``. Pass it as `resumingFrom`
+    /// to fetch only the rest (a `Range` request, with `If-Range` when the first response had a
+    /// strong `ETag` or an old enough `Last-Modified`); a retry of the ``RetryPolicy`` after such
+    /// a failure resumes in the same way. A failure before any response leaves nothing, and the
+    /// error carries no resume data. A resumable download writes the chunks of the transport's
+    /// ``Transport/stream(_:onEvent:)`` itself, as they arrive: through ``URLSessionTransport`` on
+    /// Linux, whose data delegate has no back-pressure, a network faster than the disk queues
+    /// chunks in memory (a 1 GB download over loopback peaked some 220 MB above an idle
+    /// process); a plain download stays flat.
+    ///
+    /// ```swift
+    /// do {
+    ///     _ = try await ReportRequest(id: 7).download(to: destination, using: api, resumable: true)
+    /// } catch {
+    ///     if let resume = error.downloadResumeData {
+    ///         _ = try await ReportRequest(id: 7).download(to: destination, using: api, resumingFrom: resume)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - destination: A file URL; its directory must exist.
+    ///   - session: The session that sends the request; ``Session/shared`` by default.
+    ///   - resumable: `true` to keep the partial file of a failed download, to resume it;
+    ///     `false` (the default) to remove every file of a failed download.
+    ///   - resumeData: What a failed resumable download left, to fetch only the rest; the
+    ///     download is then resumable too. `nil` (the default) to start from the first byte.
+    ///   - options: Options for this call only; they win over the request type's ``options``
+    ///     and the session's, member by member.
+    ///   - progress: Receives the bytes written so far and the expected total (the
+    ///     `Content-Length`) after each chunk, in order; none after a cancellation.
+    /// - Returns: The file's URL (`destination`), the response and the number of bytes.
+    /// - Throws: A ``RequestError``: ``RequestError/unacceptableStatusCode(_:body:response:context:)``
+    ///   for a rejected status, with the first 1 MiB of the error body and the
+    ///   ``ErrorBodyDecoder`` applied, as ``response(using:options:progress:)`` throws it;
+    ///   ``RequestError/transportFailed(_:context:)`` with a ``DownloadError`` —
+    ///   ``DownloadError/incompleteBody(received:expected:)`` for a body that ended before its
+    ///   `Content-Length` on any transport (closed early or reset), a disk error, a destination
+    ///   that cannot be replaced — or the transport's error; ``RequestError/cancelled(context:)``;
+    ///   with ``RequestError/downloadResumeData`` when a resumable download kept its partial file.
+    public func download(
+        to destination: URL,
+        using session: Session = .shared,
+        resumable: Bool = false,
+        resumingFrom resumeData: DownloadResumeData? = nil,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil
+    ) async throws(RequestError) -> DownloadResponse {
+        let pipeline = RequestPipeline(request: self, session: session, options: options, progress: progress) { _ in }
+        let gate = RequestHandle(onCancel: {})
+        let result = await withTaskCancellationHandler {
+            await pipeline.downloadResult(
+                to: destination, gate: gate, resumable: resumable || resumeData != nil, resuming: resumeData)
+        } onCancel: {
+            gate.cancel()
+        }
+        return try result.get()
+    }
+
+    /// Sends this request through `session`, writes its response's body to the file at
+    /// `destination` as it arrives, and calls `completion` with the outcome: the
+    /// completion-handler form of ``download(to:using:resumable:resumingFrom:options:progress:)``.
+    ///
+    /// The same pipeline, file handling, resuming and errors. `completion` is called exactly
+    /// once, never on the calling thread: on the session's ``Session/completionQueue`` when it
+    /// has one, else on a global queue; by then the temporary file is gone (or kept, for a
+    /// resumable download that failed), and the file is at `destination` only on success.
+    /// ``RequestHandle/cancel()`` stops the transfer and the completion receives
+    /// ``RequestError/cancelled(context:)`` once the temporary file is removed — unless the
+    /// file was already being moved into place.
+    ///
+    /// ```swift
+    /// let handle = ReportRequest(id: 7).download(to: destination, using: api) { result in
+    ///     print(result.map(\.byteCount))   // Result<Int64, RequestError>
+    /// }
+    /// handle.cancel()
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - destination: A file URL; its directory must exist.
+    ///   - session: The session that sends the request.
+    ///   - resumable: `true` to keep the partial file of a failed download, to resume it.
+    ///   - resumeData: What a failed resumable download left, to fetch only the rest.
+    ///   - options: Options for this call only.
+    ///   - progress: Receives the bytes written so far and the expected total after each chunk.
+    ///   - completion: Receives the ``DownloadResponse`` or a ``RequestError``.
+    /// - Returns: A handle that cancels the download.
+    @discardableResult
+    public func download(
+        to destination: URL,
+        using session: Session,
+        resumable: Bool = false,
+        resumingFrom resumeData: DownloadResumeData? = nil,
+        options: RequestOptions? = nil,
+        progress: ProgressHandler? = nil,
+        completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
+    ) -> RequestHandle {
+        let pipeline = RequestPipeline(request: self, session: session, options: options, progress: progress) { _ in }
+        let cancellation = CancellationBridge()
+        let gate = RequestHandle(onCancel: { cancellation.cancel() })
+        let task = Task {
+            let result = await pipeline.downloadResult(
+                to: destination, gate: gate, resumable: resumable || resumeData != nil, resuming: resumeData)
+            pipeline.delivery.async { completion(result) }
+        }
+        cancellation.register { task.cancel() }
+        return gate
+    }
+}
