@@ -51,8 +51,8 @@ private func download(_ client: DownloadClient, base: URL) async -> String? {
         return nil
     case .apikit:
         do {
-            let download = try await downloadSession.download(
-                for: LargeDownloadRequest(base: base), to: downloadDestination)
+            let download = try await LargeDownloadRequest(base: base).download(
+                to: downloadDestination, using: downloadSession)
             return download.byteCount == downloadSize ? nil : "\(download.byteCount) bytes"
         } catch {
             return "\(error)"

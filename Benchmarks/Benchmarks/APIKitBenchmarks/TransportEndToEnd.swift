@@ -65,7 +65,7 @@ enum TransportClient: CaseIterable, Sendable {
                 default: asyncHTTPClientSession
                 }
             do {
-                blackHole(try await session.response(for: request))
+                blackHole(try await request.response(using: session))
                 return nil
             } catch {
                 return error

@@ -92,9 +92,9 @@ private func upload(_ client: UploadClient, base: String) async -> String? {
                 client == .asyncHTTPClientMultipart || client == .asyncHTTPClientFileBody
                 ? asyncHTTPClientUploadSession : uploadSession
             if client == .apikitMultipart || client == .asyncHTTPClientMultipart {
-                session.perform(MultipartUploadRequest(file: .file(uploadFile), base: url), completion: answered)
+                MultipartUploadRequest(file: .file(uploadFile), base: url).perform(using: session, completion: answered)
             } else {
-                session.perform(FileBodyUploadRequest(file: uploadFile, base: url), completion: answered)
+                FileBodyUploadRequest(file: uploadFile, base: url).perform(using: session, completion: answered)
             }
         case .rawFromFile:
             var request = URLRequest(url: url.appendingPathComponent("upload"))

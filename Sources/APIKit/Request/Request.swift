@@ -4,7 +4,7 @@
 /// ``method``), the parameters (``configuration``, a ``RequestConfiguration``
 /// whose wrapped properties become headers, query items and body fields), and
 /// how the body is read (``parser`` and ``response(from:urlResponse:)``). Then
-/// call ``perform(session:completionQueue:completion:)`` or `try await` ``response(using:options:)``.
+/// call ``perform(session:completionQueue:completion:)`` or `try await` ``response(using:options:progress:)``.
 ///
 /// ```swift
 /// struct UserRequest: Request, RequestConfiguration {
