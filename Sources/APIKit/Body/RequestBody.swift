@@ -7,10 +7,10 @@
 /// `Content-Length`: never as a chunked stream, which many servers do not accept (an S3
 /// presigned POST answers 411; a server that reads by `Content-Length` alone reads nothing).
 ///
-/// The bytes can be read as often as needed — a retry reads a file again — in three ways, none
-/// of which holds a file in memory: ``chunks(size:)`` (an `AsyncSequence`, for engines that
-/// stream a body of known length), ``makeInputStream()`` (for `httpBodyStream`) and, for tests
-/// and small bodies, ``data()``.
+/// The bytes can be read as often as needed — a retry reads a file again — in two ways:
+/// ``chunks(size:)`` (an `AsyncSequence` that never holds a file in memory, for engines that
+/// stream a body of known length) and, for tests and small bodies, ``data()``. The request's
+/// `httpBodyStream` reads the same bytes for a `URLSession`.
 ///
 /// ```swift
 /// struct CheckingTransport: Transport {
@@ -107,7 +107,7 @@ public struct RequestBody: Sendable, Hashable {
     /// transfer needs its own.
     ///
     /// - Returns: A stream of the body's bytes, not yet opened.
-    public func makeInputStream() -> InputStream {
+    func makeInputStream() -> InputStream {
         RequestBodyStream(body: self)
     }
 }

@@ -16,7 +16,7 @@
 @propertyWrapper
 public struct DataBody: BodyProtocol, Sendable, Hashable {
     /// The media type of the bytes, sent as `Content-Type`.
-    public let contentType: String
+    let contentType: String
     /// The body; `nil` sends none.
     public var wrappedValue: Data?
 

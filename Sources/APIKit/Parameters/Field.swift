@@ -27,12 +27,12 @@
 @propertyWrapper
 public struct Field<Value: Encodable & Sendable>: BodyProtocol {
     /// The form field name.
-    public let key: String
+    let key: String
     /// The value.
     public var wrappedValue: Value
     /// How the value is written; members it does not state come from the request's
     /// ``Request/encodingStrategy``, then the defaults.
-    public let strategy: EncodingStrategy
+    let strategy: EncodingStrategy
 
     /// Declares a form field.
     ///

@@ -31,7 +31,7 @@
 @propertyWrapper
 public struct FileBody: BodyProtocol, Sendable, Hashable {
     /// The media type of the file, sent as `Content-Type`; `nil` for the one its extension implies.
-    public let contentType: String?
+    let contentType: String?
     /// The file; `nil` sends no body.
     public var wrappedValue: URL?
 

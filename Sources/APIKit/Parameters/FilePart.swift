@@ -29,7 +29,7 @@
 @propertyWrapper
 public struct FilePart<Value: Encodable & Sendable>: BodyProtocol, Sendable {
     /// The part's name, sent in its `Content-Disposition`.
-    public let name: String
+    let name: String
     /// The file or files.
     public var wrappedValue: Value
 

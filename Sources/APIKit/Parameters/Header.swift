@@ -16,7 +16,7 @@
 @propertyWrapper
 public struct Header: HeaderProtocol {
     /// The header field name.
-    public let key: String
+    let key: String
     /// The header value; `nil` sends no header.
     public var wrappedValue: String?
 

@@ -32,12 +32,12 @@
 @propertyWrapper
 public struct JSON<Value: Encodable & Sendable>: BodyProtocol {
     /// The member name in the JSON object.
-    public let key: String
+    let key: String
     /// The value.
     public var wrappedValue: Value
     /// How the value is written; members it does not state come from the request's
     /// ``Request/encodingStrategy``, then the defaults.
-    public let strategy: EncodingStrategy
+    let strategy: EncodingStrategy
 
     /// Declares a JSON body member.
     ///

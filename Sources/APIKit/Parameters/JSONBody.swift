@@ -30,7 +30,7 @@ public struct JSONBody<Value: Encodable & Sendable>: BodyProtocol {
     public var wrappedValue: Value
     /// How dates and bools inside the value are written, over the request's
     /// ``Request/encodingStrategy``; `.inherit` unless given.
-    public let strategy: EncodingStrategy
+    let strategy: EncodingStrategy
 
     /// Declares the whole body.
     ///

@@ -11,7 +11,7 @@
 @propertyWrapper
 public struct KeyQuery: QueryProtocol {
     /// The query key, before percent-encoding.
-    public let key: String
+    let key: String
     /// Whether the key is sent.
     public var wrappedValue: Bool
 

@@ -42,11 +42,11 @@
 @propertyWrapper
 public struct Part<Value: Encodable & Sendable>: BodyProtocol {
     /// The part's name, sent in its `Content-Disposition`.
-    public let name: String
+    let name: String
     /// The value.
     public var wrappedValue: Value
     /// How the value is written; members it leaves `nil` come from the request's strategy.
-    public let strategy: EncodingStrategy
+    let strategy: EncodingStrategy
 
     /// Declares a multipart body part.
     ///

@@ -30,7 +30,7 @@
 @propertyWrapper
 public struct PathSegment<Value: Encodable & Sendable>: PathProtocol {
     /// The placeholder's name, without braces.
-    public let key: String
+    let key: String
     /// The value.
     public var wrappedValue: Value
 

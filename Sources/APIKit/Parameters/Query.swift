@@ -44,12 +44,12 @@
 @propertyWrapper
 public struct Query<Value: Encodable & Sendable>: QueryProtocol {
     /// The query key, before percent-encoding.
-    public let key: String
+    let key: String
     /// The value.
     public var wrappedValue: Value
     /// How the value is written; members it does not state come from the request's
     /// ``Request/encodingStrategy``, then the defaults.
-    public let strategy: EncodingStrategy
+    let strategy: EncodingStrategy
 
     /// Declares a query item.
     ///

@@ -80,7 +80,7 @@ public struct RequestOptions: Sendable, Hashable {
     ///
     /// - Parameter general: Options of a wider scope, such as the session's.
     /// - Returns: The merged options.
-    public func overriding(_ general: RequestOptions) -> RequestOptions {
+    func overriding(_ general: RequestOptions) -> RequestOptions {
         RequestOptions(
             timeout: timeout ?? general.timeout,
             resourceTimeout: resourceTimeout ?? general.resourceTimeout,
