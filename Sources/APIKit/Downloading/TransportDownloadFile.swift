@@ -63,7 +63,9 @@ final class TransportDownloadFile: DownloadAttempt {
     /// first — removing the file unless the body was accepted, and resumes ``outcome()``. Only
     /// the first call counts.
     func complete(_ result: Result<TransportDownload, any Error>) {
-        // the request's own code and the file's reads run outside the lock
+        // The request's own code and the file's reads run outside the lock, so `cancelled` is
+        // read twice on purpose: here, to skip evaluating a response nobody will take, and
+        // again under the lock below, where a cancel() that came in between still wins.
         let cancelledFirst = state.withLock { $0.cancelled }
         let decided: Outcome
         switch result {
