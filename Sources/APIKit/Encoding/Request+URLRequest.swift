@@ -28,7 +28,7 @@ extension Request {
         } catch {
             throw .requestInterceptorFailed(error, context: initialContext.with(url: built.url))
         }
-        if let name = intercepted.firstFramingHeader(addedTo: built) {
+        if let name = intercepted.firstFramingHeader() {
             throw .buildFailed(
                 .framingHeader(name, source: .requestIntercept), context: initialContext.with(url: built.url))
         }

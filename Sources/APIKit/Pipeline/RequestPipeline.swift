@@ -114,19 +114,14 @@ final class RequestPipeline<R: Request>: Sendable {
         } catch {
             throw .requestInterceptorFailed(error, context: request.initialContext.with(url: built.url))
         }
-        try checkFraming(intercepted, addedTo: built, source: .requestIntercept)
+        try checkFraming(intercepted, source: .requestIntercept)
         return intercepted
     }
 
     /// Fails when `urlRequest` has a header that frames the message, which only the transport
     /// sets: the stage that ran last (`source`) added it, as every earlier one was checked.
-    ///
-    /// - Parameter original: What that stage was given, when it is known: a stage that returned
-    ///   it unchanged is not checked again (``URLRequest/firstFramingHeader(addedTo:)``).
-    func checkFraming(
-        _ urlRequest: URLRequest, addedTo original: URLRequest? = nil, source: @autoclosure () -> HeaderSource
-    ) throws(RequestError) {
-        guard let name = urlRequest.firstFramingHeader(addedTo: original) else { return }
+    func checkFraming(_ urlRequest: URLRequest, source: @autoclosure () -> HeaderSource) throws(RequestError) {
+        guard let name = urlRequest.firstFramingHeader() else { return }
         throw .buildFailed(
             .framingHeader(name, source: source()), context: request.initialContext.with(url: urlRequest.url))
     }
