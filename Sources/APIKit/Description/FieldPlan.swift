@@ -1,8 +1,3 @@
-// The only file that uses the standard library's reflection SPI. `_forEachField` is not a
-// stable API: everything it offers is checked here, and every type it cannot describe is
-// read with Mirror instead (see `ParameterCollector`).
-@_spi(Reflection) import Swift
-
 /// Where a configuration type keeps its parameters: the offset of each stored property whose
 /// type conforms to a parameter protocol, found once per type.
 ///
@@ -15,10 +10,12 @@
 /// A property that is itself a struct ``RequestConfiguration`` contributes its parameters,
 /// inlined at their offsets and named `outer.inner`.
 ///
-/// A plan is made only for plain structs whose stored properties all have concrete types.
-/// `nil` — read the value with Mirror — for classes (superclass storage), enums, types that
-/// customise their Mirror (`CustomReflectable`), and any type with a property of existential
-/// type (`any HeaderProtocol`, `Any`), whose conformance depends on the value held.
+/// A plan is made only for plain structs whose stored properties all have concrete types, as
+/// listed by a ``StoredFieldWalker`` that ``FieldLayoutCheck`` vouches for. `nil` — read the
+/// value with Mirror — for classes (superclass storage), enums, types that customise their
+/// Mirror (`CustomReflectable`), any type with a property of existential type
+/// (`any HeaderProtocol`, `Any`), whose conformance depends on the value held, and any type
+/// whose walk is refused.
 final class FieldPlan {
     /// One stored property that declares parameters.
     struct Field {
@@ -217,17 +214,23 @@ final class FieldPlan {
     static func plan<Configuration>(for value: Configuration) -> FieldPlan? {
         let key = ObjectIdentifier(Configuration.self)
         if let cached = cache.lookUp(key) { return cached.plan }
-        // A class instance may be of a subclass; classes are read with Mirror anyway.
-        let plan = Mirror(reflecting: value).displayStyle == .struct ? make(for: value) : nil
+        let plan = make(for: value)
         cache.store(plan, for: key)
         return plan
     }
 
-    /// Describes a type the caller has found to be a struct; `nil` when it is
-    /// `CustomReflectable` (Mirror would show its custom children) or not describable.
-    private static func make<Configuration>(for value: Configuration) -> FieldPlan? {
+    /// Describes `value`'s type, not cached; `nil` when it must be read with Mirror: it is no
+    /// struct (a class instance may be of a subclass), it is `CustomReflectable` (Mirror would
+    /// show its custom children), or it is not describable.
+    ///
+    /// - Parameter walker: What lists the type's stored properties; tests inject their own.
+    static func make<Configuration>(for value: Configuration, walker: StoredFieldWalker = .standardLibrary)
+        -> FieldPlan?
+    {
+        guard Mirror(reflecting: value).displayStyle == .struct else { return nil }
         var fields: [Field] = []
-        guard collectFields(of: Configuration.self, prefix: "", offset: 0, into: &fields) else { return nil }
+        guard collectFields(of: Configuration.self, sample: value, prefix: "", offset: 0, walker: walker, into: &fields)
+        else { return nil }
         return withUnsafeBytes(of: value) { bytes in
             // A type with no stored properties has no address, and no fields to read.
             FieldPlan(fields: fields, sample: bytes.baseAddress ?? noStorage)
@@ -236,46 +239,60 @@ final class FieldPlan {
 
     /// Adds the parameter properties of the struct `type`, stored at `offset`, to `fields`;
     /// a property that is itself a struct configuration contributes its own, named
-    /// `outer.inner`. `false` when the type needs Mirror.
-    private static func collectFields(of type: Any.Type, prefix: String, offset: Int, into fields: inout [Field])
-        -> Bool
-    {
-        guard #available(macOS 10.15.4, iOS 13.4, watchOS 6.2, tvOS 13.4, *) else { return false }
+    /// `outer.inner`. `false` when the type needs Mirror: `walker` cannot describe it in a way
+    /// ``FieldLayoutCheck`` vouches for on `sample`, or one of its properties is existential.
+    ///
+    /// - Parameter sample: A value of `type`, which Mirror reads to check the walk.
+    private static func collectFields(
+        of type: Any.Type,
+        sample: Any,
+        prefix: String,
+        offset: Int,
+        walker: StoredFieldWalker,
+        into fields: inout [Field]
+    ) -> Bool {
         guard !(type is any CustomReflectable.Type) else { return false }
-        var describable = true
-        let walked = _forEachField(of: type) { name, fieldOffset, fieldType, kind in
-            switch kind {
-            case .existential, .existentialMetatype, .opaque, .heapLocalVariable, .heapGenericLocalVariable:
-                describable = false
-                return false
-            default:
-                break
-            }
-            let reading = FieldKind.reading(fieldType)
-            let field = Field(
-                name: prefix + ParameterCollector.fieldName(fromLabel: String(cString: name)),
-                offset: offset + fieldOffset,
-                header: fieldType as? any HeaderProtocol.Type,
-                query: fieldType as? any QueryProtocol.Type,
-                body: fieldType as? any BodyProtocol.Type,
-                path: fieldType as? any PathProtocol.Type,
-                keyOffset: reading.keyOffset,
-                isJSONMember: (fieldType as? any KeyedWrapper.Type)?.isJSONMember ?? false,
-                kind: reading.kind
-            )
-            if field.header != nil || field.query != nil || field.body != nil || field.path != nil {
-                fields.append(field)
-            } else if fieldType is any RequestConfiguration.Type {
-                // A nested configuration: inline a struct's fields; anything else needs Mirror.
-                guard kind == .struct,
-                    collectFields(of: fieldType, prefix: field.name + ".", offset: field.offset, into: &fields)
-                else {
-                    describable = false
-                    return false
-                }
-            }
-            return true
+        guard case .success(let stored) = FieldLayoutCheck.check(type, sample: sample, walker: walker) else {
+            return false
         }
-        return walked && describable
+        for property in stored {
+            let fieldType = property.field.type
+            let isParameter =
+                fieldType is any HeaderProtocol.Type || fieldType is any QueryProtocol.Type
+                || fieldType is any BodyProtocol.Type || fieldType is any PathProtocol.Type
+            let isConfiguration = !isParameter && fieldType is any RequestConfiguration.Type
+            switch property.field.storage {
+            case .structure, .value, .optional, .reference:
+                break
+            case .metatype:
+                continue
+            case .undescribed:
+                return false
+            }
+            let name = prefix + ParameterCollector.fieldName(fromLabel: property.field.label)
+            if isParameter {
+                let reading = FieldKind.reading(fieldType)
+                fields.append(
+                    Field(
+                        name: name,
+                        offset: offset + property.field.offset,
+                        header: fieldType as? any HeaderProtocol.Type,
+                        query: fieldType as? any QueryProtocol.Type,
+                        body: fieldType as? any BodyProtocol.Type,
+                        path: fieldType as? any PathProtocol.Type,
+                        keyOffset: reading.keyOffset,
+                        isJSONMember: (fieldType as? any KeyedWrapper.Type)?.isJSONMember ?? false,
+                        kind: reading.kind
+                    ))
+            } else if isConfiguration {
+                // A nested configuration: inline a struct's fields; anything else needs Mirror.
+                guard property.field.storage == .structure,
+                    collectFields(
+                        of: fieldType, sample: property.value, prefix: name + ".",
+                        offset: offset + property.field.offset, walker: walker, into: &fields)
+                else { return false }
+            }
+        }
+        return true
     }
 }
