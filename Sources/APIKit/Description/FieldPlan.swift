@@ -14,8 +14,9 @@
 /// listed by a ``StoredFieldWalker`` that ``FieldLayoutCheck`` vouches for. `nil` — read the
 /// value with Mirror — for classes (superclass storage), enums, types that customise their
 /// Mirror (`CustomReflectable`), any type with a property of existential type
-/// (`any HeaderProtocol`, `Any`), whose conformance depends on the value held, and any type
-/// whose walk is refused.
+/// (`any HeaderProtocol`, `Any`), whose conformance depends on the value held, any type with a
+/// parameter property that holds a class reference (it may be `unowned`, which only Mirror
+/// loads as such), and any type whose walk is refused.
 final class FieldPlan {
     /// One stored property that declares parameters.
     struct Field {
@@ -240,7 +241,9 @@ final class FieldPlan {
     /// Adds the parameter properties of the struct `type`, stored at `offset`, to `fields`;
     /// a property that is itself a struct configuration contributes its own, named
     /// `outer.inner`. `false` when the type needs Mirror: `walker` cannot describe it in a way
-    /// ``FieldLayoutCheck`` vouches for on `sample`, or one of its properties is existential.
+    /// ``FieldLayoutCheck`` vouches for on `sample`, one of its properties is existential, or a
+    /// parameter property holds a class reference, which may be `unowned` and so must not be
+    /// loaded as a strong one.
     ///
     /// - Parameter sample: A value of `type`, which Mirror reads to check the walk.
     private static func collectFields(
@@ -262,9 +265,17 @@ final class FieldPlan {
                 || fieldType is any BodyProtocol.Type || fieldType is any PathProtocol.Type
             let isConfiguration = !isParameter && fieldType is any RequestConfiguration.Type
             switch property.field.storage {
-            case .structure, .value, .optional, .reference:
+            case .structure, .value:
                 break
             case .metatype:
+                continue
+            case .optional:
+                // Never a parameter, as Mirror reads it (``ParameterCollector``); a `weak`
+                // reference is one, and is never loaded.
+                continue
+            case .reference:
+                // Read with Mirror, which loads an `unowned` reference as such.
+                guard !isParameter, !isConfiguration else { return false }
                 continue
             case .undescribed:
                 return false
