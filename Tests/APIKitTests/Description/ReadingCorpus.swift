@@ -1,0 +1,1 @@
+../../Fuzz/ReadingCorpus.swift
