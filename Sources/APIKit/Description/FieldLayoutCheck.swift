@@ -16,7 +16,8 @@ enum FieldLayoutCheck {
         case countDiffers(walked: Int, mirrored: Int)
         /// The property at `index` has another label than Mirror shows there.
         case labelDiffers(index: Int, walked: String, mirrored: String)
-        /// The property is of another type than the value Mirror shows for it.
+        /// The property is of another type than the value Mirror shows for it (a class
+        /// reference included, that holds an instance of a subclass).
         case typeDiffers(label: String)
         /// The property would lie, wholly or partly, outside the value.
         case outOfBounds(label: String)
@@ -56,11 +57,11 @@ enum FieldLayoutCheck {
             guard field.label == label else {
                 return .failure(.labelDiffers(index: index, walked: field.label, mirrored: label))
             }
-            // A class reference may hold a subclass: its type is checked no further.
-            guard
-                field.storage == .reference
-                    || ObjectIdentifier(field.type) == ObjectIdentifier(Swift.type(of: child.value))
-            else { return .failure(.typeDiffers(label: label)) }
+            // A class reference that holds a subclass's instance differs too: Mirror would ask
+            // that subclass's conformances, the plan its declared type's.
+            guard ObjectIdentifier(field.type) == ObjectIdentifier(Swift.type(of: child.value)) else {
+                return .failure(.typeDiffers(label: label))
+            }
             let fieldLayout = layout(of: field.type)
             // Nothing is ever read from a property of no size, or from a metatype, wherever the
             // walker puts it.

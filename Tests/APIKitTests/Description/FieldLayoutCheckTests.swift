@@ -90,6 +90,28 @@ struct FieldLayoutCheckTests {
         #expect(FieldPlan.make(for: Outer(), walker: liar) == nil)
     }
 
+    class Base: @unchecked Sendable {}
+    final class Derived: Base, HeaderProtocol, @unchecked Sendable {
+        var headerFields: [HeaderField] { [HeaderField(name: "X-Derived", value: "d")] }
+    }
+
+    struct HoldsBase: RequestConfiguration, Sendable {
+        @Query("q") var q = 1
+        var base: Base
+    }
+
+    @Test("a class property holding a subclass's instance is refused: Mirror asks the instance's conformances")
+    func subclassInstance() throws {
+        #expect(FieldPlan.make(for: HoldsBase(base: Base())) != nil)
+        let holdsDerived = HoldsBase(base: Derived())
+        let refusal = FieldLayoutCheck.check(HoldsBase.self, sample: holdsDerived, walker: .standardLibrary)
+        #expect(throws: FieldLayoutCheck.Refusal.typeDiffers(label: "base")) { try refusal.get() }
+        #expect(FieldPlan.make(for: holdsDerived) == nil)
+        // Through Mirror the instance is a header, as the Mirror walk has always read it.
+        let request = try TestRequest(configuration: holdsDerived).encodedURLRequest(reading: .mirror)
+        #expect(request.value(forHTTPHeaderField: "X-Derived") == "d")
+    }
+
     struct ZeroSized: RequestConfiguration, Sendable {
         @Query("q") var q = 1
         var nothing: Void = ()
