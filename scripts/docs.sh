@@ -11,7 +11,21 @@
 #   3. the two catalogs, merged so that links between the modules resolve, go through
 #      `docc convert --warnings-as-errors` (a problem is reported relative to its catalog);
 #   4. the ```swift blocks of each catalog page are type-checked together against the modules
-#      (`import APIKit` added when a page has none).
+#      (`import APIKit` added when a page has none), with warnings as errors;
+#   5. the ```swift examples of the doc comments (`///` in Sources/APIKit, Sources/APIKitParsers
+#      and Transports/AsyncHTTPClient/Sources) and of README.md and Transports/AsyncHTTPClient/README.md
+#      are type-checked with warnings as errors, one swiftc per group, beside
+#      scripts/doc-examples/Preamble.swift, which declares once the names they use without
+#      declaring (`session`, `UserRequest`, `destination`…). scripts/doc-examples/extract.py
+#      wraps each: an example made only of `var`s, `func`s and wrapped properties is the body of
+#      a request type, any other the body of a function (`async` when it awaits); see its
+#      header. A diagnostic names the example's file and line. A block fenced ```swift nocheck
+#      is not compiled (keep them rare: each is listed, and counted in the last line). The
+#      AsyncHTTPClient transport's examples need its module, which only a build of that package
+#      makes (AsyncHTTPClient and SwiftNIO: minutes); they are checked when
+#      Transports/AsyncHTTPClient/.build has one (scripts/test.sh step 4 builds it), and said
+#      not to be otherwise; APIKIT_DOCS_TRANSPORT=1 makes that a failure, and APIKIT_AHC_BIN
+#      names another build (its .build/debug).
 #
 # Serve it with `python3 -m http.server -d .build-docs/APIKit.doccarchive` and open
 # http://localhost:8000/documentation/apikit. APIKIT_DOCC: the docc to run (default: `docc` on
@@ -134,11 +148,52 @@ for catalog in sys.argv[2:]:
         # Named after the page, prefixed so that no file is named like the module it imports.
         (out / f"Page_{page.stem}.swift").write_text(f"// {page}\n" + source)
 PY
+pages=0
 for snippet in "$OUT"/snippets/*.swift; do
-    swiftc -typecheck -swift-version 6 -I "$BIN/Modules" -module-cache-path "$OUT/module-cache" "$snippet" || {
+    pages=$((pages + 1))
+    swiftc -typecheck -swift-version 6 -warnings-as-errors -I "$BIN/Modules" -module-cache-path "$OUT/module-cache" \
+        "$snippet" || {
         echo "docs.sh: the examples of $(head -n 1 "$snippet" | cut -c4-) do not compile ($snippet)" >&2
         exit 1
     }
 done
+
+# 5. The doc comments' and READMEs' examples compile, each wrapped by scripts/doc-examples/extract.py.
+EXAMPLES="$OUT/examples"
+rm -rf "$EXAMPLES"
+AHC_BIN="${APIKIT_AHC_BIN:-$ROOT/Transports/AsyncHTTPClient/.build/debug}"
+core="core=Sources/APIKit,Sources/APIKitParsers,README.md"
+transport="transport+APIKitAsyncHTTPClient+AsyncHTTPClient+NIOCore+NIOSSL"
+transport+="=Transports/AsyncHTTPClient/Sources,Transports/AsyncHTTPClient/README.md"
+counts="$("${APIKIT_PYTHON:-python3}" scripts/doc-examples/extract.py "$EXAMPLES" "$core" "$transport")"
+# typecheck GROUP MODULES SWIFTC_OPTION...: one swiftc for the group's examples and the preamble.
+typecheck() {
+    local group="$1" modules="$2"
+    shift 2
+    swiftc -typecheck -swift-version 6 -warnings-as-errors -continue-building-after-errors -I "$modules" "$@" \
+        -module-cache-path "$OUT/module-cache" scripts/doc-examples/Preamble.swift "$EXAMPLES/$group"/*.swift || {
+        echo "docs.sh: the examples above do not compile without warnings; their files are in $EXAMPLES/$group" >&2
+        exit 1
+    }
+}
+typecheck core "$BIN/Modules"
+read -r _ checked exempted <<<"$(grep '^core ' <<<"$counts")"
+read -r _ transport_checked transport_exempted <<<"$(grep '^transport ' <<<"$counts")"
+exempted=$((exempted + transport_exempted))
+if [[ -f "$AHC_BIN/Modules/APIKitAsyncHTTPClient.swiftmodule" ]]; then
+    # The C modules of SwiftNIO and its dependencies, as SwiftPM hands them to swiftc.
+    maps=()
+    while IFS= read -r map; do maps+=(-Xcc "-fmodule-map-file=$map"); done < <(
+        find "$AHC_BIN"/ "$(dirname "$AHC_BIN")/checkouts" -name module.modulemap \
+            \( -path "$AHC_BIN/*.build/module.modulemap" -o -path '*/Sources/*/include/module.modulemap' \) | sort)
+    typecheck transport "$AHC_BIN/Modules" ${maps[@]+"${maps[@]}"}
+    checked=$((checked + transport_checked))
+else
+    echo "docs.sh: $transport_checked examples of the AsyncHTTPClient transport NOT checked: no build of" \
+        "Transports/AsyncHTTPClient (scripts/test.sh step 4 makes one)" >&2
+    if [[ -n "${APIKIT_DOCS_TRANSPORT:-}" ]]; then exit 1; fi
+fi
+echo "docs.sh: examples type-checked with warnings as errors: $pages catalog pages, $checked doc comment and" \
+    "README examples; $exempted exempted (\`\`\`swift nocheck, listed above)" >&2
 
 echo "docs.sh: documentation built in $((SECONDS - started)) s: $OUT/APIKit.doccarchive" >&2

@@ -16,7 +16,7 @@ cd "$ROOT"
 PATHS=(Sources Tests Examples Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift
     Benchmarks/InstructionCounts/Sources Benchmarks/InstructionCounts/Package.swift Benchmarks/Sources
     Transports/AsyncHTTPClient/Sources Transports/AsyncHTTPClient/Tests/APIKitAsyncHTTPClientTests
-    Transports/AsyncHTTPClient/Package.swift)
+    Transports/AsyncHTTPClient/Package.swift scripts/doc-examples)
 
 if [[ "${1:-}" != "--lint" ]]; then
     exec swift format format --in-place --recursive --parallel "${PATHS[@]}"

@@ -7,9 +7,9 @@ extension JSONValue {
     ///
     /// ```swift
     /// let value: JSONValue = ["user": ["tags": ["a", "b"]]]
-    /// value["user"]?["tags"]?[1]   // "b"
-    /// value["user"]?["name"]       // nil
-    /// value["user"]?[0]            // nil: "user" is an object
+    /// let tag = value["user"]?["tags"]?[1]   // "b"
+    /// let name = value["user"]?["name"]       // nil
+    /// let first = value["user"]?[0]           // nil: "user" is an object
     /// ```
     ///
     /// A member whose value is `null` gives ``null``, not `nil`, so the two
@@ -29,9 +29,9 @@ extension JSONValue {
     ///
     /// ```swift
     /// let value: JSONValue = [10, 20]
-    /// value[1]    // 20
-    /// value[2]    // nil
-    /// value[-1]   // nil
+    /// let second = value[1]    // 20
+    /// let third = value[2]     // nil
+    /// let last = value[-1]     // nil
     /// ```
     ///
     /// - Parameter index: The element's position, from 0.

@@ -19,6 +19,7 @@ extension JSONValue {
     /// let value = try JSONValueParser().parse(data: body)
     /// if value["kind"]?.stringValue == "user", let payload = value["payload"] {
     ///     let user = try payload.decode(User.self)
+    ///     print(user.name)
     /// }
     /// ```
     ///

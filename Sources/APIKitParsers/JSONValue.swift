@@ -10,9 +10,9 @@
 ///
 /// ```swift
 /// let value = try JSONValueParser().parse(data: Data(#"{"user": {"id": 7, "tags": ["a", "b"]}}"#.utf8))
-/// value["user"]?["tags"]?[0]?.stringValue  // "a"
-/// value["user"]?["id"]?.intValue           // 7
-/// value["user"]?["missing"]?[3]            // nil, never a trap
+/// let tag = value["user"]?["tags"]?[0]?.stringValue  // "a"
+/// let id = value["user"]?["id"]?.intValue            // 7
+/// let missing = value["user"]?["missing"]?[3]        // nil, never a trap
 /// ```
 ///
 /// ## Numbers
@@ -69,8 +69,8 @@ extension JSONValue: Hashable {
     /// number they hold, so `.integer(1) == .double(1.0)`.
     ///
     /// ```swift
-    /// JSONValue.integer(1) == .double(1.0)  // true
-    /// JSONValue.integer(1) == .bool(true)   // false
+    /// print(JSONValue.integer(1) == .double(1.0))  // true
+    /// print(JSONValue.integer(1) == .bool(true))   // false
     /// ```
     ///
     /// - Parameters:

@@ -3,7 +3,7 @@
 /// ``NoContentParser`` produces it. All `NoContent` values are equal.
 ///
 /// ```swift
-/// let result: NoContent = try NoContentParser().parse(data: Data())
+/// let result: NoContent = NoContentParser().parse(data: Data())
 /// // result == NoContent()
 /// ```
 public struct NoContent: Sendable, Hashable, Codable {

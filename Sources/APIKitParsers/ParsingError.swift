@@ -17,6 +17,7 @@ public import Foundation
 /// ```swift
 /// do {
 ///     let user = try JSONParser<User>().parse(data: body)
+///     print(user.name)
 /// } catch let error as ParsingError {
 ///     print(error)
 ///     // JSONParser<User> could not parse the response body (57 bytes):

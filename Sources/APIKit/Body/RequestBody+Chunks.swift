@@ -8,7 +8,7 @@ extension RequestBody {
     ///
     /// ```swift
     /// var sent: Int64 = 0
-    /// for try await chunk in body.chunks() {
+    /// for try await chunk in requestBody.chunks() {
     ///     try await connection.write(chunk)   // your engine's write
     ///     sent += Int64(chunk.count)
     /// }

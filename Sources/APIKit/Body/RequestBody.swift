@@ -87,6 +87,7 @@ public struct RequestBody: Sendable, Hashable {
     /// ```swift
     /// let stub = StubTransport { request in
     ///     let sent = try? request.requestBody?.data()
+    ///     print(sent?.count ?? 0, "bytes sent")
     ///     return .success(body: "{}")
     /// }
     /// ```

@@ -2,6 +2,8 @@
 /// ``RequestError/requestInterceptorFailed(_:context:)``.
 ///
 /// ```swift
+/// do {
+///     _ = try await UserRequest(id: 1).response(using: api)
 /// } catch .requestInterceptorFailed(let error as CredentialRefreshFailed, _) {
 ///     showLogin(reason: error.underlyingError)
 /// }

@@ -7,7 +7,7 @@
 ///
 /// ```swift
 /// do {
-///     try await ReportRequest(id: 7).download(to: reportURL, using: session)
+///     _ = try await ReportRequest(id: 7).download(to: reportURL, using: session)
 /// } catch .transportFailed(let error as DownloadError, _) {
 ///     print(error)   // e.g. the body ended after 10 of 1000 bytes
 /// } catch {

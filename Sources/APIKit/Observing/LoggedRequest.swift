@@ -4,7 +4,7 @@
 /// Everything in it is already redacted by the logger's ``LogPrivacy``.
 ///
 /// ```swift
-/// RequestLogger { event in
+/// let logger = RequestLogger { event in
 ///     if case .request(let request) = event { print(request.curlCommand) }
 /// }
 /// // curl -X POST 'https://api.example.com/v1/items?key=***' -H 'Authorization: ***' \

@@ -6,7 +6,7 @@
 /// parser run; so `elapsed` is the network time, and a 500 is logged like a 200.
 ///
 /// ```swift
-/// RequestLogger { event in
+/// let logger = RequestLogger { event in
 ///     if case .response(let response) = event {
 ///         print(response.statusCode ?? 0, response.elapsed, response.bodySize ?? 0)
 ///     }

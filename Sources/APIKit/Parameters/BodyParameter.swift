@@ -14,7 +14,7 @@ public struct BodyParameter: Sendable {
     /// Creates a body field.
     ///
     /// ```swift
-    /// BodyParameter(key: "at", value: Date(), encoding: .json, strategy: .dates(.secondsSince1970))
+    /// let at = BodyParameter(key: "at", value: Date(), encoding: .json, strategy: .dates(.secondsSince1970))
     /// ```
     ///
     /// - Parameters:

@@ -65,7 +65,7 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
     /// for example `"image/png"` for `"png"`, `"application/octet-stream"` for one it does not know.
     ///
     /// ```swift
-    /// MultipartFile.mimeType(forPathExtension: "JPG")   // "image/jpeg"
+    /// let type = MultipartFile.mimeType(forPathExtension: "JPG")   // "image/jpeg"
     /// ```
     ///
     /// - Parameter pathExtension: The extension, without the dot.

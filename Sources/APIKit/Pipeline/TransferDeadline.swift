@@ -7,7 +7,7 @@
 /// ``cancel()``) stops the timer and the transfer, and lets the transport's completion
 /// (usually `URLError(.cancelled)`) through, as an attempt waiting for it needs.
 ///
-/// ```swift
+/// ```swift nocheck
 /// let deadline = TransferDeadline(seconds: 30, time: session.time)
 /// let task = transport.send(request) { result in
 ///     guard deadline.claim() else { return }   // the timer already answered

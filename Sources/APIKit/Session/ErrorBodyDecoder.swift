@@ -16,7 +16,7 @@
 ///
 /// let api = Session(errorBodyDecoder: .json(APIFailure.self))
 /// do {
-///     _ = try await SetPushRequest(enabled: true).response(using: api)
+///     _ = try await SetPushRequest(accessToken: token, pushReplyMe: true).response(using: api)
 /// } catch {
 ///     if let failure = (error.errorBody as? APIFailure) {
 ///         print(failure.errors)        // ["token expired"]
@@ -38,7 +38,7 @@ public struct ErrorBodyDecoder: Sendable {
     /// Decodes the body as JSON into `type`; `nil` when it does not decode.
     ///
     /// ```swift
-    /// Session(errorBodyDecoder: .json(APIFailure.self))
+    /// let api = Session(errorBodyDecoder: .json(APIFailure.self))
     /// ```
     ///
     /// - Parameters:

@@ -40,10 +40,10 @@ public struct RequestOptions: Sendable, Hashable {
     /// and parsing are not counted.
     ///
     /// ```swift
-    /// struct ReportRequest: Request {
+    /// struct ReportRequest: Request, RequestConfiguration {
     ///     // a slow but steady server: no idle gap over 10 s, and 60 s at most in all
     ///     var options: RequestOptions { RequestOptions(timeout: 10, resourceTimeout: 60) }
-    ///     …
+    ///     // …
     /// }
     /// ```
     public var resourceTimeout: TimeInterval?

@@ -1,13 +1,13 @@
 /// How a `Date` is written, in query strings, form bodies and JSON bodies.
 ///
 /// ```swift
-/// let at = Date(timeIntervalSince1970: 1_700_000_000.25)
-/// @Query("at") var at = at                                                     // at=2023-11-14T22:13:20Z
-/// @Query("at", strategy: .dates(.iso8601WithFractionalSeconds)) var at = at    // at=2023-11-14T22:13:20.250Z
-/// @Query("at", strategy: .dates(.secondsSince1970)) var at = at                // at=1700000000.25
-/// @Query("at", strategy: .dates(.millisecondsSince1970)) var at = at           // at=1700000000250
-/// @JSON("at", strategy: .dates(.secondsSince1970)) var at = at                 // {"at":1700000000.25}
-/// @Query("day", strategy: .dates(.custom { $0.formatted(.iso8601.year().month().day()) })) var day = at
+/// let date = Date(timeIntervalSince1970: 1_700_000_000.25)
+/// @Query("at") var at = date                                                   // at=2023-11-14T22:13:20Z
+/// @Query("at", strategy: .dates(.iso8601WithFractionalSeconds)) var precise = date  // at=2023-11-14T22:13:20.250Z
+/// @Query("at", strategy: .dates(.secondsSince1970)) var seconds = date         // at=1700000000.25
+/// @Query("at", strategy: .dates(.millisecondsSince1970)) var milliseconds = date  // at=1700000000250
+/// @JSON("at", strategy: .dates(.secondsSince1970)) var json = date             // {"at":1700000000.25}
+/// @Query("day", strategy: .dates(.custom { $0.formatted(.iso8601.year().month().day()) })) var day = date
 ///                                                                              // day=2023-11-14
 /// ```
 ///

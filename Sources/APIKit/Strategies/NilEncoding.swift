@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// @Query("cursor") var cursor: String? = nil                              // (nothing)
-/// @Query("cursor", strategy: .nils(.empty)) var cursor: String? = nil     // cursor=
-/// @Query("cursor", strategy: .nils(.null)) var cursor: String? = nil      // cursor=null
+/// @Query("cursor", strategy: .nils(.empty)) var empty: String? = nil      // cursor=
+/// @Query("cursor", strategy: .nils(.null)) var null: String? = nil        // cursor=null
 /// @JSON("note", strategy: .nils(.null)) var note: String? = nil           // {"note":null}
 /// ```
 ///

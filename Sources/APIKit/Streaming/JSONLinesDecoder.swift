@@ -36,6 +36,7 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// let decoder = JSONDecoder()
     /// decoder.keyDecodingStrategy = .convertFromSnakeCase
     /// var lines = JSONLinesDecoder<Item>(decoder: decoder, maximumLineLength: 64 * 1024)
+    /// let items = try lines.decode(chunk)
     /// ```
     ///
     /// - Parameters:

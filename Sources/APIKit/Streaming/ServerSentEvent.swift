@@ -13,11 +13,11 @@
 /// // id: 7
 /// // retry: 5000
 /// //
-/// ServerSentEvent(event: "price", data: "YHOO\n+2", id: "7", retry: 5000)
+/// let price = ServerSentEvent(event: "price", data: "YHOO\n+2", id: "7", retry: 5000)
 ///
 /// // data: hello
 /// //
-/// ServerSentEvent(data: "hello")  // event "message", no id, no retry
+/// let hello = ServerSentEvent(data: "hello")  // event "message", no id, no retry
 /// ```
 public struct ServerSentEvent: Sendable, Hashable {
     /// The event type: the block's last `event` field, or `"message"` when it had none or an

@@ -21,7 +21,7 @@
 /// for event in try decoder.decode(Data("event: price\ndata: YHOO\ndata: +2\nid: 7\n\n".utf8)) {
 ///     print(event.event, event.data, event.id ?? "-")  // price YHOO\n+2 7
 /// }
-/// decoder.finish()  // the stream ended; reconnect with decoder.lastEventID
+/// try decoder.finish()  // the stream ended; reconnect with decoder.lastEventID
 /// ```
 public struct ServerSentEventDecoder: Sendable {
     /// The event size limit used when none is given: 1 MiB.

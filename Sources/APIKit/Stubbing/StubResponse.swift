@@ -2,11 +2,11 @@
 /// error, optionally after a delay.
 ///
 /// ```swift
-/// StubResponse.success(status: 200, headers: ["Content-Type": "application/json"], body: #"{"id": 1}"#)
-/// StubResponse.success(status: 503)
-/// StubResponse.failure(URLError(.notConnectedToInternet))
-/// StubResponse.success(body: "slow", delay: 2)   // answers after 2 seconds, unless cancelled
-/// StubResponse.stream(chunks: ["data: 1\n\n", "data: 2\n\n"], interval: 0.1)   // a body in two chunks
+/// let user = StubResponse.success(status: 200, headers: ["Content-Type": "application/json"], body: #"{"id": 1}"#)
+/// let unavailable = StubResponse.success(status: 503)
+/// let offline = StubResponse.failure(URLError(.notConnectedToInternet))
+/// let slow = StubResponse.success(body: "slow", delay: 2)   // answers after 2 seconds, unless cancelled
+/// let events = StubResponse.stream(chunks: ["data: 1\n\n", "data: 2\n\n"], interval: 0.1)   // a body in two chunks
 /// ```
 public struct StubResponse: Sendable {
     enum Answer: Sendable {
@@ -87,7 +87,7 @@ public struct StubResponse: Sendable {
     /// the method above for bodies that are not text, or chunks that split a character.
     ///
     /// ```swift
-    /// StubResponse.stream(chunks: [Data([0xEF, 0xBB]), Data([0xBF])], interval: 0.01)
+    /// let bom = StubResponse.stream(chunks: [Data([0xEF, 0xBB]), Data([0xBF])], interval: 0.01)
     /// ```
     ///
     /// - Parameters:

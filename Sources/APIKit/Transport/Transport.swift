@@ -92,7 +92,7 @@ public protocol Transport: Sendable {
     ///   they had ended already.
     ///
     /// ```swift
-    /// let task = transport.stream(request) { event in
+    /// let task = transport.stream(URLRequest(url: url)) { event in
     ///     switch event {
     ///     case .response(let response): print((response as? HTTPURLResponse)?.statusCode ?? 0)
     ///     case .data(let chunk): print(chunk.count, "bytes")

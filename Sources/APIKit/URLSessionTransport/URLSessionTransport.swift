@@ -154,7 +154,7 @@ public final class URLSessionTransport: Transport {
     /// send such a body with its `Content-Length`.
     ///
     /// ```swift
-    /// let task = URLRequest(url: url).download(to: file, using: URLSessionTransport(), progress: { _ in }) { result in
+    /// let task = URLSessionTransport().download(URLRequest(url: url), to: file, progress: { _ in }) { result in
     ///     print(result.map(\.fileURL))
     /// }
     /// ```
