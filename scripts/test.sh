@@ -13,7 +13,8 @@
 #      .github/workflows/ci.yml parses and has its linux, macos and ios jobs; and every test
 #      target of the root package is one of Transports/AsyncHTTPClient's too         APIKIT_SKIP_LINT=1
 #   2. API check: scripts/api-check.sh against api-baseline/                        APIKIT_SKIP_API_CHECK=1
-#   3. docs: scripts/docs.sh (doc comments, DocC with warnings as errors, examples) APIKIT_SKIP_DOCS=1
+#   3. docs: scripts/docs.sh (doc comments, DocC with warnings as errors, every doc example type-
+#      checked with warnings as errors; run after step 4a, so that the transport's examples are too) APIKIT_SKIP_DOCS=1
 #   4. the tests, with APIKIT_REQUIRE_HTTPBIN=1 (a missing server fails the integration tests
 #      instead of skipping them): one build of Transports/AsyncHTTPClient's package, whose test
 #      graph holds the root package's test targets (symlinked) beside its own, run twice:
@@ -192,7 +193,9 @@ args=("$@")
 install_start
 skip APIKIT_SKIP_LINT || run lint lint
 skip APIKIT_SKIP_API_CHECK || run "API check" bash scripts/api-check.sh
-skip APIKIT_SKIP_DOCS || run docs bash scripts/docs.sh
+# With the AsyncHTTPClient package, docs run after its build (step 4), so that the transport's
+# doc examples are type-checked too (APIKIT_DOCS_TRANSPORT=1 makes an unchecked one a failure).
+if skip APIKIT_SKIP_AHC; then skip APIKIT_SKIP_DOCS || run docs bash scripts/docs.sh; fi
 if ((rc != 0)); then
     install_wait || true
     exit "$rc"
@@ -207,6 +210,7 @@ if skip APIKIT_SKIP_AHC; then
         swift test --sanitize=thread --scratch-path .build-tsan --no-parallel "$@"
 else
     tests plain
+    skip APIKIT_SKIP_DOCS || run docs env APIKIT_DOCS_TRANSPORT=1 bash scripts/docs.sh
     skip APIKIT_SKIP_EXAMPLES || run examples bash scripts/run-examples.sh
     skip APIKIT_SKIP_TSAN || tests tsan --sanitize=thread --scratch-path "$AHC/.build-tsan"
 fi
