@@ -107,7 +107,11 @@ struct StreamTests {
     func dripChunkByChunk() async throws {
         let recording = StreamRecording()
         var request = URLRequest(
-            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.05")))
+            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.25")))
+        // real time: the server's bytes are 0.25 s apart (the idle timeout is 20 times that), so
+        // its first and last are ~4.75 s apart; the check below fails only if the first chunk
+        // reached the handler more than 4.25 s late, well beyond a loaded machine's delays
+        // (0.05 s apart, a busy run once delivered the first chunk 0.43 s before the end)
         request.timeoutInterval = 5
         let started = ContinuousClock.now
         let firstChunk = CompletionProbe<ContinuousClock.Instant>()
@@ -121,7 +125,7 @@ struct StreamTests {
         #expect(recording.body == Data(repeating: UInt8(ascii: "x"), count: 20))
         let chunks = recording.events.filter { if case .data = $0 { true } else { false } }
         #expect(chunks.count > 1, "the body came in one piece: \(recording.events)")
-        // the server sends the last byte ~1 s after the first: the first came before the end
+        // the server sends the last byte ~4.75 s after the first: the first came before the end
         let first = try #require(firstChunk.firstRecordedAt)
         let end = try #require(recording.end.firstRecordedAt)
         #expect(end - first > .milliseconds(500), "first chunk \(first - started), end \(end - started)")
