@@ -12,6 +12,9 @@
 set -euo pipefail
 
 runs="${1:-5}"
+# As on a fresh machine: the clone starts its own servers. (test.sh reuses servers whose
+# APIKIT_*_URL is already set; a pass must not lean on servers that belong to someone else.)
+while IFS= read -r variable; do unset "$variable"; done < <(compgen -e | grep '^APIKIT_' || true)
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 tmp="${TMPDIR:-/tmp}"
 commit="$(git -C "$root" rev-parse --short HEAD)"
