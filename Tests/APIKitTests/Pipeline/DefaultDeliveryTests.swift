@@ -78,25 +78,4 @@ struct DefaultDeliveryTests {
             cancelled?.onDelegateQueue == true && cancelledCount == 1,
             "\(String(describing: cancelled)), \(cancelledCount) calls")
     }
-
-    @Test("cancel racing the response on the delegate queue still completes exactly once")
-    func cancelRace() async {
-        let endpoint = StubEndpoint(.status(200, body: "fast"))
-        let canceller = DispatchQueue(label: "canceller")
-        var probes: [CompletionProbe<Result<String, RequestError>>] = []
-        for _ in 0..<200 {
-            let probe = CompletionProbe<Result<String, RequestError>>()
-            let handle = ProbeRequest(base: endpoint.base).perform(
-                session: StubURLProtocol.session, completion: probe.handler)
-            canceller.async { handle.cancel() }
-            if await probe.first(timeout: 20) == nil { Issue.record("no completion within 20 s") }
-            probes.append(probe)
-        }
-        // once nothing holds a completion, its count is final
-        for probe in probes {
-            if await !probe.released() { Issue.record("a completion is still held") }
-        }
-        let counts = probes.map(\.count)
-        #expect(counts.allSatisfy { $0 == 1 })
-    }
 }
