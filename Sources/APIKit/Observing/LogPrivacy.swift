@@ -2,7 +2,7 @@
 /// short list of harmless headers, no query value, no body byte.
 ///
 /// Some headers are always redacted, whatever the other settings: `Authorization`, `Cookie`,
-/// `Set-Cookie`, `Proxy-Authorization` (``alwaysRedactedHeaders``) and the names you add to
+/// `Set-Cookie`, `Proxy-Authorization` and the names you add to
 /// ``sensitiveHeaders``. Names compare case-insensitively. A redacted value reads `***`.
 ///
 /// ```swift
@@ -14,22 +14,23 @@
 public struct LogPrivacy: Sendable, Hashable {
     /// Headers whose values are never logged: `Authorization`, `Cookie`, `Proxy-Authorization`
     /// and `Set-Cookie`.
-    public static let alwaysRedactedHeaders: Set<String> = [
+    static let alwaysRedactedHeaders: Set<String> = [
         "Authorization", "Cookie", "Proxy-Authorization", "Set-Cookie",
     ]
 
     /// Headers whose values are shown by default: they describe the body, not the user
     /// (`Accept`, `Accept-Encoding`, `Accept-Language`, `Content-Encoding`, `Content-Length`,
     /// `Content-Type`).
-    public static let harmlessHeaders: Set<String> = [
+    @usableFromInline static let harmlessHeaders: Set<String> = [
         "Accept", "Accept-Encoding", "Accept-Language", "Content-Encoding", "Content-Length", "Content-Type",
     ]
 
     /// More headers whose values are never logged, such as `X-Api-Key`; compared
     /// case-insensitively. They win over ``revealsHeaderValues`` and ``revealedHeaders``.
     public var sensitiveHeaders: Set<String>
-    /// Headers whose values are shown even when ``revealsHeaderValues`` is `false`;
-    /// ``harmlessHeaders`` by default.
+    /// Headers whose values are shown even when ``revealsHeaderValues`` is `false`; by default
+    /// those that describe the body, not the user: `Accept`, `Accept-Encoding`,
+    /// `Accept-Language`, `Content-Encoding`, `Content-Length` and `Content-Type`.
     public var revealedHeaders: Set<String>
     /// Whether the values of all headers are shown, except the always-redacted and
     /// ``sensitiveHeaders`` ones; `false` by default (each value reads `***`).
@@ -51,7 +52,9 @@ public struct LogPrivacy: Sendable, Hashable {
     ///
     /// - Parameters:
     ///   - sensitiveHeaders: More headers never to show, such as `X-Api-Key`.
-    ///   - revealedHeaders: Headers whose values are shown anyway; ``harmlessHeaders`` by default.
+    ///   - revealedHeaders: Headers whose values are shown anyway; by default `Accept`,
+    ///     `Accept-Encoding`, `Accept-Language`, `Content-Encoding`, `Content-Length` and
+    ///     `Content-Type`.
     ///   - revealsHeaderValues: Show all header values but the sensitive ones.
     ///   - revealsQueryValues: Show query values.
     ///   - revealsBodies: Show UTF-8 text request bodies in the curl command.

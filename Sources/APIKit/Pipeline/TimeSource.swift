@@ -43,19 +43,21 @@
 /// system clock for dates.
 @_spi(Testing) public struct SystemTime: TimeSource {
     /// The real time.
-    public init() {}
+    @_spi(Testing) public init() {}
 
     /// `Date()`.
-    public var now: Date { Date() }
+    @_spi(Testing) public var now: Date { Date() }
 
     /// `DispatchTime`'s uptime, in seconds.
-    public var uptime: TimeInterval { TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000 }
+    @_spi(Testing) public var uptime: TimeInterval {
+        TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
+    }
 
     /// `Task.sleep`, at most a day.
     ///
     /// - Parameter seconds: How long to wait.
     /// - Throws: `CancellationError` when the waiting task is cancelled.
-    public func sleep(for seconds: TimeInterval) async throws {
+    @_spi(Testing) public func sleep(for seconds: TimeInterval) async throws {
         try await Task.sleep(nanoseconds: Self.nanoseconds(seconds))
     }
 
@@ -65,7 +67,7 @@
     ///   - seconds: When to run `action`.
     ///   - action: What to run.
     /// - Returns: The timer, to cancel it.
-    public func schedule(
+    @_spi(Testing) public func schedule(
         after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void
     ) -> any ScheduledAction {
         let timer = DispatchSource.makeTimerSource(queue: .global())

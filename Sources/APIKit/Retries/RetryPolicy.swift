@@ -45,7 +45,7 @@ public struct RetryPolicy: Sendable {
     /// Replaces the method, status code and `URLError` checks when set: returns whether the
     /// outcome of an attempt should be retried. ``maxAttempts`` still bounds the attempts, and
     /// a cancellation is never retried.
-    public var shouldRetry: (@Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool)?
+    var shouldRetry: (@Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool)?
 
     /// The methods that the HTTP specification defines as idempotent.
     public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
@@ -236,7 +236,7 @@ extension RetryPolicy {
         ///   - retry: Which retry: 1 for the second attempt.
         ///   - random: A number in `0...1` scaling the delay when ``jitter`` is on.
         /// - Returns: Seconds to wait.
-        public func delay(beforeRetry retry: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
+        func delay(beforeRetry retry: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
             let exponent = Double(max(0, retry - 1))
             let computed = min(maxDelay, baseDelay * pow(multiplier, exponent))
             let bounded = computed.isFinite ? max(0, computed) : maxDelay

@@ -1,6 +1,7 @@
 /// A ``ResponseStream`` decoded while it arrives: lines (``ResponseStream/lines``), JSON
 /// values (``ResponseStream/jsonLines(of:decoder:)``) or server-sent events
-/// (``ResponseStream/serverSentEvents``).
+/// (``ResponseStream/serverSentEvents``, or ``ResponseStream/serverSentEvents(reconnecting:)``
+/// across connections).
 ///
 /// The same transfer rules as ``ResponseStream``: the status is checked before the first
 /// element, breaking out of the loop cancels the transfer, every error is a ``RequestError``.
@@ -19,28 +20,23 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
     /// Every error is a ``RequestError``.
     public typealias Failure = RequestError
 
-    let base: ResponseStream
-    let makeDecoder: @Sendable () -> ElementDecoder<Element>
+    /// Makes the reader of one iteration: a decoder over one transfer, or the reconnecting
+    /// reader of ``ResponseStream/serverSentEvents(reconnecting:)``.
+    let makeReader: @Sendable () -> any ElementReader<Element>
 
     /// Starts an iteration; the request is sent on the first call to `next()`.
     ///
     /// - Returns: The iterator.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(base: base.makeAsyncIterator(), decoder: makeDecoder())
+        Iterator(reader: makeReader())
     }
 
-    /// Reads and decodes one transfer; dropping it cancels the transfer.
+    /// Reads and decodes one iteration; dropping it cancels the transfer.
     public struct Iterator: AsyncIteratorProtocol {
-        /// Every error is a ``RequestError``.
-        public typealias Failure = RequestError
+        private var reader: any ElementReader<Element>
 
-        private var base: ResponseStream.Iterator
-        private let decoder: ElementDecoder<Element>
-        private var pending = PendingElements<Element>()
-
-        init(base: ResponseStream.Iterator, decoder: ElementDecoder<Element>) {
-            self.base = base
-            self.decoder = decoder
+        init(reader: any ElementReader<Element>) {
+            self.reader = reader
         }
 
         /// The next element, or `nil` at the end of the body.
@@ -53,7 +49,7 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         /// - Returns: The element, or `nil` when the body has ended (or an error was thrown before).
         /// - Throws: A ``RequestError``; see ``ResponseStream``.
         public mutating func next() async throws(RequestError) -> Element? {
-            try await nextElement(isolation: nil)
+            try await reader.next(isolation: nil)
         }
 
         /// The next element, or `nil` at the end of the body.
@@ -66,34 +62,53 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         /// - Returns: The element, or `nil` when the body has ended (or an error was thrown before).
         /// - Throws: A ``RequestError``; see ``ResponseStream``.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element? {
-            try await nextElement(isolation: actor)
+            try await reader.next(isolation: actor)
         }
+    }
+}
 
-        private mutating func nextElement(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element?
-        {
-            while true {
-                if let element = try pending.next() { return element }
-                if pending.isEnded { return nil }
-                let chunk: Data?
-                do {
-                    chunk = try await base.next(isolation: actor)
-                } catch {
+/// What a ``DecodedResponseStream`` iteration reads its elements from. Not `Sendable`: it
+/// belongs to one iterator.
+protocol ElementReader<Element> {
+    associatedtype Element
+    /// The next element, or `nil` at the end.
+    mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element?
+}
+
+/// The elements of one transfer of a ``ResponseStream``, decoded chunk by chunk.
+struct DecodingReader<Element>: ElementReader {
+    private var base: ResponseStream.Iterator
+    private let decoder: ElementDecoder<Element>
+    private var pending = PendingElements<Element>()
+
+    init(base: ResponseStream.Iterator, decoder: ElementDecoder<Element>) {
+        self.base = base
+        self.decoder = decoder
+    }
+
+    mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element? {
+        while true {
+            if let element = try pending.next() { return element }
+            if pending.isEnded { return nil }
+            let chunk: Data?
+            do {
+                chunk = try await base.next(isolation: actor)
+            } catch {
+                pending.isEnded = true
+                throw error
+            }
+            var decoded: [Element] = []
+            do {
+                if let chunk {
+                    try decoder.decode(chunk, &decoded)
+                } else {
                     pending.isEnded = true
-                    throw error
+                    try decoder.finish(&decoded)
                 }
-                var decoded: [Element] = []
-                do {
-                    if let chunk {
-                        try decoder.decode(chunk, &decoded)
-                    } else {
-                        pending.isEnded = true
-                        try decoder.finish(&decoded)
-                    }
-                    pending.refill(decoded)
-                } catch {
-                    // The elements before the one that failed are the stream's too.
-                    pending.refill(decoded, thenThrow: base.decodingFailed(error))
-                }
+                pending.refill(decoded)
+            } catch {
+                // The elements before the one that failed are the stream's too.
+                pending.refill(decoded, thenThrow: base.decodingFailed(error))
             }
         }
     }
@@ -126,7 +141,7 @@ extension ResponseStream {
     /// }
     /// ```
     public var lines: DecodedResponseStream<String> {
-        DecodedResponseStream(base: self) {
+        decoded {
             var lines = LineDecoder()
             return ElementDecoder(
                 decode: { chunk, decoded throws(StreamDecodingError) in
@@ -157,7 +172,7 @@ extension ResponseStream {
         decoder: JSONDecoder = JSONDecoder()
     ) -> DecodedResponseStream<Value> {
         let template = JSONLinesDecoder<Value>(decoder: decoder)
-        return DecodedResponseStream(base: self) {
+        return decoded {
             var values = template
             return ElementDecoder(
                 decode: { chunk, decoded throws(StreamDecodingError) in try values.decode(chunk, into: &decoded) },
@@ -175,11 +190,18 @@ extension ResponseStream {
     /// }
     /// ```
     public var serverSentEvents: DecodedResponseStream<ServerSentEvent> {
-        DecodedResponseStream(base: self) {
+        decoded {
             var events = ServerSentEventDecoder()
             return ElementDecoder(
                 decode: { chunk, decoded throws(StreamDecodingError) in try events.decode(chunk, into: &decoded) },
                 finish: { _ in events.endStream() })
         }
+    }
+
+    /// This stream decoded by the decoder `makeDecoder` makes for each iteration.
+    private func decoded<Element>(
+        _ makeDecoder: @escaping @Sendable () -> ElementDecoder<Element>
+    ) -> DecodedResponseStream<Element> {
+        DecodedResponseStream { [self] in DecodingReader(base: makeAsyncIterator(), decoder: makeDecoder()) }
     }
 }

@@ -17,7 +17,7 @@
 /// ```
 public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// The line length limit used when none is given: 1 MiB.
-    public static var defaultMaximumLineLength: Int { LineDecoder.defaultMaximumLineLength }
+    @usableFromInline static var defaultMaximumLineLength: Int { LineDecoder.defaultMaximumLineLength }
 
     /// The longest line accepted, in bytes, its terminator not counted; a longer one throws
     /// ``StreamDecodingError/lineTooLong(limit:)``.

@@ -1,6 +1,6 @@
 /// The elements decoded from the last chunk that an iterator has not handed out yet, the error
-/// that came after them, and whether more can come: the buffer of ``DecodedResponseStream`` and
-/// ``ReconnectingServerSentEvents``, whose decoders turn one chunk into any number of elements.
+/// that came after them, and whether more can come: the buffer of ``DecodingReader`` and
+/// ``ReconnectingEventReader``, whose decoders turn one chunk into any number of elements.
 struct PendingElements<Element> {
     private var elements: [Element] = []
     private var index = 0

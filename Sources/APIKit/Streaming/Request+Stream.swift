@@ -18,7 +18,7 @@ extension Request {
     ///     and the session's, member by member.
     ///   - maximumBufferSize: The most bytes of chunks kept waiting for a slow consumer before
     ///     the stream fails with ``ResponseStreamError/bufferLimitExceeded(limit:)``;
-    ///     ``ResponseStream/defaultMaximumBufferSize`` (8 MiB) by default.
+    ///     8 MiB by default.
     /// - Returns: The stream.
     public func stream(
         using session: Session = .shared,

@@ -45,11 +45,11 @@ public struct ResponseStream: AsyncSequence, Sendable {
     public typealias Failure = RequestError
 
     /// The buffer limit used when none is given: 8 MiB.
-    public static let defaultMaximumBufferSize = 8 << 20
+    @usableFromInline static let defaultMaximumBufferSize = 8 << 20
 
     let source: ResponseStreamSource
     /// The `Last-Event-ID` header to send, for a reconnection of
-    /// ``ReconnectingServerSentEvents``; `nil` sends none.
+    /// ``ResponseStream/serverSentEvents(reconnecting:)``; `nil` sends none.
     var lastEventID: String? = nil
 
     /// Starts an iteration; the request is sent on the first call to `next()`.
@@ -61,11 +61,6 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
     /// Reads one transfer of a ``ResponseStream``; dropping it cancels the transfer.
     public struct Iterator: AsyncIteratorProtocol {
-        /// A chunk of the body.
-        public typealias Element = Data
-        /// Every error is a ``RequestError``.
-        public typealias Failure = RequestError
-
         private enum Phase {
             case idle
             case streaming(URLResponse, RequestContext)

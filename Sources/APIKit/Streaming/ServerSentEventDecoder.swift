@@ -25,7 +25,7 @@
 /// ```
 public struct ServerSentEventDecoder: Sendable {
     /// The event size limit used when none is given: 1 MiB.
-    public static let defaultMaximumEventSize = 1 << 20
+    @usableFromInline static let defaultMaximumEventSize = 1 << 20
 
     /// The most bytes one event's data and type may take together; more throws
     /// ``StreamDecodingError/eventTooLarge(limit:)``.

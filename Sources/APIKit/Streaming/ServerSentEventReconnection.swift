@@ -1,7 +1,6 @@
 import Foundation
 
-/// When and how often ``ReconnectingServerSentEvents`` reconnects, made for
-/// ``ResponseStream/serverSentEvents(reconnecting:)``.
+/// When and how often ``ResponseStream/serverSentEvents(reconnecting:)`` reconnects.
 ///
 /// The wait before a reconnection is the reconnection time of the WHATWG EventSource model:
 /// the latest `retry` field the server sent, on any connection, and ``initialDelay`` until it
@@ -15,7 +14,7 @@ import Foundation
 /// ```
 public struct ServerSentEventReconnection: Sendable, Hashable {
     /// The delay used when none is given: 3 seconds, as browsers use.
-    public static let defaultInitialDelay: TimeInterval = 3
+    @usableFromInline static let defaultInitialDelay: TimeInterval = 3
 
     /// The most connections in a row, the first one included, that may end without delivering
     /// an event; when the last of them ends, the sequence ends instead of reconnecting. A
@@ -36,7 +35,7 @@ public struct ServerSentEventReconnection: Sendable, Hashable {
     ///   - maximumAttempts: The most connections in a row that may end without an event before
     ///     the sequence gives up; 5 by default. A value below 1 is taken as 1.
     ///   - initialDelay: Seconds to wait before reconnecting until the server sends `retry`;
-    ///     ``defaultInitialDelay`` (3 s) by default. A negative value is taken as 0.
+    ///     3 seconds by default. A negative value is taken as 0.
     public init(maximumAttempts: Int = 5, initialDelay: TimeInterval = defaultInitialDelay) {
         self.maximumAttempts = max(1, maximumAttempts)
         self.initialDelay = max(0, initialDelay)

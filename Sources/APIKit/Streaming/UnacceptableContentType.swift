@@ -1,5 +1,6 @@
-/// Thrown by ``ReconnectingServerSentEvents`` for an accepted response whose `Content-Type` is
-/// not `text/event-stream`: the stream is failed without reconnecting, as EventSource does.
+/// Thrown by ``ResponseStream/serverSentEvents(reconnecting:)`` for an accepted response whose
+/// `Content-Type` is not `text/event-stream`: the stream is failed without reconnecting, as
+/// EventSource does.
 ///
 /// APIKit reports it as ``RequestError/responseInterceptorFailed(_:body:response:context:)``
 /// (an empty body: the stream's bytes are not read).

@@ -74,7 +74,7 @@ private struct ScriptedTask: TransportTask {
 }
 
 extension StreamingTests {
-    @Suite("ReconnectingServerSentEvents: EventSource reconnection over a ResponseStream")
+    @Suite("serverSentEvents(reconnecting:): EventSource reconnection over a ResponseStream")
     struct ReconnectingServerSentEventsTests {
         static let quick = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0.01)
         static let lost = TransportStreamEvent.failed(URLError(.networkConnectionLost))
@@ -86,7 +86,7 @@ extension StreamingTests {
         func events(
             _ transport: ScriptedStreamTransport,
             _ reconnection: ServerSentEventReconnection = quick
-        ) -> ReconnectingServerSentEvents {
+        ) -> DecodedResponseStream<ServerSentEvent> {
             StreamedRequest().stream(using: Session(transport: transport)).serverSentEvents(reconnecting: reconnection)
         }
 
