@@ -24,9 +24,6 @@ extension RequestBody {
     /// The bytes of a ``RequestBody`` in chunks, read as they are asked for: see
     /// ``RequestBody/chunks(size:)``.
     public struct Chunks: AsyncSequence, Sendable {
-        /// A chunk of the body.
-        public typealias Element = Data
-
         let segments: [Segment]
         let size: Int
 

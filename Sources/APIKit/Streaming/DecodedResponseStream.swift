@@ -17,9 +17,6 @@
 /// }
 /// ```
 public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
-    /// Every error is a ``RequestError``.
-    public typealias Failure = RequestError
-
     /// Makes the reader of one iteration: a decoder over one transfer, or the reconnecting
     /// reader of ``ResponseStream/serverSentEvents(reconnecting:)``.
     let makeReader: @Sendable () -> any ElementReader<Element>

@@ -39,11 +39,6 @@
 /// - The ``RequestOptions/resourceTimeout`` does not apply (a stream may last as long as it
 ///   likes); the idle ``RequestOptions/timeout`` does.
 public struct ResponseStream: AsyncSequence, Sendable {
-    /// A chunk of the body, as the transport delivered it.
-    public typealias Element = Data
-    /// Every error is a ``RequestError``.
-    public typealias Failure = RequestError
-
     /// The buffer limit used when none is given: 8 MiB.
     @usableFromInline static let defaultMaximumBufferSize = 8 << 20
 

@@ -22,12 +22,7 @@ public struct UnacceptableContentType: Error, Hashable, Sendable, CustomStringCo
     /// The media type that was expected, such as `text/event-stream`.
     public let expected: String
 
-    /// Creates the error for a content type.
-    ///
-    /// - Parameters:
-    ///   - contentType: The `Content-Type` the response declared.
-    ///   - expected: The media type that was expected.
-    public init(contentType: String, expected: String) {
+    init(contentType: String, expected: String) {
         self.contentType = contentType
         self.expected = expected
     }

@@ -20,6 +20,7 @@ extension StreamingTests {
             #expect(
                 requireTyped(DecodedResponseStream<ServerSentEvent>.self, ServerSentEvent.self)
                     == "ServerSentEvent RequestError RequestError")
+            #expect(requireTyped(DecodedResponseStream<String>.self, String.self) == "String RequestError RequestError")
         }
 
         @Test("the streaming types are Sendable")
