@@ -66,7 +66,14 @@ let package = Package(
             dependencies: ["APIKitParsers", "APIKitTestSupport"],
             swiftSettings: strictSettings
         ),
-        .testTarget(name: "APIKitTests", dependencies: ["APIKit", "APIKitTestSupport"], swiftSettings: strictSettings),
+        // The clocks tests drive (ManualTime, CancellingBackoffTime), built on APIKit's
+        // `@_spi(Testing)` TimeSource; shared with the AsyncHTTPClient package's tests.
+        .target(
+            name: "APIKitTestTime", dependencies: ["APIKit", "APIKitTestSupport"], path: "Tests/APIKitTestTime",
+            swiftSettings: strictSettings),
+        .testTarget(
+            name: "APIKitTests", dependencies: ["APIKit", "APIKitTestSupport", "APIKitTestTime"],
+            swiftSettings: strictSettings),
         .testTarget(
             name: "ExamplesTests",
             dependencies: ["MeteorAPI", "APIKitTestSupport"],

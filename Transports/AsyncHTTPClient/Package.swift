@@ -41,6 +41,12 @@ let package = Package(
         // `Tests/APIKitTestSupport` here is a symlink to the root's folder, as the root package
         // does not publish them as a product.
         .target(name: "APIKitTestSupport", path: "Tests/APIKitTestSupport", swiftSettings: strictSettings),
+        // The clocks tests drive, symlinked from the root as above.
+        .target(
+            name: "APIKitTestTime",
+            dependencies: [.product(name: "APIKit", package: "APIKit"), "APIKitTestSupport"],
+            path: "Tests/APIKitTestTime",
+            swiftSettings: strictSettings),
         // One test target for this transport's own tests and for the root package's integration
         // suite: `Tests/APIKitIntegrationTests` is a symlink to the root's folder, and
         // `APIKIT_TEST_TRANSPORT_AHC` lets its `TestTransport` hand out `AsyncHTTPClientTransport`s
@@ -52,6 +58,7 @@ let package = Package(
             dependencies: [
                 "APIKitAsyncHTTPClient",
                 "APIKitTestSupport",
+                "APIKitTestTime",
                 .product(name: "APIKit", package: "APIKit"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -59,7 +66,8 @@ let package = Package(
             ],
             path: "Tests",
             exclude: [
-                "APIKitTestSupport", "APIKitTests", "APIKitParsersTests", "APIKitTestSupportTests", "ExamplesTests",
+                "APIKitTestSupport", "APIKitTestTime", "APIKitTests", "APIKitParsersTests", "APIKitTestSupportTests",
+                "ExamplesTests",
             ],
             sources: ["APIKitAsyncHTTPClientTests", "APIKitIntegrationTests"],
             swiftSettings: strictSettings + [.define("APIKIT_TEST_TRANSPORT_AHC")]
@@ -74,7 +82,7 @@ let package = Package(
             swiftSettings: strictSettings),
         .testTarget(
             name: "APIKitTests",
-            dependencies: [.product(name: "APIKit", package: "APIKit"), "APIKitTestSupport"],
+            dependencies: [.product(name: "APIKit", package: "APIKit"), "APIKitTestSupport", "APIKitTestTime"],
             path: "Tests/APIKitTests",
             swiftSettings: strictSettings
         ),

@@ -12,13 +12,14 @@ final class TokenHeader: HeaderProtocol, Sendable {
 
 /// A class whose `Optional` is made a header below: a `weak` property of it is a parameter
 /// type, stored as a reference to a side table, not to the object. Public, as a conformance of
-/// `Optional` is.
+/// `Optional` is. Fully qualified: this file is also compiled in the AsyncHTTPClient package,
+/// where APIKit is another package's module and an unqualified conformance warns.
 public final class WeakHeaderSource: Sendable {
     let name: String
     init(_ name: String) { self.name = name }
 }
 
-extension Optional: HeaderProtocol where Wrapped == WeakHeaderSource {
+extension Swift.Optional: APIKit.HeaderProtocol where Wrapped == WeakHeaderSource {
     /// `X-Weak: name` while the source lives; nothing once it is gone.
     public var headerFields: [HeaderField] { map { [HeaderField(name: "X-Weak", value: $0.name)] } ?? [] }
 }

@@ -1,4 +1,5 @@
 import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
 import Foundation
 import Testing
 

@@ -1,3 +1,5 @@
+import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
 import Foundation
 import Testing
 
@@ -51,29 +53,6 @@ struct RetryConcurrencyTests {
         ]
     }
 
-    /// Waits of 0–2 ms that, when `cancel` is set, cancel the request first: a cancellation
-    /// during the backoff wait, every time that request waits.
-    struct BackoffTime: TimeSource {
-        let cancel: (@Sendable () -> Void)?
-        let cancelledInBackoff: Locked<Int>
-
-        var now: Date { Date() }
-
-        var uptime: TimeInterval { SystemTime().uptime }
-
-        func sleep(for seconds: TimeInterval) async throws {
-            if let cancel {
-                cancelledInBackoff.withLock { $0 += 1 }
-                cancel()
-            }
-            try await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
-        }
-
-        func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
-            SystemTime().schedule(after: seconds, action)
-        }
-    }
-
     static let policy = RetryPolicy(maxAttempts: 4)
 
     @Test("1,000 concurrent completion requests through retries, refreshes and cancels: each completes exactly once")
@@ -86,7 +65,7 @@ struct RetryConcurrencyTests {
         let tally = CompletionTally(count: count)
         let outcomes = Locked<[RequestError?]>(Array(repeating: nil, count: count))
         let succeeded = Locked(0)
-        let cancelledInBackoff = Locked(0)
+        let cancelledInBackoff = Protected(0)
         let sessions = Self.sessions()
         DispatchQueue.concurrentPerform(iterations: count) { index in
             let handle = Locked<RequestHandle?>(nil)
@@ -95,7 +74,7 @@ struct RetryConcurrencyTests {
                 cancel = { handle.withLock { $0 }?.cancel() }
             }
             let session = sessions[index % sessions.count]
-                .timed(by: BackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
+                .timed(by: CancellingBackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
             let request = TextRequest(retryPolicy: Self.policy)
             let started = request.perform(
                 using: session,
@@ -137,7 +116,7 @@ struct RetryConcurrencyTests {
     private func runAsyncAPI() async throws {
         let count = 1_000
         let sessions = Self.sessions()
-        let cancelledInBackoff = Locked(0)
+        let cancelledInBackoff = Protected(0)
         let returned = Locked(Array(repeating: 0, count: count))
         let results = await withTaskGroup(of: Void.self) { group -> [Result<String, RequestError>] in
             var tasks: [Task<Result<String, RequestError>, Never>] = []
@@ -148,7 +127,7 @@ struct RetryConcurrencyTests {
                     cancel = { box.withLock { $0 }?.cancel() }
                 }
                 let session = sessions[index % sessions.count]
-                    .timed(by: BackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
+                    .timed(by: CancellingBackoffTime(cancel: cancel, cancelledInBackoff: cancelledInBackoff))
                 let request = TextRequest(retryPolicy: Self.policy)
                 let task = Task {
                     let result = await request.result(session: session)

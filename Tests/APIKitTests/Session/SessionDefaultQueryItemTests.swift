@@ -1,3 +1,4 @@
+@_spi(Testing) import APIKitTestTime
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
 @_spi(Testing) import APIKit
 import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
 import Foundation
 
 #if canImport(FoundationNetworking)

@@ -1,6 +1,7 @@
 @_spi(Testing) import APIKit
 import APIKitAsyncHTTPClient
 import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
 import Foundation
 import NIOPosix
 import Testing
@@ -12,29 +13,6 @@ import Testing
     "1,000 concurrent requests through AsyncHTTPClientTransport: each completes exactly once",
     .enabled(if: HTTPBin.url != nil && FaultServer.url != nil, FaultServer.skipReason))
 struct ExactlyOnceTests {
-    /// A session's time whose waits last 0–2 ms; with `cancel`, each wait cancels the request
-    /// first: a cancellation during the backoff. Timers run in real time.
-    struct BackoffTime: TimeSource {
-        let cancel: (@Sendable () -> Void)?
-        let cancelledInBackoff: Protected<Int>
-
-        var now: Date { Date() }
-
-        var uptime: TimeInterval { SystemTime().uptime }
-
-        func sleep(for seconds: TimeInterval) async throws {
-            if let cancel {
-                cancelledInBackoff.withLock { $0 += 1 }
-                cancel()
-            }
-            try await Task.sleep(nanoseconds: UInt64.random(in: 0...2_000_000))
-        }
-
-        func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
-            SystemTime().schedule(after: seconds, action)
-        }
-    }
-
     /// Starts request `index` of the mix (30% 503 retried, 10% reset retried, 20% never
     /// answered, 40% ok), cancels it at once, a little later or not at all (one in seven is
     /// cancelled in a backoff wait; a request never answered is always cancelled in the end).
@@ -49,7 +27,7 @@ struct ExactlyOnceTests {
         if index % 7 == 0 { cancelInBackoff = { handle.value?.cancel() } }
         var session = session
         session.retryPolicy = RetryPolicy(maxAttempts: 3)
-        session.time = BackoffTime(cancel: cancelInBackoff, cancelledInBackoff: cancelledInBackoff)
+        session.time = CancellingBackoffTime(cancel: cancelInBackoff, cancelledInBackoff: cancelledInBackoff)
         let kind = index % 10
         let started: RequestHandle
         switch kind {

@@ -1,7 +1,6 @@
+@_spi(Testing) public import APIKit
 import APIKitTestSupport
-import Foundation
-
-@_spi(Testing) @testable import APIKit
+public import Foundation
 
 /// A ``TimeSource`` that moves only when the test says so: waits and timers are due at a
 /// moment of its own, and ``advance(by:)`` runs what comes due, earliest first, each at its
@@ -15,7 +14,7 @@ import Foundation
 /// #expect(await time.nextWait() == 0.5)   // the first retry's backoff, exactly
 /// time.advance(by: 0.5)
 /// ```
-final class ManualTime: TimeSource, Sendable {
+@_spi(Testing) public final class ManualTime: TimeSource, Sendable {
     private struct Pending {
         let due: TimeInterval
         let order: Int
@@ -36,29 +35,37 @@ final class ManualTime: TimeSource, Sendable {
         var handedOut = 0
     }
 
-    private let state = Locked(State())
+    private let state = Protected(State())
     /// The date at which the source starts.
-    let start: Date
+    public let start: Date
 
-    init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
+    /// A clock at `start` that moves only with ``advance(by:)``.
+    ///
+    /// - Parameter start: The date ``now`` reads before any advance.
+    public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
         self.start = start
     }
 
-    var now: Date { start.addingTimeInterval(state.withLock { $0.elapsed }) }
+    /// ``start`` plus ``elapsed``.
+    public var now: Date { start.addingTimeInterval(state.withLock { $0.elapsed }) }
 
     /// Seconds since the source started.
-    var elapsed: TimeInterval { state.withLock { $0.elapsed } }
+    public var elapsed: TimeInterval { state.withLock { $0.elapsed } }
 
     /// ``elapsed``: durations are measured on the same hand-driven clock.
-    var uptime: TimeInterval { elapsed }
+    public var uptime: TimeInterval { elapsed }
 
     /// The lengths of every wait and timer registered so far, in order.
-    var registered: [TimeInterval] { state.withLock { $0.registered } }
+    public var registered: [TimeInterval] { state.withLock { $0.registered } }
 
     /// How many waits and timers are pending.
-    var pendingCount: Int { state.withLock { $0.pending.count } }
+    public var pendingCount: Int { state.withLock { $0.pending.count } }
 
-    func sleep(for seconds: TimeInterval) async throws {
+    /// Waits until ``advance(by:)`` reaches `seconds` from now.
+    ///
+    /// - Parameter seconds: How long to wait on this clock.
+    /// - Throws: `CancellationError` when the waiting task is cancelled.
+    public func sleep(for seconds: TimeInterval) async throws {
         let id = state.withLock { state -> Int in
             defer { state.nextID += 1 }
             return state.nextID
@@ -79,7 +86,15 @@ final class ManualTime: TimeSource, Sendable {
         }
     }
 
-    func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction {
+    /// Runs `action` when ``advance(by:)`` reaches `seconds` from now.
+    ///
+    /// - Parameters:
+    ///   - seconds: When to run `action`, on this clock.
+    ///   - action: What to run.
+    /// - Returns: The timer, to cancel it.
+    @_spi(Testing) public func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void)
+        -> any ScheduledAction
+    {
         let id = state.withLock { state -> Int in
             defer { state.nextID += 1 }
             return state.nextID
@@ -91,7 +106,7 @@ final class ManualTime: TimeSource, Sendable {
     /// Moves time forward by `seconds`, running every wait and timer that comes due, earliest
     /// first (in the order they were registered when due together), each with the time at its
     /// own moment.
-    func advance(by seconds: TimeInterval) {
+    public func advance(by seconds: TimeInterval) {
         let target = state.withLock { $0.elapsed } + max(0, seconds)
         while true {
             let due = state.withLock { state -> Pending? in
@@ -116,7 +131,7 @@ final class ManualTime: TimeSource, Sendable {
     /// The length of the next wait or timer registered — one not handed out by an earlier call —
     /// once the code under test has registered it: how a test waits for the code to reach its
     /// wait, without sleeping.
-    func nextWait() async -> TimeInterval {
+    public func nextWait() async -> TimeInterval {
         await withCheckedContinuation { continuation in
             let ready = state.withLock { state -> TimeInterval? in
                 let index = state.handedOut
@@ -175,7 +190,7 @@ private struct ManualTimer: ScheduledAction {
 
 extension Session {
     /// This session with its waits and timers measured by `time`.
-    func timed(by time: any TimeSource) -> Session {
+    @_spi(Testing) public func timed(by time: any TimeSource) -> Session {
         var session = self
         session.time = time
         return session
