@@ -18,28 +18,29 @@
 ///
 /// | member | default | applies to |
 /// | --- | --- | --- |
-/// | ``arrays`` | ``ArrayEncoding/repeatKey`` | query, form |
-/// | ``nesting`` | ``NestingEncoding/brackets`` | query, form |
-/// | ``bools`` | ``BoolEncoding/literal`` | query, form, JSON |
-/// | ``dates`` | ``DateEncoding/iso8601`` | query, form, JSON |
-/// | ``nils`` | ``NilEncoding/omit`` | query, form, JSON |
+/// | `arrays` | ``ArrayEncoding/repeatKey`` | query, form |
+/// | `nesting` | ``NestingEncoding/brackets`` | query, form |
+/// | `bools` | ``BoolEncoding/literal`` | query, form, JSON |
+/// | `dates` | ``DateEncoding/iso8601`` | query, form, JSON |
+/// | `nils` | ``NilEncoding/omit`` | query, form, JSON |
 ///
 /// Headers, ``KeyQuery``, ``QueryDict`` (whose values are strings), path segments and whole
 /// bodies (``JSONBody``, ``DataBody``) are not affected.
 ///
-/// Start with a static member and chain the others: `.dates(.secondsSince1970).bools(.numeric)`.
+/// Start with a static member and chain the others: `.dates(.secondsSince1970).bools(.numeric)`;
+/// that is the one way to write a strategy (its members are not set one by one).
 public struct EncodingStrategy: Hashable, Sendable {
     /// How arrays are written; `nil` inherits.
-    public var arrays: ArrayEncoding?
+    var arrays: ArrayEncoding?
     /// How nested objects are written; `nil` inherits.
-    public var nesting: NestingEncoding?
+    var nesting: NestingEncoding?
     /// How `Bool` is written; `nil` inherits.
-    public var bools: BoolEncoding?
+    var bools: BoolEncoding?
     /// How `nil` is written; `nil` inherits.
-    public var nils: NilEncoding?
+    var nils: NilEncoding?
     // Last, so that the one-byte members pack before it: the strategy is 16 bytes.
     /// How `Date` is written; `nil` inherits.
-    public var dates: DateEncoding?
+    var dates: DateEncoding?
 
     /// A strategy stating the given members; the others inherit. Users start from a static
     /// member and chain the others instead: one spelling.
