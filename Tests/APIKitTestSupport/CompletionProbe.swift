@@ -30,7 +30,7 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     private let handlers = ReleaseProbe()
     private var values: [Value] = []
     private var firstRecorded: ContinuousClock.Instant?
-    private var waiters: [(id: UUID, continuation: CheckedContinuation<Value?, Never>)] = []
+    private var waiters = TimedWaiters<Value?>()
 
     /// A probe that has recorded nothing.
     public init() {}
@@ -43,11 +43,10 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
         lock.lock()
         values.append(value)
         if firstRecorded == nil { firstRecorded = now }
-        let waiting = waiters
-        waiters.removeAll()
+        let waiting = waiters.removeAll()
         lock.unlock()
-        for waiter in waiting {
-            waiter.continuation.resume(returning: value)
+        for continuation in waiting {
+            continuation.resume(returning: value)
         }
     }
 
@@ -111,30 +110,21 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     ///
     /// - Parameter timeout: How long to wait, in seconds, when nothing has been recorded yet.
     public func first(timeout: TimeInterval = 30) async -> Value? {
-        let id = UUID()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             lock.lock()
             if let first = values.first {
                 lock.unlock()
                 continuation.resume(returning: first)
                 return
             }
-            waiters.append((id, continuation))
+            let id = waiters.add(continuation)
             lock.unlock()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                expire(id)
+            TimedWaiters<Value?>.expire(after: timeout) { [self] in
+                lock.lock()
+                let waiter = waiters.remove(id)
+                lock.unlock()
+                waiter?.resume(returning: nil)
             }
         }
-    }
-
-    private func expire(_ id: UUID) {
-        lock.lock()
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else {
-            lock.unlock()
-            return
-        }
-        let waiter = waiters.remove(at: index)
-        lock.unlock()
-        waiter.continuation.resume(returning: nil)
     }
 }

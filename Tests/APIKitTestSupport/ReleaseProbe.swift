@@ -23,7 +23,7 @@ public final class ReleaseProbe: @unchecked Sendable {
     // @unchecked: every stored property is only touched with `lock` held.
     private let lock = NSLock()
     private var alive = 0
-    private var waiters: [(id: UUID, continuation: CheckedContinuation<Bool, Never>)] = []
+    private var waiters = TimedWaiters<Bool>()
 
     /// A probe that has handed out nothing.
     public init() {}
@@ -58,18 +58,20 @@ public final class ReleaseProbe: @unchecked Sendable {
     /// - Returns: `true` once none is held (at once when none is); `false` when some were still
     ///   held after `timeout`.
     public func all(timeout: TimeInterval = 30) async -> Bool {
-        let id = UUID()
-        return await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+        await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             lock.lock()
             guard alive > 0 else {
                 lock.unlock()
                 continuation.resume(returning: true)
                 return
             }
-            waiters.append((id, continuation))
+            let id = waiters.add(continuation)
             lock.unlock()
-            DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [self] in
-                expire(id)
+            TimedWaiters<Bool>.expire(after: timeout) { [self] in
+                lock.lock()
+                let waiter = waiters.remove(id)
+                lock.unlock()
+                waiter?.resume(returning: false)
             }
         }
     }
@@ -83,27 +85,14 @@ public final class ReleaseProbe: @unchecked Sendable {
     fileprivate func release() {
         lock.lock()
         alive -= 1
-        let woken = alive == 0 ? waiters : []
-        if alive == 0 { waiters.removeAll() }
+        let woken = alive == 0 ? waiters.removeAll() : []
         lock.unlock()
-        for waiter in woken {
-            waiter.continuation.resume(returning: true)
+        for continuation in woken {
+            continuation.resume(returning: true)
         }
-    }
-
-    private func expire(_ id: UUID) {
-        lock.lock()
-        guard let index = waiters.firstIndex(where: { $0.id == id }) else {
-            lock.unlock()
-            return
-        }
-        let waiter = waiters.remove(at: index)
-        lock.unlock()
-        waiter.continuation.resume(returning: false)
     }
 }
 
-/// Held by one watched closure: tells its probe when the closure is released.
 private final class Token: Sendable {
     let probe: ReleaseProbe
 

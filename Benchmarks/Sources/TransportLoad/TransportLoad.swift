@@ -1,5 +1,6 @@
-// TransportLoad: the transport benchmarks' end-to-end GET (items.json, decoded into `Feed`) under
-// load, without package-benchmark: no malloc interposer, no batches, no harness tasks. Each
+// TransportLoad: the transport benchmarks' end-to-end GET (items.json, 1.7 KB decoded into `Feed`,
+// or with --body user the 252-byte user.json decoded into `User`, where a transport's own cost is
+// not hidden by the decoding) under load, without package-benchmark: no malloc interposer, no batches, no harness tasks. Each
 // client is measured sequentially and with N kept in flight (N workers, each sending its next
 // request as soon as its last ended) for a fixed time, in interleaved rounds (A, B, C, A, B, C, …),
 // so that whatever else the machine does slows all of them alike. Run by scripts/transport-load.sh.
@@ -12,6 +13,7 @@
 //     --rounds R        [3]
 //     --event-loops N   threads of the HTTPClient's own event loop group; 0: the shared singleton
 //                       group, as the harness uses (one thread per core) [0]
+//     --body B          items (1.7 KB) or user (252 bytes) [items]
 //
 // Clients ("-cb": the same client without Swift concurrency: each worker a chain of completion
 // handlers, the next request sent from the last one's completion):
@@ -41,6 +43,7 @@ struct Options {
     var seconds = 2.5
     var rounds = 3
     var eventLoops = 0
+    var body = Body.items
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -52,6 +55,9 @@ struct Options {
             case "--seconds": seconds = Double(value) ?? seconds
             case "--rounds": rounds = Int(value) ?? rounds
             case "--event-loops": eventLoops = Int(value) ?? eventLoops
+            case "--body":
+                guard let chosen = Body(rawValue: value) else { Self.usage("unknown body \(value)") }
+                body = chosen
             default: Self.usage("unknown option \(flag)")
             }
         }
@@ -67,6 +73,59 @@ struct Options {
     }
 }
 
+/// What each client fetches and decodes.
+enum Body: String {
+    /// `items.json?page=1&per_page=20`: 1.7 KB into ``Feed``.
+    case items
+    /// `user.json`: 252 bytes into ``User``.
+    case user
+
+    var query: String {
+        switch self {
+        case .items: "items.json?page=1&per_page=20"
+        case .user: "user.json"
+        }
+    }
+
+    /// Decodes `buffer` as this body; whether it held what the fixture holds.
+    func decodes(_ buffer: ByteBuffer) -> Bool {
+        switch self {
+        case .items: (try? RawItems.decoder.decode(Feed.self, from: buffer))?.users.isEmpty == false
+        case .user: (try? RawItems.decoder.decode(User.self, from: buffer))?.id == 42
+        }
+    }
+}
+
+/// Benchmarks/Fixtures/user.json.
+struct User: Decodable, Sendable {
+    struct Team: Decodable, Sendable {
+        var id: Int
+        var name: String
+    }
+    var id: Int
+    var name: String
+    var email: String
+    var active: Bool
+    var roles: [String]
+    var createdAt: String
+    var score: Double
+    var team: Team
+    var tags: [String]
+    var note: String
+}
+
+/// `GET <base>/user.json` with the same `Authorization` header as ``ItemsRequest``.
+struct UserRequest: JSONDecodableRequest, RequestConfiguration {
+    @Header("Authorization") var authorization: String? = "Bearer 7f3c9a1e5b2d4f60"
+
+    typealias Response = User
+
+    var base: URL
+    var path: String { "user.json" }
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+}
+
 /// The process-wide objects, made once.
 enum Shared {
     static let base: String = {
@@ -75,9 +134,11 @@ enum Shared {
         }
         return base
     }()
-    static let url = "\(base)/items.json?page=1&per_page=20"
+    static let url = "\(base)/\(body.query)"
     static let request = ItemsRequest(base: URL(string: base)!)
+    static let userRequest = UserRequest(base: URL(string: base)!)
     nonisolated(unsafe) static var eventLoops = 0
+    nonisolated(unsafe) static var body = Body.items
 
     static let httpClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
@@ -135,11 +196,27 @@ enum Client {
     func send() async -> Bool {
         switch self {
         case .urlSession, .urlSessionCallback:
-            return (try? await Shared.request.response(using: Shared.urlSessionSession))?.users.isEmpty == false
+            return await Self.apikit(Shared.urlSessionSession)
         case .ahc, .ahcCallback:
-            return (try? await Shared.request.response(using: Shared.ahcSession))?.users.isEmpty == false
+            return await Self.apikit(Shared.ahcSession)
         case .raw, .rawFuture, .rawNoDecode:
-            return (try? await Self.rawAsync())?.users.isEmpty == false
+            return (try? await Self.rawAsync()) == true
+        }
+    }
+
+    /// One APIKit request of the chosen body through `session`, from async code.
+    static func apikit(_ session: Session) async -> Bool {
+        switch Shared.body {
+        case .items: (try? await Shared.request.response(using: session))?.users.isEmpty == false
+        case .user: (try? await Shared.userRequest.response(using: session))?.id == 42
+        }
+    }
+
+    /// One APIKit request of the chosen body through `session`, with a completion handler.
+    static func apikit(_ session: Session, _ done: @escaping @Sendable (Bool) -> Void) {
+        switch Shared.body {
+        case .items: Shared.request.perform(using: session) { done((try? $0.get())?.users.isEmpty == false) }
+        case .user: Shared.userRequest.perform(using: session) { done((try? $0.get())?.id == 42) }
         }
     }
 
@@ -147,9 +224,9 @@ enum Client {
     func send(_ done: @escaping @Sendable (Bool) -> Void) {
         switch self {
         case .urlSession, .urlSessionCallback:
-            Shared.request.perform(using: Shared.urlSessionSession) { done((try? $0.get())?.users.isEmpty == false) }
+            Self.apikit(Shared.urlSessionSession, done)
         case .ahc, .ahcCallback:
-            Shared.request.perform(using: Shared.ahcSession) { done((try? $0.get())?.users.isEmpty == false) }
+            Self.apikit(Shared.ahcSession, done)
         case .raw, .rawFuture:
             Self.rawFuture(decoding: true, done)
         case .rawNoDecode:
@@ -158,14 +235,14 @@ enum Client {
     }
 
     /// The harness's raw loop (TransportEndToEnd.swift): async execute, collect, decode.
-    static func rawAsync() async throws -> Feed {
+    static func rawAsync() async throws -> Bool {
         var request = HTTPClientRequest(url: Shared.url)
         request.headers.add(name: "Authorization", value: Shared.request.authorization!)
         request.headers.add(name: "Accept", value: "application/json")
         let response = try await Shared.httpClient.execute(request, timeout: .seconds(30))
         guard (200..<300).contains(response.status.code) else { throw UnexpectedStatus(status: response.status.code) }
         let body = try await response.body.collect(upTo: 16 << 20)
-        return try RawItems.decoder.decode(Feed.self, from: body)
+        return Shared.body.decodes(body)
     }
 
     /// The same with the EventLoopFuture API: no task, no thread hop; decoded on the event loop.
@@ -183,7 +260,7 @@ enum Client {
                 let body = response.body
             else { return done(false) }
             guard decoding else { return done(body.readableBytes > 0) }
-            done((try? RawItems.decoder.decode(Feed.self, from: body))?.users.isEmpty == false)
+            done(Shared.body.decodes(body))
         }
     }
 }
@@ -351,6 +428,7 @@ enum TransportLoad {
     static func main() {
         let options = Options(Array(CommandLine.arguments.dropFirst()))
         Shared.eventLoops = options.eventLoops
+        Shared.body = options.body
         let clients = options.clients.compactMap(Client.init)
         emit(
             "TransportLoad: \(Shared.base), \(options.rounds) rounds of \(options.seconds) s per client and mode, "
@@ -384,12 +462,13 @@ enum TransportLoad {
     static func decodingCost() {
         guard let data = try? Data(contentsOf: URL(string: Shared.url)!) else { return }
         let buffer = ByteBuffer(data: data)
-        for _ in 0..<200 { _ = try? RawItems.decoder.decode(Feed.self, from: buffer) }
+        for _ in 0..<200 { _ = Shared.body.decodes(buffer) }
         let count = 5000
         let cpu0 = processCPU()
-        for _ in 0..<count { _ = try? RawItems.decoder.decode(Feed.self, from: buffer) }
+        for _ in 0..<count { _ = Shared.body.decodes(buffer) }
         emit(
-            "decoding the \(data.count)-byte body into Feed: \(format((processCPU() - cpu0) / Double(count) * 1e6)) µs CPU"
+            "decoding the \(data.count)-byte body (\(Shared.body.rawValue)): "
+                + "\(format((processCPU() - cpu0) / Double(count) * 1e6)) µs CPU"
         )
     }
 

@@ -66,10 +66,13 @@ final class URLSessionDownloads: Sendable {
 
     /// Reports the bytes written so far.
     func didWrite(_ task: URLSessionDownloadTask, totalBytesWritten: Int64, totalBytesExpected: Int64) {
+        let id = task.taskIdentifier
         let progress = downloads.withLock { downloads -> ProgressHandler? in
-            downloads[task.taskIdentifier]?.written = totalBytesWritten
-            downloads[task.taskIdentifier]?.expected = totalBytesExpected >= 0 ? totalBytesExpected : nil
-            return downloads[task.taskIdentifier]?.progress
+            // One lookup per chunk: the entry is updated in place through its index.
+            guard let index = downloads.index(forKey: id) else { return nil }
+            downloads.values[index].written = totalBytesWritten
+            downloads.values[index].expected = totalBytesExpected >= 0 ? totalBytesExpected : nil
+            return downloads.values[index].progress
         }
         progress?(
             TransferProgress(
