@@ -285,32 +285,49 @@ final class AsyncHTTPClientTransfer: Sendable {
 extension HTTPURLResponse {
     /// The Foundation response for what AsyncHTTPClient received: the final URL after
     /// redirects, the status, the HTTP version and the headers (those that came more than once
-    /// joined with ", ").
+    /// joined with ", "). The last one made is reused while heads come back the same
+    /// (``ResponseHeadCache``).
     ///
+    /// - Parameters:
+    ///   - response: What AsyncHTTPClient received.
+    ///   - requestURL: The URL the request was sent to.
+    ///   - cache: The last response made, to reuse; the process's unless a test gives its own.
     /// - Throws: `URLError(.badServerResponse)` when Foundation refuses the response.
-    static func make(_ response: HTTPClientResponse, requestURL: URL?) throws -> HTTPURLResponse {
+    static func make(
+        _ response: HTTPClientResponse, requestURL: URL?, cache: ResponseHeadCache = .shared
+    ) throws -> HTTPURLResponse {
+        let version = response.version
+        // Without a redirect the final URL is the request's: `response.url` would parse it
+        // again from AsyncHTTPClient's string.
+        let finalURL = response.history.count > 1 ? response.url : requestURL
+        guard let url = finalURL ?? response.url,
+            let made = cache.response(
+                url: url, status: response.status.code, version: version, headers: response.headers,
+                build: {
+                    HTTPURLResponse(
+                        url: url,
+                        statusCode: Int(response.status.code),
+                        httpVersion: versionString(version),
+                        headerFields: fields(response.headers))
+                })
+        else { throw URLError(.badServerResponse, underlying: nil, url: requestURL) }
+        return made
+    }
+
+    /// The header fields as Foundation takes them: those that came more than once joined
+    /// with ", ".
+    private static func fields(_ headers: HTTPHeaders) -> [String: String] {
         var fields: [String: String] = [:]
         // One allocation rather than one per doubling as the headers are added.
-        fields.reserveCapacity(response.headers.count)
-        for (name, value) in response.headers {
+        fields.reserveCapacity(headers.count)
+        for (name, value) in headers {
             if let existing = fields[name] {
                 fields[name] = existing + ", " + value
             } else {
                 fields[name] = value
             }
         }
-        let version = response.version
-        // Without a redirect the final URL is the request's: `response.url` would parse it
-        // again from AsyncHTTPClient's string.
-        let finalURL = response.history.count > 1 ? response.url : requestURL
-        guard let url = finalURL ?? response.url,
-            let made = HTTPURLResponse(
-                url: url,
-                statusCode: Int(response.status.code),
-                httpVersion: versionString(version),
-                headerFields: fields)
-        else { throw URLError(.badServerResponse, underlying: nil, url: requestURL) }
-        return made
+        return fields
     }
 
     /// `HTTP/1.1`, `HTTP/2`: literals for the versions a response has in practice, rather than
