@@ -74,7 +74,7 @@ struct StreamChunkingTests {
         do {
             for try await element in sequence { elements.append(element) }
             return (elements, nil)
-        } catch .parsingFailed(let error as StreamDecodingError, _, _, _) {
+        } catch .parsingFailed(let error as ResponseStreamError, _, _, _) {
             return (elements, "\(error)")
         } catch {
             return (elements, "not a decoding error: \(error)")
@@ -85,7 +85,7 @@ struct StreamChunkingTests {
     func jsonLines() async throws {
         var whole = JSONLinesDecoder<Item>()
         let expected = try whole.decode(Self.jsonLines)
-        let expectedError = #expect(throws: StreamDecodingError.self) { try whole.finish() }.map { "\($0)" }
+        let expectedError = #expect(throws: ResponseStreamError.self) { try whole.finish() }.map { "\($0)" }
         #expect(expected.map(\.id) == [0, 1, 2])
         #expect(expectedError?.hasPrefix("line 5 of the JSON Lines stream") == true)
         for (name, transport) in TestTransport.all() {

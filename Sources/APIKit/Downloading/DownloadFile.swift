@@ -91,8 +91,8 @@ final class DownloadFile: DownloadAttempt {
     /// Checks that the partial file being resumed holds at least the bytes it should; removes
     /// it when it does not.
     ///
-    /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)``.
-    func checkPartialFile() throws(DownloadResumeError) {
+    /// - Throws: ``DownloadError/partialFileUnusable(_:bytesReceived:)``.
+    func checkPartialFile() throws(DownloadError) {
         guard let resuming else { return }
         let size = (try? FileManager.default.attributesOfItem(atPath: temporaryURL.path)[.size] as? NSNumber)?
             .int64Value
@@ -129,7 +129,7 @@ final class DownloadFile: DownloadAttempt {
     func receive(_ event: TransportStreamEvent) {
         // the request's own code runs outside the lock
         var rejection: (any Error)?
-        var unresumable: DownloadResumeError?
+        var unresumable: DownloadError?
         if case .response(let response) = event {
             unresumable = resumeFailure(response)
             rejection = unresumable == nil ? check(response) : nil
@@ -315,7 +315,7 @@ final class DownloadFile: DownloadAttempt {
 
     /// Why the response to a resumed request cannot continue the partial file: a `416`, or a
     /// `206` whose `Content-Range` does not start where the file ends. `nil` otherwise.
-    private func resumeFailure(_ response: URLResponse) -> DownloadResumeError? {
+    private func resumeFailure(_ response: URLResponse) -> DownloadError? {
         guard let resuming, let http = response as? HTTPURLResponse else { return nil }
         switch http.statusCode {
         case 416:

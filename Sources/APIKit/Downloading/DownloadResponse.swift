@@ -31,13 +31,8 @@ public struct DownloadResponse: Sendable {
         self.byteCount = byteCount
     }
 
-    /// The response as an `HTTPURLResponse`, or `nil` when it was not HTTP.
-    public var httpResponse: HTTPURLResponse? {
-        urlResponse as? HTTPURLResponse
-    }
-
     /// The HTTP status code, or `nil` when the response was not HTTP.
     public var statusCode: Int? {
-        httpResponse?.statusCode
+        (urlResponse as? HTTPURLResponse)?.statusCode
     }
 }

@@ -79,7 +79,12 @@ extension RequestPipeline {
             case .failed(let error):
                 // a body cut short is lost like a dropped connection, and retried like one —
                 // from where it stopped, when resumable
-                let seen = error is DownloadError ? URLError(.networkConnectionLost) : error
+                let seen: any Error
+                if case DownloadError.incompleteBody = error {
+                    seen = URLError(.networkConnectionLost)
+                } else {
+                    seen = error
+                }
                 if let delay = policy.retryDelay(
                     after: .failure(seen), method: request.method, attempt: attempt, now: session.time.now)
                 {
@@ -186,7 +191,7 @@ extension RequestPipeline {
     /// as a stream is, with the caller's progress closure when there is one: through the
     /// transport's `download` unless the download is resumable, else through its `stream`.
     ///
-    /// - Throws: ``DownloadResumeError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
+    /// - Throws: ``DownloadError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
     ///   whose partial file is gone or too short; nothing is sent then.
     private func startDownload(
         _ urlRequest: URLRequest, to destination: URL, gate: RequestHandle, resumable: Bool,

@@ -95,10 +95,10 @@ struct FormWriter {
             appendItem(key, [], String(describing: double), .brackets)
         case .strings(let strings):
             let arrays = ResolvedStrategy.arrays(field: strategy().arrays, request: request.arrays)
-            appendList(key, strings, arrays: arrays.kind, nesting: .brackets, parts: [])
+            appendList(key, strings, arrays: arrays, nesting: .brackets, parts: [])
         case .ints(let ints):
             let arrays = ResolvedStrategy.arrays(field: strategy().arrays, request: request.arrays)
-            appendList(key, ints.map { String($0) }, arrays: arrays.kind, nesting: .brackets, parts: [])
+            appendList(key, ints.map { String($0) }, arrays: arrays, nesting: .brackets, parts: [])
         case .none:
             let nils = ResolvedStrategy.nils(field: strategy().nils, request: request.nils)
             if let text = nils.text { appendItem(key, [], text, .brackets) }
@@ -150,7 +150,7 @@ struct FormWriter {
                 .elementNotExpressible(
                     at: Self.describe(key, parts + [.index(index)], strategy),
                     element: kind,
-                    arrays: ArrayEncoding(kind: strategy.arrays)
+                    arrays: strategy.arrays
                 )
             )
         }
@@ -164,7 +164,7 @@ struct FormWriter {
         hasItems = true
     }
 
-    private mutating func appendKey(_ key: String, _ parts: [KeyPart], _ nesting: NestingEncoding.Kind) {
+    private mutating func appendKey(_ key: String, _ parts: [KeyPart], _ nesting: NestingEncoding) {
         if let plainKey, plainKey == CheckedKeys.Identity(key) {
             key.withUTF8InPlace { output.append(contentsOf: $0) }
         } else {
@@ -192,8 +192,7 @@ struct FormWriter {
         }
     }
 
-    private mutating func appendItem(_ key: String, _ parts: [KeyPart], _ text: String, _ nesting: NestingEncoding.Kind)
-    {
+    private mutating func appendItem(_ key: String, _ parts: [KeyPart], _ text: String, _ nesting: NestingEncoding) {
         separate()
         appendKey(key, parts, nesting)
         output.append(UInt8(ascii: "="))
@@ -229,8 +228,8 @@ struct FormWriter {
     private mutating func appendList(
         _ key: String,
         _ texts: [String],
-        arrays: ArrayEncoding.Kind,
-        nesting: NestingEncoding.Kind,
+        arrays: ArrayEncoding,
+        nesting: NestingEncoding,
         parts: [KeyPart]
     ) {
         guard !texts.isEmpty else { return }

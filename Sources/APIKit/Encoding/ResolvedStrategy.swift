@@ -6,15 +6,15 @@
 /// the rule is written here alone. They take the members, not whole strategies: copying a
 /// strategy copies its date encoding, which may hold a closure.
 struct ResolvedStrategy {
-    var arrays: ArrayEncoding.Kind
-    var nesting: NestingEncoding.Kind
+    var arrays: ArrayEncoding
+    var nesting: NestingEncoding
     var bools: BoolEncoding
     var dates: DateEncoding
     var nils: NilEncoding
 
     init(field: EncodingStrategy, request: EncodingStrategy) {
-        arrays = Self.arrays(field: field.arrays, request: request.arrays).kind
-        nesting = (field.nesting ?? request.nesting ?? .brackets).kind
+        arrays = Self.arrays(field: field.arrays, request: request.arrays)
+        nesting = field.nesting ?? request.nesting ?? .brackets
         bools = Self.bools(field: field.bools, request: request.bools)
         dates = field.dates ?? request.dates ?? .iso8601
         nils = Self.nils(field: field.nils, request: request.nils)

@@ -13,14 +13,9 @@
 /// }
 /// ```
 public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
-    /// The ``LoggedRequest/id`` of the request this answers.
-    public let id: Int
-    /// The name of the request type.
-    public let requestType: String
-    /// The request's HTTP method.
-    public let method: String
-    /// The request's URL, redacted.
-    public let url: String
+    /// The request this answers, as it was logged: its ``LoggedRequest/id``, type, method and
+    /// redacted URL.
+    public let request: LoggedRequest
     /// The HTTP status code; `nil` when the transfer failed or the response is not HTTP.
     public let statusCode: Int?
     /// Seconds from handing the request to the transport to its answer.
@@ -37,11 +32,11 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
     /// `← #id failed METHOD url (RequestType) 0.123 s: URLError -1001`.
     public var description: String {
         let time = String(format: "%.3f s", elapsed)
+        let sent = "\(request.method) \(request.url) (\(request.requestType))"
         if let error {
-            return "← #\(id) failed \(method) \(url) (\(requestType)) \(time): \(error)"
+            return "← #\(request.id) failed \(sent) \(time): \(error)"
         }
-        return "← #\(id) \(statusCode.map(String.init) ?? "-") \(method) \(url) (\(requestType)) \(time), "
-            + "\(bodySize ?? 0) bytes"
+        return "← #\(request.id) \(statusCode.map(String.init) ?? "-") \(sent) \(time), \(bodySize ?? 0) bytes"
     }
 
     init(
@@ -62,10 +57,7 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
 
     /// A response whose body was `bodySize` bytes: read whole, or streamed and counted.
     init(request: LoggedRequest, response: URLResponse, bodySize: Int, elapsed: TimeInterval, privacy: LogPrivacy) {
-        id = request.id
-        requestType = request.requestType
-        method = request.method
-        url = request.url
+        self.request = request
         self.elapsed = elapsed
         let http = response as? HTTPURLResponse
         statusCode = http?.statusCode
@@ -80,10 +72,7 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
 
     /// A transfer that failed.
     init(request: LoggedRequest, failure: any Error, elapsed: TimeInterval) {
-        id = request.id
-        requestType = request.requestType
-        method = request.method
-        url = request.url
+        self.request = request
         self.elapsed = elapsed
         statusCode = nil
         bodySize = nil

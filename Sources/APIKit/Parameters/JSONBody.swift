@@ -32,24 +32,18 @@ public struct JSONBody<Value: Encodable & Sendable>: BodyProtocol {
     /// ``Request/encodingStrategy``; `.inherit` unless given.
     let strategy: EncodingStrategy
 
-    /// Declares the whole body.
-    ///
-    /// - Parameter wrappedValue: The value; `nil` sends no body.
-    public init(wrappedValue: Value) {
-        self.wrappedValue = wrappedValue
-        self.strategy = .inherit
-    }
-
-    /// Declares the whole body, written with its own strategy.
+    /// Declares the whole body, written with the request's strategy or its own.
     ///
     /// ```swift
+    /// @JSONBody var items: [Item] = []
     /// @JSONBody(strategy: .dates(.secondsSince1970)) var events: [Event] = []
     /// ```
     ///
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` sends no body.
-    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`.
-    public init(wrappedValue: Value, strategy: EncodingStrategy) {
+    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; `.inherit`
+    ///     (the request's ``Request/encodingStrategy``) by default.
+    public init(wrappedValue: Value, strategy: EncodingStrategy = .inherit) {
         self.wrappedValue = wrappedValue
         self.strategy = strategy
     }

@@ -19,36 +19,17 @@
 /// ``BuildError/UnsupportedValueReason/elementNotExpressible(at:element:arrays:)`` rather
 /// than send something the server would read differently. JSON bodies keep arrays as JSON
 /// arrays and ignore this strategy.
-public struct ArrayEncoding: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case repeatKey
-        case brackets
-        case indexed
-        case commaSeparated
-    }
-
-    let kind: Kind
-
+public enum ArrayEncoding: Hashable, Sendable {
     /// The key repeated for each element: `ids=1&ids=2`. The default.
-    public static let repeatKey = ArrayEncoding(kind: .repeatKey)
+    case repeatKey
 
     /// Empty brackets after the key for each element: `ids[]=1&ids[]=2` (Rails, PHP).
-    public static let brackets = ArrayEncoding(kind: .brackets)
+    case brackets
 
     /// The element's position in brackets: `ids[0]=1&ids[1]=2`. A `nil` element that is
     /// omitted keeps its position: `[1, nil, 3]` sends `ids[0]=1&ids[2]=3`.
-    public static let indexed = ArrayEncoding(kind: .indexed)
+    case indexed
 
     /// One item, the elements joined by a literal comma: `ids=1,2`.
-    public static let commaSeparated = ArrayEncoding(kind: .commaSeparated)
-
-    /// The strategy's name: `"repeatKey"`, `"brackets"`, `"indexed"` or `"commaSeparated"`.
-    public var description: String {
-        switch kind {
-        case .repeatKey: "repeatKey"
-        case .brackets: "brackets"
-        case .indexed: "indexed"
-        case .commaSeparated: "commaSeparated"
-        }
-    }
+    case commaSeparated
 }

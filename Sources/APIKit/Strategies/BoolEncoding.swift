@@ -7,31 +7,16 @@
 /// ```
 ///
 /// The strategy applies to every `Bool` in the value, nested ones and array elements too.
-public struct BoolEncoding: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case literal
-        case numeric
-    }
-
-    let kind: Kind
-
+public enum BoolEncoding: Hashable, Sendable {
     /// `true` and `false`; in JSON, the literals `true` and `false`. The default.
-    public static let literal = BoolEncoding(kind: .literal)
+    case literal
 
     /// `1` and `0`; in JSON, the numbers `1` and `0`.
-    public static let numeric = BoolEncoding(kind: .numeric)
-
-    /// The strategy's name: `"literal"` or `"numeric"`.
-    public var description: String {
-        switch kind {
-        case .literal: "literal"
-        case .numeric: "numeric"
-        }
-    }
+    case numeric
 
     /// The text of `value`.
     func text(_ value: Bool) -> String {
-        switch kind {
+        switch self {
         case .literal: value ? "true" : "false"
         case .numeric: value ? "1" : "0"
         }
@@ -41,7 +26,7 @@ public struct BoolEncoding: Hashable, Sendable, CustomStringConvertible {
     /// percent-encoding.
     func appendText(_ value: Bool, to output: inout [UInt8]) {
         let text: StaticString =
-            switch kind {
+            switch self {
             case .literal: value ? "true" : "false"
             case .numeric: value ? "1" : "0"
             }

@@ -14,25 +14,10 @@
 /// follows the ``ArrayEncoding`` in use (`a[tags]=x&a[tags]=y`). Brackets are
 /// percent-encoded with the key (`filter%5Bstatus%5D=open`). JSON bodies keep objects as
 /// JSON objects and ignore this strategy.
-public struct NestingEncoding: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case brackets
-        case dotted
-    }
-
-    let kind: Kind
-
+public enum NestingEncoding: Hashable, Sendable {
     /// Each member's key in brackets: `filter[status]=open`. The default.
-    public static let brackets = NestingEncoding(kind: .brackets)
+    case brackets
 
     /// Each member's key after a dot: `filter.status=open` (Spring, many Java servers).
-    public static let dotted = NestingEncoding(kind: .dotted)
-
-    /// The strategy's name: `"brackets"` or `"dotted"`.
-    public var description: String {
-        switch kind {
-        case .brackets: "brackets"
-        case .dotted: "dotted"
-        }
-    }
+    case dotted
 }

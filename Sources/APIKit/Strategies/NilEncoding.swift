@@ -14,36 +14,19 @@
 /// itself: `.null` writes `"key":null` — for JSON Merge Patch and JSON PATCH bodies that
 /// clear a value — while `.omit` and `.empty` leave the member out, JSON having no empty
 /// value; `nil` inside a nested value is written as `JSONEncoder` writes it.
-public struct NilEncoding: Hashable, Sendable, CustomStringConvertible {
-    enum Kind: Hashable, Sendable {
-        case omit
-        case empty
-        case null
-    }
-
-    let kind: Kind
-
+public enum NilEncoding: Hashable, Sendable {
     /// Nothing is sent for `nil`. The default.
-    public static let omit = NilEncoding(kind: .omit)
+    case omit
 
     /// The key with an empty value: `key=`. A JSON member is omitted.
-    public static let empty = NilEncoding(kind: .empty)
+    case empty
 
     /// The text `null`: `key=null`; a JSON member is written as `"key":null`.
-    public static let null = NilEncoding(kind: .null)
-
-    /// The strategy's name: `"omit"`, `"empty"` or `"null"`.
-    public var description: String {
-        switch kind {
-        case .omit: "omit"
-        case .empty: "empty"
-        case .null: "null"
-        }
-    }
+    case null
 
     /// The text written for `nil` in a query string or form body, or `nil` to write nothing.
     var text: String? {
-        switch kind {
+        switch self {
         case .omit: nil
         case .empty: ""
         case .null: "null"

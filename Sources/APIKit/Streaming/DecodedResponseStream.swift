@@ -8,7 +8,7 @@
 /// An element that does not decode — a line over its length limit, a JSON line of the wrong
 /// shape, an oversized event — cancels the transfer; the elements before it are still handed
 /// out, then the loop throws ``RequestError/parsingFailed(_:body:response:context:)`` carrying
-/// the ``StreamDecodingError`` (its `body` is empty: the stream's bytes are not kept). What a
+/// the ``ResponseStreamError`` (its `body` is empty: the stream's bytes are not kept). What a
 /// loop receives depends on the body's bytes alone, never on how the network split them.
 ///
 /// ```swift
@@ -115,12 +115,12 @@ struct DecodingReader<Element>: ElementReader {
 /// each appends what it decodes to its argument before it throws. Not `Sendable`: it belongs to
 /// one iterator.
 final class ElementDecoder<Element> {
-    let decode: (Data, inout [Element]) throws(StreamDecodingError) -> Void
-    let finish: (inout [Element]) throws(StreamDecodingError) -> Void
+    let decode: (Data, inout [Element]) throws(ResponseStreamError) -> Void
+    let finish: (inout [Element]) throws(ResponseStreamError) -> Void
 
     init(
-        decode: @escaping (Data, inout [Element]) throws(StreamDecodingError) -> Void,
-        finish: @escaping (inout [Element]) throws(StreamDecodingError) -> Void
+        decode: @escaping (Data, inout [Element]) throws(ResponseStreamError) -> Void,
+        finish: @escaping (inout [Element]) throws(ResponseStreamError) -> Void
     ) {
         self.decode = decode
         self.finish = finish
@@ -130,7 +130,7 @@ final class ElementDecoder<Element> {
 extension ResponseStream {
     /// The body as lines of UTF-8 text, without their terminators (CR, LF or CRLF); the last
     /// line does not need one. A line longer than 1 MiB ends the stream with
-    /// ``StreamDecodingError/lineTooLong(limit:)``.
+    /// ``ResponseStreamError/lineTooLong(limit:)``.
     ///
     /// ```swift
     /// for try await line in TailRequest().stream(using: session).lines {
@@ -141,10 +141,10 @@ extension ResponseStream {
         decoded {
             var lines = LineDecoder()
             return ElementDecoder(
-                decode: { chunk, decoded throws(StreamDecodingError) in
+                decode: { chunk, decoded throws(ResponseStreamError) in
                     try lines.decode(chunk) { line in decoded.append(String(decoding: line, as: UTF8.self)) }
                 },
-                finish: { decoded throws(StreamDecodingError) in
+                finish: { decoded throws(ResponseStreamError) in
                     try lines.finish { line in decoded.append(String(decoding: line, as: UTF8.self)) }
                 })
         }
@@ -172,8 +172,8 @@ extension ResponseStream {
         return decoded {
             var values = template
             return ElementDecoder(
-                decode: { chunk, decoded throws(StreamDecodingError) in try values.decode(chunk, into: &decoded) },
-                finish: { decoded throws(StreamDecodingError) in try values.finish(into: &decoded) })
+                decode: { chunk, decoded throws(ResponseStreamError) in try values.decode(chunk, into: &decoded) },
+                finish: { decoded throws(ResponseStreamError) in try values.finish(into: &decoded) })
         }
     }
 
@@ -190,7 +190,7 @@ extension ResponseStream {
         decoded {
             var events = ServerSentEventDecoder()
             return ElementDecoder(
-                decode: { chunk, decoded throws(StreamDecodingError) in try events.decode(chunk, into: &decoded) },
+                decode: { chunk, decoded throws(ResponseStreamError) in try events.decode(chunk, into: &decoded) },
                 finish: { _ in events.endStream() })
         }
     }

@@ -43,9 +43,9 @@ struct EventStreamInterpreter: Sendable {
     ///
     /// - Parameter line: The line's bytes, without the terminator.
     /// - Returns: The dispatched event, when the line is blank and the data buffer is not empty.
-    /// - Throws: ``StreamDecodingError/eventTooLarge(limit:)`` when the event's data and type
+    /// - Throws: ``ResponseStreamError/eventTooLarge(limit:)`` when the event's data and type
     ///   would exceed ``maximumEventSize``.
-    mutating func interpret(_ line: UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) -> ServerSentEvent? {
+    mutating func interpret(_ line: UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> ServerSentEvent? {
         guard let first = line.first else { return dispatch() }
         if first == Self.colon { return nil }  // a comment
         guard let colon = line.firstIndex(of: Self.colon) else {
@@ -80,7 +80,7 @@ struct EventStreamInterpreter: Sendable {
     private mutating func process(
         field: UnsafeBufferPointer<UInt8>,
         value: UnsafeBufferPointer<UInt8>
-    ) throws(StreamDecodingError) {
+    ) throws(ResponseStreamError) {
         if Self.equals(field, "data") {
             guard data.count + value.count + 1 + eventType.count <= maximumEventSize else {
                 throw .eventTooLarge(limit: maximumEventSize)

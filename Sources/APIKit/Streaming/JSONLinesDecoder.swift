@@ -4,7 +4,7 @@
 /// Lines end at LF, CRLF or CR, and may be split across chunks anywhere. Each line that holds
 /// anything besides spaces and tabs is decoded on its own by a ``APIKitParsers/JSONParser``, the
 /// same reader as a whole JSON response; blank lines are skipped. A line that does not decode
-/// throws ``StreamDecodingError/invalidJSONLine(number:prefix:underlying:)`` with its line
+/// throws ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)`` with its line
 /// number. Memory is bounded by the longest line, ``maximumLineLength``.
 ///
 /// ```swift
@@ -20,7 +20,7 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     @usableFromInline static var defaultMaximumLineLength: Int { LineDecoder.defaultMaximumLineLength }
 
     /// The longest line accepted, in bytes, its terminator not counted; a longer one throws
-    /// ``StreamDecodingError/lineTooLong(limit:)``.
+    /// ``ResponseStreamError/lineTooLong(limit:)``.
     public var maximumLineLength: Int {
         lines.maximumLineLength
     }
@@ -65,11 +65,11 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     ///   `ContiguousBytes`), split anywhere.
     /// - Returns: The decoded values of the lines that end in this chunk, in order, up to the
     ///   first line that fails.
-    /// - Throws: ``StreamDecodingError/invalidJSONLine(number:prefix:underlying:)`` for a line
-    ///   that does not decode, ``StreamDecodingError/lineTooLong(limit:)`` for one longer than
+    /// - Throws: ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)`` for a line
+    ///   that does not decode, ``ResponseStreamError/lineTooLong(limit:)`` for one longer than
     ///   ``maximumLineLength``, when no value comes before it in this chunk. The decoder then
     ///   throws the same error for every later call.
-    public mutating func decode(_ chunk: some ContiguousBytes) throws(StreamDecodingError) -> [Element] {
+    public mutating func decode(_ chunk: some ContiguousBytes) throws(ResponseStreamError) -> [Element] {
         var values: [Element] = []
         do {
             try decode(chunk, into: &values)
@@ -87,9 +87,9 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     ///   - chunk: The next bytes of the stream.
     ///   - values: Where the decoded values go.
     /// - Throws: What ``decode(_:)`` throws, whatever came before it in the chunk.
-    mutating func decode(_ chunk: some ContiguousBytes, into values: inout [Element]) throws(StreamDecodingError) {
-        try chunk.withBytes { bytes throws(StreamDecodingError) in
-            try lines.decode(bytes) { line throws(StreamDecodingError) in
+    mutating func decode(_ chunk: some ContiguousBytes, into values: inout [Element]) throws(ResponseStreamError) {
+        try chunk.withBytes { bytes throws(ResponseStreamError) in
+            try lines.decode(bytes) { line throws(ResponseStreamError) in
                 lineNumber += 1
                 try Self.decodeLine(line, number: lineNumber, with: parser, into: &values)
             }
@@ -106,9 +106,9 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// ```
     ///
     /// - Returns: The last line's value, or nothing when the stream ended with a line end.
-    /// - Throws: ``StreamDecodingError/invalidJSONLine(number:prefix:underlying:)`` when the last
+    /// - Throws: ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)`` when the last
     ///   line does not decode, or the error an earlier call found.
-    public mutating func finish() throws(StreamDecodingError) -> [Element] {
+    public mutating func finish() throws(ResponseStreamError) -> [Element] {
         var values: [Element] = []
         try finish(into: &values)
         return values
@@ -118,9 +118,9 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     ///
     /// - Parameter values: Where the last line's value goes.
     /// - Throws: What ``finish()`` throws.
-    mutating func finish(into values: inout [Element]) throws(StreamDecodingError) {
+    mutating func finish(into values: inout [Element]) throws(ResponseStreamError) {
         defer { lineNumber = 0 }
-        try lines.finish { line throws(StreamDecodingError) in
+        try lines.finish { line throws(ResponseStreamError) in
             lineNumber += 1
             try Self.decodeLine(line, number: lineNumber, with: parser, into: &values)
         }
@@ -132,14 +132,14 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
         number: Int,
         with parser: JSONParser<Element>,
         into values: inout [Element]
-    ) throws(StreamDecodingError) {
+    ) throws(ResponseStreamError) {
         guard line.contains(where: { $0 != Self.space && $0 != Self.tab }) else { return }
         do {
             values.append(try parser.parse(data: Data(line)))
         } catch {
             throw .invalidJSONLine(
                 number: number,
-                prefix: StreamDecodingError.linePrefix(line),
+                prefix: ResponseStreamError.linePrefix(line),
                 underlying: error
             )
         }

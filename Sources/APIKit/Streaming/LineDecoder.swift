@@ -8,7 +8,7 @@
 /// stream ends.
 ///
 /// Memory stays bounded: a line longer than ``maximumLineLength`` bytes throws
-/// ``StreamDecodingError/lineTooLong(limit:)`` as soon as its length is known to exceed the
+/// ``ResponseStreamError/lineTooLong(limit:)`` as soon as its length is known to exceed the
 /// limit, terminated or not. After an error the decoder throws the same error again.
 ///
 /// Internal: the public decoders (``ServerSentEventDecoder``, ``JSONLinesDecoder``) are the
@@ -33,7 +33,7 @@ struct LineDecoder: Sendable {
     /// Whether the last chunk ended with CR, so that an LF starting the next one ends no line.
     private var lineFeedMayFollow = false
     /// The error thrown once, thrown again for every later call.
-    private var failure: StreamDecodingError?
+    private var failure: ResponseStreamError?
 
     /// Creates a decoder at the start of a stream.
     ///
@@ -49,12 +49,12 @@ struct LineDecoder: Sendable {
     ///   - chunk: The next bytes of the stream, split anywhere.
     ///   - onLine: Called with each complete line, without its terminator; the buffer is valid
     ///     only during the call.
-    /// - Throws: ``StreamDecodingError/lineTooLong(limit:)``, or what `onLine` throws; once
+    /// - Throws: ``ResponseStreamError/lineTooLong(limit:)``, or what `onLine` throws; once
     ///   thrown, the same error on every later call.
     mutating func decode(
         _ chunk: UnsafeRawBufferPointer,
-        onLine: (UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) -> Void
-    ) throws(StreamDecodingError) {
+        onLine: (UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> Void
+    ) throws(ResponseStreamError) {
         if let failure { throw failure }
         do {
             try split(chunk.assumingMemoryBound(to: UInt8.self), onLine: onLine)
@@ -69,12 +69,12 @@ struct LineDecoder: Sendable {
     /// - Parameters:
     ///   - chunk: The next bytes of the stream, split anywhere.
     ///   - onLine: Called with each complete line, without its terminator.
-    /// - Throws: ``StreamDecodingError/lineTooLong(limit:)``, or what `onLine` throws.
+    /// - Throws: ``ResponseStreamError/lineTooLong(limit:)``, or what `onLine` throws.
     mutating func decode(
         _ chunk: some ContiguousBytes,
-        onLine: (UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) -> Void
-    ) throws(StreamDecodingError) {
-        try chunk.withBytes { bytes throws(StreamDecodingError) in try decode(bytes, onLine: onLine) }
+        onLine: (UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> Void
+    ) throws(ResponseStreamError) {
+        try chunk.withBytes { bytes throws(ResponseStreamError) in try decode(bytes, onLine: onLine) }
     }
 
     /// Ends the stream: hands the last line to `onLine` when the stream did not end with a line
@@ -82,14 +82,14 @@ struct LineDecoder: Sendable {
     ///
     /// - Parameter onLine: Called once with the unterminated last line, if there is one.
     /// - Throws: The error an earlier call threw, if any, and what `onLine` throws.
-    mutating func finish(onLine: (UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) -> Void)
-        throws(StreamDecodingError)
+    mutating func finish(onLine: (UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> Void)
+        throws(ResponseStreamError)
     {
         if let failure { throw failure }
         let last = partial
         reset()
         if !last.isEmpty {
-            try last.withUnsafeBufferPointer { line throws(StreamDecodingError) in try onLine(line) }
+            try last.withUnsafeBufferPointer { line throws(ResponseStreamError) in try onLine(line) }
         }
     }
 
@@ -102,8 +102,8 @@ struct LineDecoder: Sendable {
 
     private mutating func split(
         _ bytes: UnsafeBufferPointer<UInt8>,
-        onLine: (UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) -> Void
-    ) throws(StreamDecodingError) {
+        onLine: (UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> Void
+    ) throws(ResponseStreamError) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         let count = bytes.count
         var start = 0
@@ -142,8 +142,8 @@ struct LineDecoder: Sendable {
     /// holds part of it, else the kept part and `segment` joined.
     private mutating func emit(
         _ segment: UnsafeBufferPointer<UInt8>,
-        onLine: (UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) -> Void
-    ) throws(StreamDecodingError) {
+        onLine: (UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> Void
+    ) throws(ResponseStreamError) {
         guard partial.count + segment.count <= maximumLineLength else {
             throw .lineTooLong(limit: maximumLineLength)
         }
@@ -152,7 +152,7 @@ struct LineDecoder: Sendable {
             return
         }
         partial.append(contentsOf: segment)
-        try partial.withUnsafeBufferPointer { line throws(StreamDecodingError) in try onLine(line) }
+        try partial.withUnsafeBufferPointer { line throws(ResponseStreamError) in try onLine(line) }
         // A long line's buffer is given back rather than kept for the life of the stream.
         if partial.capacity > Self.keptCapacity {
             partial = []
@@ -162,7 +162,7 @@ struct LineDecoder: Sendable {
     }
 
     /// Keeps the unterminated tail of a chunk, failing as soon as the line is too long.
-    private mutating func keep(_ tail: UnsafeBufferPointer<UInt8>) throws(StreamDecodingError) {
+    private mutating func keep(_ tail: UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) {
         guard partial.count + tail.count <= maximumLineLength else {
             throw .lineTooLong(limit: maximumLineLength)
         }

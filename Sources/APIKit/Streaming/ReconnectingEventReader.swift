@@ -59,7 +59,7 @@ struct ReconnectingEventReader: ElementReader {
         }
         if let contentType = http?.value(forHTTPHeaderField: "Content-Type"), !Self.isEventStream(contentType) {
             throw attempt.responseRejected(
-                UnacceptableContentType(contentType: contentType, expected: "text/event-stream"))
+                ResponseStreamError.unacceptableContentType(contentType, expected: "text/event-stream"))
         }
         connection = attempt
         return true
@@ -153,7 +153,7 @@ extension ResponseStream {
     ///   ``RequestError/unacceptableStatusCode(_:body:response:context:)`` and does not reconnect;
     ///   neither does an accepted response whose `Content-Type` is present and is not
     ///   `text/event-stream`: it throws ``RequestError/responseInterceptorFailed(_:body:response:context:)``
-    ///   with ``UnacceptableContentType``. A response without a `Content-Type` is read as events.
+    ///   with ``ResponseStreamError/unacceptableContentType(_:expected:)``. A response without a `Content-Type` is read as events.
     /// - Only transport failures and ends of the body reconnect. Any other error (an
     ///   interceptor's, an oversized event's, ``ResponseStreamError/bufferLimitExceeded(limit:)``)
     ///   ends the sequence with that error.

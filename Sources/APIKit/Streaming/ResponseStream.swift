@@ -32,7 +32,7 @@
 ///   ``ResponseStreamError/bufferLimitExceeded(limit:)``.
 /// - Errors are ``RequestError``s: a transport failure mid-stream is
 ///   ``RequestError/transportFailed(_:context:)``, an element that does not decode
-///   ``RequestError/parsingFailed(_:body:response:context:)`` with a ``StreamDecodingError``.
+///   ``RequestError/parsingFailed(_:body:response:context:)`` with a ``ResponseStreamError``.
 ///   After an error, the loop ends.
 /// - The session's ``RequestLogger`` logs the request when it is sent and the response when the
 ///   body ends, with the number of bytes streamed.
@@ -125,7 +125,7 @@ public struct ResponseStream: AsyncSequence, Sendable {
 
         /// Ends the iteration on an element that did not decode: the transfer is cancelled and
         /// the error is the one to throw.
-        mutating func decodingFailed(_ error: StreamDecodingError) -> RequestError {
+        mutating func decodingFailed(_ error: ResponseStreamError) -> RequestError {
             connection.cancel()
             guard case .streaming(let response, let context) = phase else {
                 return .cancelled(context: connection.source.context(nil))

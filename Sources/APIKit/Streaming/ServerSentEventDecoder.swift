@@ -28,7 +28,7 @@ public struct ServerSentEventDecoder: Sendable {
     @usableFromInline static let defaultMaximumEventSize = 1 << 20
 
     /// The most bytes one event's data and type may take together; more throws
-    /// ``StreamDecodingError/eventTooLarge(limit:)``.
+    /// ``ResponseStreamError/eventTooLarge(limit:)``.
     ///
     /// The same limit bounds each line, since a line is held whole before it is read: a line
     /// may be 8 bytes longer (room for `event: ` or `data: `), so that every line of an event
@@ -59,7 +59,7 @@ public struct ServerSentEventDecoder: Sendable {
     /// or `nil` once the mark is stripped or known to be absent.
     private var byteOrderMarkMatched: Int? = 0
     /// An error that ``decode(_:)`` found after events it returned, thrown by the next call.
-    private var unthrownFailure: StreamDecodingError?
+    private var unthrownFailure: ResponseStreamError?
 
     /// Creates a decoder at the start of a stream.
     ///
@@ -92,10 +92,10 @@ public struct ServerSentEventDecoder: Sendable {
     /// - Parameter chunk: The next bytes of the stream (`Data`, `[UInt8]` or any other
     ///   `ContiguousBytes`), split anywhere.
     /// - Returns: The events whose blank line is in this chunk, in order; often none.
-    /// - Throws: ``StreamDecodingError/eventTooLarge(limit:)`` when an event, or a line, is
+    /// - Throws: ``ResponseStreamError/eventTooLarge(limit:)`` when an event, or a line, is
     ///   larger than ``maximumEventSize`` allows and no event comes before it in this chunk. The
     ///   decoder then throws the same error for every later chunk, until ``finish()``.
-    public mutating func decode(_ chunk: some ContiguousBytes) throws(StreamDecodingError) -> [ServerSentEvent] {
+    public mutating func decode(_ chunk: some ContiguousBytes) throws(ResponseStreamError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         do {
             try decode(chunk, into: &events)
@@ -114,10 +114,10 @@ public struct ServerSentEventDecoder: Sendable {
     ///   - events: Where the events go.
     /// - Throws: What ``decode(_:)`` throws, whatever came before it in the chunk.
     mutating func decode(_ chunk: some ContiguousBytes, into events: inout [ServerSentEvent])
-        throws(StreamDecodingError)
+        throws(ResponseStreamError)
     {
         unthrownFailure = nil
-        try chunk.withBytes { bytes throws(StreamDecodingError) in
+        try chunk.withBytes { bytes throws(ResponseStreamError) in
             let text = try stripByteOrderMark(bytes, into: &events)
             try decode(text, into: &events)
         }
@@ -138,10 +138,10 @@ public struct ServerSentEventDecoder: Sendable {
     /// try decoder.finish()  // "cut off" is discarded; decoder.lastEventID is "1"
     /// ```
     ///
-    /// - Throws: ``StreamDecodingError/eventTooLarge(limit:)`` when the last call to
+    /// - Throws: ``ResponseStreamError/eventTooLarge(limit:)`` when the last call to
     ///   ``decode(_:)`` returned the events before an event that was too large and no call threw
     ///   that error yet. The decoder is ready for the next stream all the same.
-    public mutating func finish() throws(StreamDecodingError) {
+    public mutating func finish() throws(ResponseStreamError) {
         let failure = unthrownFailure
         endStream()
         if let failure { throw failure }
@@ -158,9 +158,9 @@ public struct ServerSentEventDecoder: Sendable {
     private mutating func decode(
         _ bytes: UnsafeRawBufferPointer,
         into events: inout [ServerSentEvent]
-    ) throws(StreamDecodingError) {
+    ) throws(ResponseStreamError) {
         do {
-            try lines.decode(bytes) { line throws(StreamDecodingError) in
+            try lines.decode(bytes) { line throws(ResponseStreamError) in
                 if let event = try interpreter.interpret(line) { events.append(event) }
             }
         } catch .lineTooLong {
@@ -174,7 +174,7 @@ public struct ServerSentEventDecoder: Sendable {
     private mutating func stripByteOrderMark(
         _ bytes: UnsafeRawBufferPointer,
         into events: inout [ServerSentEvent]
-    ) throws(StreamDecodingError) -> UnsafeRawBufferPointer {
+    ) throws(ResponseStreamError) -> UnsafeRawBufferPointer {
         guard let earlier = byteOrderMarkMatched else { return bytes }
         var matched = earlier
         var offset = 0
@@ -193,7 +193,7 @@ public struct ServerSentEventDecoder: Sendable {
         // Not a mark: the bytes that earlier chunks started it with are text, then all of this chunk.
         byteOrderMarkMatched = nil
         if earlier > 0 {
-            try Array(Self.byteOrderMark[..<earlier]).withBytes { started throws(StreamDecodingError) in
+            try Array(Self.byteOrderMark[..<earlier]).withBytes { started throws(ResponseStreamError) in
                 try decode(started, into: &events)
             }
         }

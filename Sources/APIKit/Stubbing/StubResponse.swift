@@ -17,7 +17,7 @@ public struct StubResponse: Sendable {
 
     let answer: Answer
     /// Seconds the stub waits before answering; a request cancelled meanwhile gets no answer.
-    public var delay: TimeInterval
+    let delay: TimeInterval
 
     /// A response with a status code, headers and a body.
     ///

@@ -18,8 +18,8 @@
 /// let user = try await UserRequest(id: 1).response(using: session)
 /// ```
 ///
-/// Answers always come asynchronously, on a global queue, after the response's
-/// ``StubResponse/delay``. Cancelling the request before then stops the answer, and the
+/// Answers always come asynchronously, on a global queue, after the `delay:` the
+/// response was made with. Cancelling the request before then stops the answer, and the
 /// request reports ``RequestError/cancelled(context:)``.
 public struct StubTransport: Transport {
     private let respond: @Sendable (URLRequest) -> StubResponse
@@ -117,7 +117,7 @@ public struct StubTransport: Transport {
     }
 
     /// Answers `request` from the stub as a stream, asynchronously: the response after the
-    /// stub's ``StubResponse/delay``, then the body — each chunk of a `StubResponse.stream`
+    /// stub's `delay:`, then the body — each chunk of a `StubResponse.stream`
     /// `interval` seconds after the one before, any other body as one chunk — then the end.
     ///
     /// ```swift

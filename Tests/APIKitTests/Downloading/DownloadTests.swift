@@ -28,6 +28,10 @@ struct DownloadTests {
         destination = directory.appendingPathComponent("body.bin")
     }
 
+    /// Retries what the default policy retries, at once: a failure it must not retry shows as
+    /// more than one attempt.
+    static let immediateRetries = RetryPolicy(backoff: .init(baseDelay: 0, jitter: false))
+
     func session(_ stub: StubResponse, errorBodyDecoder: ErrorBodyDecoder? = nil) -> Session {
         Session(transport: StubTransport(stub), errorBodyDecoder: errorBodyDecoder)
     }
@@ -159,12 +163,14 @@ struct DownloadTests {
     func missingDirectory() async throws {
         let nowhere = directory.appendingPathComponent("missing/body.bin")
         let error = await #expect(throws: RequestError.self) {
-            try await StreamedRequest().download(to: nowhere, using: session(.stream(chunks: ["x"])))
+            let retrying = Session(transport: StubTransport(.stream(chunks: ["x"])), retryPolicy: Self.immediateRetries)
+            return try await StreamedRequest().download(to: nowhere, using: retrying)
         }
         guard case .transportFailed(DownloadError.fileWriteFailed, _) = error else {
             Issue.record("expected fileWriteFailed, got \(String(describing: error))")
             return
         }
+        #expect(error?.context.attempts == 1)  // a disk that cannot be written is not a lost connection
     }
 
     @Test("a 503 is retried through the RetryPolicy; the second attempt's body is the file")

@@ -93,14 +93,16 @@ struct ResumableDownloadTests {
         let resume = try await interrupted()
         let session = Session(
             transport: StubTransport(
-                .stream(status: 206, headers: ["Content-Range": "bytes 0-9/10"], chunks: ["0123456789"])))
+                .stream(status: 206, headers: ["Content-Range": "bytes 0-9/10"], chunks: ["0123456789"])),
+            retryPolicy: DownloadTests.immediateRetries)
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
         }
-        guard case .transportFailed(DownloadResumeError.contentRangeMismatch(5, "bytes 0-9/10"), _) = error else {
+        guard case .transportFailed(DownloadError.contentRangeMismatch(5, "bytes 0-9/10"), _) = error else {
             Issue.record("expected contentRangeMismatch, got \(String(describing: error))")
             return
         }
+        #expect(error?.context.attempts == 1)  // a failed resume is not a lost connection: no retry
         #expect(error?.downloadResumeData == nil)
         #expect(try fileNames(in: directory).isEmpty)
     }
@@ -109,14 +111,16 @@ struct ResumableDownloadTests {
     func rangeNotSatisfiable() async throws {
         let resume = try await interrupted()
         let session = Session(
-            transport: StubTransport(.stream(status: 416, headers: ["Content-Range": "bytes */5"], chunks: [String]())))
+            transport: StubTransport(.stream(status: 416, headers: ["Content-Range": "bytes */5"], chunks: [String]())),
+            retryPolicy: DownloadTests.immediateRetries)
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
         }
-        guard case .transportFailed(DownloadResumeError.rangeNotSatisfiable(bytesReceived: 5), _) = error else {
+        guard case .transportFailed(DownloadError.rangeNotSatisfiable(bytesReceived: 5), _) = error else {
             Issue.record("expected rangeNotSatisfiable, got \(String(describing: error))")
             return
         }
+        #expect(error?.context.attempts == 1)  // a failed resume is not a lost connection: no retry
         #expect(error?.downloadResumeData == nil)
         #expect(try fileNames(in: directory).isEmpty)
     }
@@ -134,7 +138,7 @@ struct ResumableDownloadTests {
             try await StreamedRequest().download(
                 to: destination, using: Session(transport: transport), resumingFrom: resume)
         }
-        guard case .transportFailed(let underlying as DownloadResumeError, _) = error,
+        guard case .transportFailed(let underlying as DownloadError, _) = error,
             case .partialFileUnusable(let url, bytesReceived: 5) = underlying
         else {
             Issue.record("expected partialFileUnusable, got \(String(describing: error))")

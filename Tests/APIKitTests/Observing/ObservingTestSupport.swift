@@ -66,7 +66,7 @@ final class LogRecorder: Sendable {
                 [request.description, request.curlCommand, request.url]
                     + request.headers.map { "\($0.key): \($0.value)" }
             case .response(let response):
-                [response.description, response.url, response.error ?? ""]
+                [response.description, response.request.url, response.error ?? ""]
                     + response.headers.map { "\($0.key): \($0.value)" }
             }
         }

@@ -29,7 +29,7 @@ struct RequestLoggerTests {
         #expect(request.url == "https://api.example.test/v1/login?token=***&page=***")
         #expect(request.bodySize == LogSecrets.body.utf8.count)
         #expect(request.headers["Accept"] == "text/plain")
-        #expect(response.id == request.id)
+        #expect(response.request == request)
         #expect(response.statusCode == 201)
         #expect(response.bodySize == 7)
         #expect(response.elapsed >= 0)

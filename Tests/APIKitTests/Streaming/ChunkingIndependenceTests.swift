@@ -47,8 +47,8 @@ extension StreamingTests {
             let items = try decoder.decode(
                 Data("{\"id\":0,\"text\":\"a\"}\nnot json\n{\"id\":2,\"text\":\"c\"}\n".utf8))
             #expect(items == [StreamBodies.Item(id: 0, text: "a")])
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Data()) }
-            #expect(throws: StreamDecodingError.self) { try decoder.finish() }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Data()) }
+            #expect(throws: ResponseStreamError.self) { try decoder.finish() }
         }
 
         @Test("LineDecoder: the lines before one over the limit, then lineTooLong", arguments: seeds)
@@ -94,7 +94,7 @@ extension StreamingTests {
             var decoder = ServerSentEventDecoder(maximumEventSize: 8)
             let events = try decoder.decode(Data("data: a\n\ndata: 123456789\n\n".utf8))
             #expect(events == [ServerSentEvent(data: "a")])
-            let error = #expect(throws: StreamDecodingError.self) { try decoder.finish() }
+            let error = #expect(throws: ResponseStreamError.self) { try decoder.finish() }
             #expect(error.map(StreamBodies.summary) == "eventTooLarge(8)")
             try decoder.finish()  // ready for the next stream, nothing held back
             #expect(try decoder.decode(Data("data: b\n\n".utf8)) == [ServerSentEvent(data: "b")])
@@ -231,7 +231,7 @@ func collect<S: AsyncSequence>(_ sequence: S) async -> ([S.Element], String?) wh
     do {
         for try await element in sequence { elements.append(element) }
         return (elements, nil)
-    } catch .parsingFailed(let error as StreamDecodingError, _, _, _) {
+    } catch .parsingFailed(let error as ResponseStreamError, _, _, _) {
         return (elements, StreamBodies.summary(error))
     } catch {
         return (elements, "\(error)")

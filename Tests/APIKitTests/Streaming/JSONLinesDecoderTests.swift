@@ -59,7 +59,7 @@ extension StreamingTests {
                 #expect(error.description.hasPrefix("line 3 of the JSON Lines stream could not be decoded: "))
                 #expect(!error.description.contains("not a number"))
             }
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Data("{\"id\":5}\n".utf8)) }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Data("{\"id\":5}\n".utf8)) }
         }
 
         @Test("the last line, read by finish(), is numbered too, and control characters in its prefix are escaped")
@@ -83,7 +83,7 @@ extension StreamingTests {
         func lineLimit() throws {
             var decoder = JSONLinesDecoder<Item>(maximumLineLength: 8)
             #expect(try decoder.decode(Data("{\"id\":1}\n".utf8)).map(\.id) == [1])
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Data("{\"id\": 2}\n".utf8)) }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Data("{\"id\": 2}\n".utf8)) }
         }
 
         @Test("the decoder given is used for every line")

@@ -75,12 +75,12 @@ extension StreamingTests {
         func lengthLimit() throws {
             #expect(try lines("1234\n", limit: 4) == ["1234"])
             #expect(try lines("12", "34\r\n", limit: 4) == ["1234"])
-            #expect(throws: StreamDecodingError.self) { try lines("12345\n", limit: 4) }
+            #expect(throws: ResponseStreamError.self) { try lines("12345\n", limit: 4) }
             do {
                 _ = try lines("123", "45\n", limit: 4)
                 Issue.record("a line of 5 bytes passed a limit of 4")
             } catch {
-                guard case .lineTooLong(let limit) = error as? StreamDecodingError else {
+                guard case .lineTooLong(let limit) = error as? ResponseStreamError else {
                     Issue.record("unexpected error \(error)")
                     return
                 }
@@ -92,7 +92,7 @@ extension StreamingTests {
         func unterminatedLineThrowsEarly() throws {
             var decoder = LineDecoder(maximumLineLength: 8)
             try decoder.decode(Array("12345".utf8)) { _ in Issue.record("no line is complete") }
-            #expect(throws: StreamDecodingError.self) {
+            #expect(throws: ResponseStreamError.self) {
                 try decoder.decode(Array("6789".utf8)) { _ in }
             }
         }
@@ -100,9 +100,9 @@ extension StreamingTests {
         @Test("after an error the decoder throws it again, until reset()")
         func errorIsSticky() throws {
             var decoder = LineDecoder(maximumLineLength: 2)
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Array("abc\n".utf8)) { _ in } }
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Array("a\n".utf8)) { _ in } }
-            #expect(throws: StreamDecodingError.self) { try decoder.finish { _ in } }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Array("abc\n".utf8)) { _ in } }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Array("a\n".utf8)) { _ in } }
+            #expect(throws: ResponseStreamError.self) { try decoder.finish { _ in } }
             decoder.reset()
             #expect(try decoder.lines(of: [Array("ok\n".utf8)]) == ["ok"])
         }

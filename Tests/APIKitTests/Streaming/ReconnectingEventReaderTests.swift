@@ -174,9 +174,14 @@ extension StreamingTests {
             }
             #expect(error?.stage == .responseValidation)
             #expect(error?.errorDescription?.contains("application/json") == true)
-            #expect(
-                error?.underlyingError as? UnacceptableContentType
-                    == UnacceptableContentType(contentType: "application/json", expected: "text/event-stream"))
+            guard
+                case .unacceptableContentType(let contentType, let expected)? = error?.underlyingError
+                    as? ResponseStreamError
+            else {
+                Issue.record("expected unacceptableContentType, got \(String(describing: error))")
+                return
+            }
+            #expect(contentType == "application/json" && expected == "text/event-stream")
             #expect(transport.requests.count == 1)
         }
 

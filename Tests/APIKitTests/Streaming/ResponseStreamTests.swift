@@ -100,7 +100,7 @@ struct ResponseStreamTests {
         #expect(ticks == [Tick(n: 1), Tick(n: 2), Tick(n: 3)])
     }
 
-    @Test("a JSON line that does not decode throws parsingFailed with the StreamDecodingError")
+    @Test("a JSON line that does not decode throws parsingFailed with the ResponseStreamError")
     func jsonLineFails() async throws {
         let session = session(.stream(chunks: [#"{"n":1}"# + "\n", "nope\n", #"{"n":3}"# + "\n"], interval: 0.005))
         var ticks: [Tick] = []
@@ -111,7 +111,7 @@ struct ResponseStreamTests {
         }
         #expect(ticks == [Tick(n: 1)])
         #expect(error?.stage == .parsing)
-        guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? StreamDecodingError else {
+        guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? ResponseStreamError else {
             Issue.record("expected invalidJSONLine, got \(String(describing: error))")
             return
         }
@@ -238,7 +238,11 @@ struct ResponseStreamTests {
             Issue.record("expected bufferLimitExceeded")
         } catch {
             #expect(error.stage == .transport)
-            #expect(error.underlyingError as? ResponseStreamError == .bufferLimitExceeded(limit: 350))
+            guard case .bufferLimitExceeded(let limit)? = error.underlyingError as? ResponseStreamError else {
+                Issue.record("expected bufferLimitExceeded, got \(error)")
+                return
+            }
+            #expect(limit == 350)
         }
         #expect(received == 3)
         #expect(try await iterator.next() == nil)
@@ -379,7 +383,7 @@ struct ResponseStreamLoggingTests {
             Issue.record("expected a request and a response, got \(logged)")
             return
         }
-        #expect(request.id == response.id)
+        #expect(response.request == request)
         #expect(response.statusCode == 200)
         #expect(response.bodySize == 5)
     }

@@ -169,8 +169,8 @@ extension StreamingTests {
             #expect(try decoder.decode(Data("event: 0123456789\n\n".utf8)) == [])
             #expect(
                 try decoder.decode(Data("data: 0123\ndata: 0123\n\n".utf8)) == [ServerSentEvent(data: "0123\n0123")])
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Data("event: ab\ndata: 01234567\n\n".utf8)) }
-            #expect(throws: StreamDecodingError.self) { try decoder.decode(Data("data: a\n\n".utf8)) }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Data("event: ab\ndata: 01234567\n\n".utf8)) }
+            #expect(throws: ResponseStreamError.self) { try decoder.decode(Data("data: a\n\n".utf8)) }
             try decoder.finish()
             #expect(try decoder.decode(Data("data: a\n\n".utf8)) == [ServerSentEvent(data: "a")])
         }

@@ -29,11 +29,12 @@ enum StreamBodies {
     }
 
     /// A short name for a decoding error that is the same whatever the chunking.
-    static func summary(_ error: StreamDecodingError) -> String {
+    static func summary(_ error: ResponseStreamError) -> String {
         switch error {
         case .lineTooLong(let limit): "lineTooLong(\(limit))"
         case .eventTooLarge(let limit): "eventTooLarge(\(limit))"
         case .invalidJSONLine(let number, let prefix, _): "invalidJSONLine(\(number), \(prefix))"
+        case .bufferLimitExceeded, .unacceptableContentType: "not a decoder's: \(error)"
         }
     }
 
@@ -61,7 +62,7 @@ enum StreamBodies {
                 if error == nil { items.append(item) }
             }
             if index == bad, error == nil {
-                let prefix = Array(line.utf8).withUnsafeBufferPointer { StreamDecodingError.linePrefix($0) }
+                let prefix = Array(line.utf8).withUnsafeBufferPointer { ResponseStreamError.linePrefix($0) }
                 error = "invalidJSONLine(\(index + 1), \(prefix))"
             }
             var ends = ["\n", "\r\n", "\r"]

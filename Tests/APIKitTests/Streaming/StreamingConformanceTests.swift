@@ -28,12 +28,10 @@ extension StreamingTests {
             requireSendable(ServerSentEvent.self)
             requireSendable(ServerSentEventDecoder.self)
             requireSendable(JSONLinesDecoder<Int>.self)
-            requireSendable(StreamDecodingError.self)
+            requireSendable(ResponseStreamError.self)
             requireSendable(ResponseStream.self)
             requireSendable(DecodedResponseStream<ServerSentEvent>.self)
             requireSendable(ServerSentEventReconnection.self)
-            requireSendable(UnacceptableContentType.self)
-            requireSendable(ResponseStreamError.self)
             requireSendable(TransportStreamEvent.self)
         }
     }

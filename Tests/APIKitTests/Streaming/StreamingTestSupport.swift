@@ -4,7 +4,7 @@ import Foundation
 
 extension LineDecoder {
     /// The lines that `chunks`, fed one after the other and then finished, split into.
-    mutating func lines(of chunks: [[UInt8]]) throws(StreamDecodingError) -> [String] {
+    mutating func lines(of chunks: [[UInt8]]) throws(ResponseStreamError) -> [String] {
         var lines: [String] = []
         for chunk in chunks {
             try decode(chunk) { lines.append(String(decoding: $0, as: UTF8.self)) }
@@ -16,7 +16,7 @@ extension LineDecoder {
 
 extension ServerSentEventDecoder {
     /// The events that `chunks`, fed one after the other, dispatch.
-    mutating func events(of chunks: [[UInt8]]) throws(StreamDecodingError) -> [ServerSentEvent] {
+    mutating func events(of chunks: [[UInt8]]) throws(ResponseStreamError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         for chunk in chunks {
             events += try decode(chunk)
@@ -25,7 +25,7 @@ extension ServerSentEventDecoder {
     }
 
     /// The events of `text`, fed whole to a new decoder.
-    static func events(of text: String) throws(StreamDecodingError) -> [ServerSentEvent] {
+    static func events(of text: String) throws(ResponseStreamError) -> [ServerSentEvent] {
         var decoder = ServerSentEventDecoder()
         return try decoder.decode(Data(text.utf8))
     }

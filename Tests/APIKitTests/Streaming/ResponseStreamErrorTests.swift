@@ -4,11 +4,19 @@ import Testing
 @testable import APIKit
 
 extension StreamingTests {
-    @Suite("StreamDecodingError: descriptions a person can act on, without the stream's bytes")
-    struct StreamDecodingErrorTests {
-        @Test("each case names its limit or line, and localizedDescription is the description")
+    @Suite("ResponseStreamError: descriptions a person can act on, without the stream's bytes")
+    struct ResponseStreamErrorTests {
+        @Test("each case names its limit or types, and localizedDescription is the description")
         func descriptions() {
-            let cases: [(StreamDecodingError, String)] = [
+            let cases: [(ResponseStreamError, String)] = [
+                (
+                    .bufferLimitExceeded(limit: 350),
+                    "the stream's consumer fell behind by more than 350 bytes (its buffer limit); the transfer was cancelled"
+                ),
+                (
+                    .unacceptableContentType("application/json", expected: "text/event-stream"),
+                    "unacceptable content type application/json (expected text/event-stream)"
+                ),
                 (.lineTooLong(limit: 1024), "a line of the stream is longer than its limit of 1024 bytes"),
                 (
                     .eventTooLarge(limit: 2048),
@@ -26,7 +34,7 @@ extension StreamingTests {
             struct Underlying: Error, CustomStringConvertible {
                 var description: String { "the body is not valid JSON" }
             }
-            let error = StreamDecodingError.invalidJSONLine(number: 12, prefix: "SECRET", underlying: Underlying())
+            let error = ResponseStreamError.invalidJSONLine(number: 12, prefix: "SECRET", underlying: Underlying())
             #expect(
                 error.description == "line 12 of the JSON Lines stream could not be decoded: the body is not valid JSON"
             )
@@ -35,7 +43,7 @@ extension StreamingTests {
         @Test("a line's prefix is its first 40 bytes, escaped, with … when cut")
         func linePrefix() {
             func prefix(_ text: String) -> String {
-                Array(text.utf8).withUnsafeBufferPointer { StreamDecodingError.linePrefix($0) }
+                Array(text.utf8).withUnsafeBufferPointer { ResponseStreamError.linePrefix($0) }
             }
             #expect(prefix("abc\r\u{0}") == #"abc\r\0"#)
             #expect(prefix(String(repeating: "x", count: 40)) == String(repeating: "x", count: 40))
