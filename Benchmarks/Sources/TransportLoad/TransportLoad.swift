@@ -14,6 +14,10 @@
 //     --event-loops N   threads of the HTTPClient's own event loop group; 0: the shared singleton
 //                       group, as the harness uses (one thread per core) [0]
 //     --body B          items (1.7 KB) or user (252 bytes) [items]
+//     --count N         instead of the rounds: 5 requests of each client, then exactly N more of
+//                       each, one at a time, and nothing printed. For counting instructions
+//                       (scripts/transport-counts.sh runs it under callgrind with N = 0 and N = K:
+//                       the difference, divided by K, is one request)
 //
 // Clients ("-cb": the same client without Swift concurrency: each worker a chain of completion
 // handlers, the next request sent from the last one's completion):
@@ -44,6 +48,7 @@ struct Options {
     var rounds = 3
     var eventLoops = 0
     var body = Body.items
+    var count: Int?
 
     init(_ arguments: [String]) {
         var rest = arguments[...]
@@ -55,6 +60,7 @@ struct Options {
             case "--seconds": seconds = Double(value) ?? seconds
             case "--rounds": rounds = Int(value) ?? rounds
             case "--event-loops": eventLoops = Int(value) ?? eventLoops
+            case "--count": count = Int(value)
             case "--body":
                 guard let chosen = Body(rawValue: value) else { Self.usage("unknown body \(value)") }
                 body = chosen
@@ -319,6 +325,31 @@ func load(_ client: Client, workers: Int, until deadline: UInt64) -> [WorkerReco
     return records
 }
 
+/// Sends `times` requests of `client` one after another, from a task or from completion
+/// handlers as the client does; exits when one fails.
+func send(_ client: Client, times: Int) {
+    let finished = DispatchSemaphore(value: 0)
+    if client.usesTasks {
+        Task.detached {
+            for _ in 0..<times where !(await client.send()) { Options.usage("a request of \(client.label) failed") }
+            finished.signal()
+        }
+    } else {
+        @Sendable func next(_ remaining: Int) {
+            guard remaining > 0 else {
+                finished.signal()
+                return
+            }
+            client.send { ok in
+                guard ok else { Options.usage("a request of \(client.label) failed") }
+                next(remaining - 1)
+            }
+        }
+        next(times)
+    }
+    finished.wait()
+}
+
 /// CPU time of the process, user and system, in seconds.
 func processCPU() -> Double {
     var usage = rusage()
@@ -430,6 +461,11 @@ enum TransportLoad {
         Shared.eventLoops = options.eventLoops
         Shared.body = options.body
         let clients = options.clients.compactMap(Client.init)
+        if let count = options.count {
+            for client in clients { send(client, times: 5) }
+            for client in clients { send(client, times: count) }
+            return
+        }
         emit(
             "TransportLoad: \(Shared.base), \(options.rounds) rounds of \(options.seconds) s per client and mode, "
                 + "event loops: \(options.eventLoops == 0 ? "shared singleton (\(System.coreCount))" : "\(options.eventLoops)"), "
