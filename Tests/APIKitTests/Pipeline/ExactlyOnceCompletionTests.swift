@@ -91,7 +91,9 @@ struct ExactlyOnceCompletionTests {
         #expect(context.url?.host == endpoint.host)
         #expect(context.requestType == "ProbeRequest")
 
-        // the stub's answer comes due: a load that was not stopped would answer now
+        // URLSession stops the load, then the stub's answer comes due: a load that was not
+        // stopped would answer now
+        #expect(await endpoint.stopped(), "URLSession did not stop the load")
         #expect(await time.nextWait() == 30)
         time.advance(by: 30)
         // a barrier: a request sent afterwards on the same session completes after anything the
@@ -138,8 +140,9 @@ struct ExactlyOnceCompletionTests {
         let error = try #require(await probe.first()?.errorValue)
         #expect(error.stage == .cancelled)
         handle.cancel()
-        // the stub's answer comes due (a load that was not stopped would answer now), then
-        // nothing holds the completion any more
+        // URLSession stops the load, then the stub's answer comes due (a load that was not
+        // stopped would answer now), then nothing holds the completion any more
+        #expect(await endpoint.stopped(), "URLSession did not stop the load")
         time.advance(by: 0.5)
         #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)

@@ -53,6 +53,7 @@ final class StubRegistry: @unchecked Sendable {
     private let lock = NSLock()
     private var responses: [String: StubbedResponse] = [:]
     private var received: [String: [URLRequest]] = [:]
+    private var stops: [String: CompletionProbe<Void>] = [:]
 
     func register(_ response: StubbedResponse, host: String) {
         lock.lock()
@@ -64,6 +65,16 @@ final class StubRegistry: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return received[host] ?? []
+    }
+
+    /// What records the loads of `host` that URLSession stopped (`stopLoading()`), one entry each.
+    func stops(host: String) -> CompletionProbe<Void> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let probe = stops[host] { return probe }
+        let probe = CompletionProbe<Void>()
+        stops[host] = probe
+        return probe
     }
 
     /// Records `request` and returns the answer registered for its host.
@@ -91,6 +102,18 @@ struct StubEndpoint: Sendable {
 
     /// The requests the stub has received for this host, in order.
     var receivedRequests: [URLRequest] { StubURLProtocol.registry.requests(host: host) }
+
+    /// Whether URLSession has stopped a load of this host (called `stopLoading()`, as it does
+    /// once it has taken in a task's cancellation) within `timeout` seconds.
+    ///
+    /// A test that cancels a task and then makes the stub's answer come due waits for this
+    /// first: corelibs takes in a cancellation on its own queue, after APIKit has already
+    /// reported it, and a stub answering a task corelibs is still cancelling sets off a race of
+    /// corelibs' own (it traps in `TaskRegistry`, "a behaviour for a task that in not in the
+    /// registry") — a race no caller can close, and not the thing such a test checks.
+    func stopped(timeout: TimeInterval = 20) async -> Bool {
+        await StubURLProtocol.registry.stops(host: host).first(timeout: timeout) != nil
+    }
 }
 
 /// A `URLProtocol` that answers every request of its session from ``StubRegistry``, with no network.
@@ -132,6 +155,7 @@ final class StubURLProtocol: URLProtocol {
 
     override func stopLoading() {
         stopped.withLock { $0 = true }
+        Self.registry.stops(host: request.url?.host ?? "").record(())
     }
 
     private func deliver(_ answer: StubbedResponse.Answer) {
