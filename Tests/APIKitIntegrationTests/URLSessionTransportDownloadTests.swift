@@ -87,8 +87,10 @@ private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
     .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason),
     .urlSessionOnly("URLSessionTransport's download task and corelibs' temporary files"))
 struct URLSessionTransportDownloadTests {
-    @Test("download(_:to:) directly: the body at the given file, progress up to the Content-Length, one completion")
-    func direct() async throws {
+    @Test(
+        "download(_:to:) directly, with progress (a delegate's task) and without (a completion handler's): the body at the given file, progress up to the Content-Length, one completion",
+        arguments: [true, false])
+    func direct(reportsProgress: Bool) async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let before = corelibsFiles()
@@ -99,7 +101,8 @@ struct URLSessionTransportDownloadTests {
             let calls = Protected(0)
             let request = try FastAPIDownloadRequest(size: size).makeURLRequest()
             let (ended, endedContinuation) = AsyncStream<Result<TransportDownload, any Error>>.makeStream()
-            _ = transport.download(request, to: file, progress: { steps.append($0) }) { result in
+            let progress: ProgressHandler? = reportsProgress ? { @Sendable step in steps.append(step) } : nil
+            _ = transport.download(request, to: file, progress: progress) { result in
                 calls.withLock { $0 += 1 }
                 endedContinuation.yield(result)
             }
@@ -114,7 +117,9 @@ struct URLSessionTransportDownloadTests {
             #expect(try holdsPattern(file, size: size), "\(size)")
             let received = steps.value.map(\.bytesReceived)
             #expect(received == received.sorted(), "\(size): progress went backwards")
-            if size > 0 {
+            if !reportsProgress {
+                #expect(received.isEmpty)
+            } else if size > 0 {
                 #expect(received.last == Int64(size))
                 #expect(steps.value.last?.expectedBytesToReceive == Int64(size))
             }

@@ -215,7 +215,7 @@ extension RequestPipeline {
             let file = TransportDownloadFile(destination: destination, check: check)
             file.attach(
                 startLoggedDownload(
-                    urlRequest, to: file.temporaryURL, progress: reporting ?? { _ in }, completion: file.complete))
+                    urlRequest, to: file.temporaryURL, progress: reporting, completion: file.complete))
             return file
         }
         let file = DownloadFile(
@@ -244,7 +244,7 @@ extension RequestPipeline {
     /// it has one, as a stream is: the request when it is sent, then the response with the size
     /// of the file, or the error.
     private func startLoggedDownload(
-        _ urlRequest: URLRequest, to fileURL: URL, progress: @escaping ProgressHandler,
+        _ urlRequest: URLRequest, to fileURL: URL, progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
         guard

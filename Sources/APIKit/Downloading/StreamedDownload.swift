@@ -29,11 +29,11 @@ final class StreamedDownload: Sendable {
     }
 
     private let fileURL: URL
-    private let progress: ProgressHandler
+    private let progress: ProgressHandler?
     private let state: Locked<State>
 
     private init(
-        fileURL: URL, progress: @escaping ProgressHandler,
+        fileURL: URL, progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) {
         self.fileURL = fileURL
@@ -46,7 +46,7 @@ final class StreamedDownload: Sendable {
         _ request: URLRequest,
         on transport: some Transport,
         to fileURL: URL,
-        progress: @escaping ProgressHandler,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
         let download = StreamedDownload(fileURL: fileURL, progress: progress, completion: completion)
@@ -131,7 +131,7 @@ final class StreamedDownload: Sendable {
             }
         }
         cancelling?.cancel()
-        if let report { progress(report) }
+        if let report { progress?(report) }
         if let (completion, result) = end { completion(result) }
     }
 

@@ -136,7 +136,10 @@ public protocol Transport: Sendable {
     ///   or replaced, even for an empty body), or with the error that stopped the transfer;
     /// - `progress` is called any number of times, in order, never after `completion`, with
     ///   ``TransferProgress/bytesReceived`` the bytes in the file so far and
-    ///   ``TransferProgress/expectedBytesToReceive`` the `Content-Length` when known;
+    ///   ``TransferProgress/expectedBytesToReceive`` the `Content-Length` when known; it is
+    ///   `nil` when nobody asked for progress, and a transport may then take a faster road
+    ///   (``URLSessionTransport`` uses a download task with a completion handler, whose file is
+    ///   written through one open handle rather than reopened for every chunk);
     /// - the transport leaves no file of its own behind once it has called `completion` (a file
     ///   it writes first and moves to `fileURL` when the body is complete, as a download task
     ///   does, is removed before a failure's `completion`); after a failure it may leave a
@@ -160,13 +163,13 @@ public protocol Transport: Sendable {
     ///   - request: The request as APIKit built it.
     ///   - fileURL: Where to write the body: a file that does not exist yet, in a directory that
     ///     does.
-    ///   - progress: Receives the bytes written so far, as above.
+    ///   - progress: Receives the bytes written so far, as above; `nil` when nobody reads them.
     ///   - completion: Receives the response once the body is in the file, or the error.
     /// - Returns: The transfer in flight, to cancel it.
     func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: @escaping ProgressHandler,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask
 }
@@ -226,13 +229,13 @@ extension Transport {
     /// - Parameters:
     ///   - request: The request as APIKit built it.
     ///   - fileURL: Where to write the body.
-    ///   - progress: Receives the bytes written so far after each chunk.
+    ///   - progress: Receives the bytes written so far after each chunk, when given.
     ///   - completion: Receives the response once the body is in the file, or the error.
     /// - Returns: The transfer in flight, to cancel it.
     public func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: @escaping ProgressHandler,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
         StreamedDownload.start(request, on: self, to: fileURL, progress: progress, completion: completion)

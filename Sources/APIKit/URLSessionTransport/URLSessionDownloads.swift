@@ -29,7 +29,7 @@
 final class URLSessionDownloads: Sendable {
     private struct Download {
         let fileURL: URL
-        let progress: ProgressHandler
+        let progress: ProgressHandler?
         let completion: @Sendable (Result<TransportDownload, any Error>) -> Void
         /// What knows where corelibs writes the body, until `didFinishDownloadingTo` hands it over.
         var partial: CorelibsDownloadLocation?
@@ -51,7 +51,7 @@ final class URLSessionDownloads: Sendable {
     func register(
         _ task: URLSessionTask,
         to fileURL: URL,
-        progress: @escaping ProgressHandler,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) {
         let download = Download(fileURL: fileURL, progress: progress, completion: completion)
@@ -122,6 +122,36 @@ final class URLSessionDownloads: Sendable {
             download.moveError = moveError
         }
         _ = unlink(source.path)  // gone already once renamed into place
+    }
+
+    /// Ends the download of `task`, made with a completion handler (no progress was asked
+    /// for): what a delegate's task reports as `didFinishDownloadingTo` and
+    /// `didCompleteWithError`, told at once.
+    ///
+    /// Such a task never reports `didWriteData`, so after a failure the bytes written are read
+    /// from the length of the partial file corelibs left, and the expected ones from the task,
+    /// for ``DownloadOutcome/cutOff(by:received:offset:expected:)``.
+    ///
+    /// - Parameters:
+    ///   - task: The task, ended.
+    ///   - location: corelibs' file holding the whole body, when the transfer succeeded.
+    ///   - error: What stopped the transfer, or `nil`.
+    func didEnd(_ task: URLSessionDownloadTask, location: URL?, error: (any Error)?) {
+        if let location {
+            didFinish(task, at: location)
+        }
+        if error != nil {
+            let partial = downloads.withLock { $0[task.taskIdentifier]?.partial?.file }
+            var written = stat()
+            let length = partial.flatMap { stat($0.path, &written) == 0 ? Int64(written.st_size) : nil }
+            let expected = task.countOfBytesExpectedToReceive
+            downloads.withLock { downloads in
+                guard let index = downloads.index(forKey: task.taskIdentifier) else { return }
+                downloads.values[index].written = length ?? 0
+                downloads.values[index].expected = expected >= 0 ? expected : nil
+            }
+        }
+        _ = didComplete(task, error: error)
     }
 
     /// Ends the download of `task`, if it is one: removes what corelibs left behind, and calls

@@ -73,7 +73,7 @@ private final class FileWritingTransport: Transport {
     func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: @escaping ProgressHandler,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask {
         calls.withLock { $0.downloads += 1 }
