@@ -254,7 +254,7 @@ struct RequestErrorTests {
             switch scenario {
             case .transport: .failure(.notConnectedToInternet)
             case .status: .status(503, body: "RESPONSESECRET", headers: ["Set-Cookie": "COOKIESECRET"])
-            case .cancelled: .status(200, delay: 1)
+            case .cancelled: .status(200, delay: 30)  // long after corelibs has stopped the cancelled load
             default: .status(200, body: "RESPONSESECRET", headers: ["Set-Cookie": "COOKIESECRET"])
             }
         let endpoint = StubEndpoint(stub)

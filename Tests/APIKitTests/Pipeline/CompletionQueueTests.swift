@@ -31,7 +31,7 @@ struct CompletionQueueTests {
             switch outcome {
             case .transportError: .failure(.cannotConnectToHost)
             case .statusError: .status(404)
-            case .cancelled: .status(200, delay: 1)
+            case .cancelled: .status(200, delay: 30)  // long after corelibs has stopped the cancelled load
             default: .status(200, body: "ok")
             }
         let endpoint = StubEndpoint(stub)
