@@ -77,6 +77,12 @@ final class StubRegistry: @unchecked Sendable {
         return probe
     }
 
+    /// Whether URLSession has stopped a load of `host` within `timeout` seconds; see
+    /// ``StubEndpoint/stopped(timeout:)``.
+    func stopped(host: String, timeout: TimeInterval = 20) async -> Bool {
+        await stops(host: host).first(timeout: timeout) != nil
+    }
+
     /// Records `request` and returns the answer registered for its host.
     func receive(_ request: URLRequest) -> StubbedResponse? {
         let host = request.url?.host ?? ""
@@ -112,7 +118,7 @@ struct StubEndpoint: Sendable {
     /// corelibs' own (it traps in `TaskRegistry`, "a behaviour for a task that in not in the
     /// registry") — a race no caller can close, and not the thing such a test checks.
     func stopped(timeout: TimeInterval = 20) async -> Bool {
-        await StubURLProtocol.registry.stops(host: host).first(timeout: timeout) != nil
+        await StubURLProtocol.registry.stopped(host: host, timeout: timeout)
     }
 }
 
