@@ -23,7 +23,7 @@ import NIOHTTP1
 /// The idle clock has a lock of its own, never held while a handler runs: the
 /// ``IdleSweeper`` reads every transfer's clock, and a progress handler that takes its time
 /// must not hold the others' timeouts back.
-final class AsyncHTTPClientTransfer: Sendable {
+final class AsyncHTTPClientTransfer: IdleWatched {
     /// What the transfer does with the response.
     enum Delivery: Sendable {
         /// Collect the whole body, report progress, then call `completion` once.
@@ -48,25 +48,12 @@ final class AsyncHTTPClientTransfer: Sendable {
 
     /// The idle clock, and what a timeout needs.
     private struct Idleness {
-        /// When something was last sent or received, in `NIODeadline` uptime nanoseconds.
-        var lastActivity: UInt64
-        /// How long the transfer may be idle, in nanoseconds; `.max` without a timeout.
-        var limit: UInt64 = .max
-        /// Whether the last look of the ``IdleSweeper`` found the transfer idle too long.
-        var seemsIdle = false
+        var clock: IdleClock
         /// Set by ``timeOut()``: the transfer's task is cancelled because it was idle too long.
         var isTimedOut = false
         /// The task that runs the transfer, to cancel it when it times out; `nil` once it ended.
         var task: Task<Void, Never>?
         var isFinished = false
-    }
-
-    /// What the ``IdleSweeper`` learns from a look at the transfer's idle clock.
-    enum IdleCheck {
-        /// Not idle too long: look again at that moment (uptime nanoseconds).
-        case lookAgain(UInt64)
-        /// Idle too long at two looks in a row: time it out.
-        case expired
     }
 
     private let request: URLRequest
@@ -85,7 +72,7 @@ final class AsyncHTTPClientTransfer: Sendable {
         self.request = request
         self.delivery = delivery
         self.sweeper = sweeper
-        self.idleness = NIOLockedValueBox(Idleness(lastActivity: sweeper.now()))
+        self.idleness = NIOLockedValueBox(Idleness(clock: IdleClock(now: sweeper.now())))
     }
 
     /// Hands over the task that runs the transfer, so that a timeout can cancel it; call as
@@ -169,34 +156,26 @@ final class AsyncHTTPClientTransfer: Sendable {
             return try await exchange(outgoing, on: client)
         }
         // The idle clock starts now, when the transfer does: the wait for this task to be
-        // scheduled is not the network's idleness. AsyncHTTPClient's deadline covers the
-        // response head (and fails with the last connection error); when there is one, the idle
-        // clock starts a little later so that it loses that race.
-        let offset: UInt64 = outgoing.headDeadline != .distantFuture ? 500_000_000 : 0
-        startIdleClock(limit: idleTimeout, offset: offset)
+        // scheduled is not the network's idleness. It covers the wait for a connection and for
+        // the head too (AsyncHTTPClient is given no deadline), as on the event-loop road.
+        startIdleClock(limit: idleTimeout)
         defer { sweeper.unwatch(self) }
         return try await exchange(outgoing, on: client)
     }
 
-    /// Starts the idle clock, `offset` nanoseconds from now, and has the sweeper watch it.
+    /// Starts the idle clock now, and has the sweeper watch it.
     ///
-    /// - Parameters:
-    ///   - limit: How long the transfer may be idle, in seconds.
-    ///   - offset: Nanoseconds the clock starts late by.
-    func startIdleClock(limit: TimeInterval, offset: UInt64 = 0) {
-        let nanoseconds = UInt64(limit * 1_000_000_000)
-        let firstDeadline = idleness.withLockedValue { idleness in
-            idleness.lastActivity = sweeper.now() + offset
-            idleness.limit = nanoseconds
-            return idleness.lastActivity &+ nanoseconds
-        }
+    /// - Parameter limit: How long the transfer may be idle, in seconds.
+    func startIdleClock(limit: TimeInterval) {
+        let now = sweeper.now()
+        let firstDeadline = idleness.withLockedValue { $0.clock.start(at: now, limit: limit) }
         sweeper.watch(self, firstDeadline: firstDeadline)
     }
 
     /// Sends the request and hands the response over: collected (the body in the returned
     /// response) or streamed (the body reported chunk by chunk, none returned).
     private func exchange(_ outgoing: OutgoingRequest, on client: HTTPClient) async throws -> TransportResponse {
-        let response = try await client.execute(outgoing.request, deadline: outgoing.headDeadline)
+        let response = try await client.execute(outgoing.request, deadline: .distantFuture)
         touch()
         if outgoing.bytesInMemory > 0 {
             report { $0.bytesSent = outgoing.bytesInMemory }
@@ -231,16 +210,7 @@ final class AsyncHTTPClientTransfer: Sendable {
     /// A look at the idle clock, for the ``IdleSweeper``: idle too long only when the last
     /// look found it so too (see ``IdleSweeper`` for why).
     func idleCheck(now: UInt64) -> IdleCheck {
-        idleness.withLockedValue { idleness in
-            let idleUntil = idleness.lastActivity &+ idleness.limit
-            if now < idleUntil {
-                idleness.seemsIdle = false
-                return .lookAgain(idleUntil)
-            }
-            if idleness.seemsIdle { return .expired }
-            idleness.seemsIdle = true
-            return .lookAgain(now + min(idleness.limit / 10, 50_000_000))
-        }
+        idleness.withLockedValue { $0.clock.check(at: now) }
     }
 
     /// Ends the transfer with `URLError(.timedOut)`: cancels its task.
@@ -262,7 +232,7 @@ final class AsyncHTTPClientTransfer: Sendable {
     /// Notes that something was sent or received now: the idle clock starts again.
     func touch() {
         let now = sweeper.now()
-        idleness.withLockedValue { $0.lastActivity = max($0.lastActivity, now) }
+        idleness.withLockedValue { $0.clock.touch(at: now) }
     }
 
     /// Whether the sweeper timed the transfer out.
@@ -296,19 +266,38 @@ extension HTTPURLResponse {
     static func make(
         _ response: HTTPClientResponse, requestURL: URL?, cache: ResponseHeadCache = .shared
     ) throws -> HTTPURLResponse {
-        let version = response.version
         // Without a redirect the final URL is the request's: `response.url` would parse it
         // again from AsyncHTTPClient's string.
         let finalURL = response.history.count > 1 ? response.url : requestURL
-        guard let url = finalURL ?? response.url,
+        return try make(
+            url: finalURL ?? response.url, status: response.status, version: response.version,
+            headers: response.headers, requestURL: requestURL, cache: cache)
+    }
+
+    /// The Foundation response for a response head AsyncHTTPClient received: ``make(_:requestURL:cache:)``
+    /// from its parts.
+    ///
+    /// - Parameters:
+    ///   - url: The final URL, after redirects.
+    ///   - status: The status.
+    ///   - version: The HTTP version.
+    ///   - headers: The header fields.
+    ///   - requestURL: The URL the request was sent to, for the error.
+    ///   - cache: The last response made, to reuse.
+    /// - Throws: `URLError(.badServerResponse)` when Foundation refuses the response.
+    static func make(
+        url: URL?, status: HTTPResponseStatus, version: HTTPVersion, headers: HTTPHeaders, requestURL: URL?,
+        cache: ResponseHeadCache = .shared
+    ) throws -> HTTPURLResponse {
+        guard let url,
             let made = cache.response(
-                url: url, status: response.status.code, version: version, headers: response.headers,
+                url: url, status: status.code, version: version, headers: headers,
                 build: {
                     HTTPURLResponse(
                         url: url,
-                        statusCode: Int(response.status.code),
+                        statusCode: Int(status.code),
                         httpVersion: versionString(version),
-                        headerFields: fields(response.headers))
+                        headerFields: fields(headers))
                 })
         else { throw URLError(.badServerResponse, underlying: nil, url: requestURL) }
         return made

@@ -35,10 +35,10 @@ public import NIOCore
 ///   request are ignored: the body decides its framing.
 /// - **Timeout**: `URLRequest.timeoutInterval` is an idle timeout, as with `URLSession`: the
 ///   transfer fails with `URLError(.timedOut)` when nothing is sent or received for that
-///   long. For a request whose body is in memory (or absent), it is also AsyncHTTPClient's
-///   deadline for the response head, so a connection that cannot be made fails with
-///   AsyncHTTPClient's last connection error (`.cannotConnectToHost`) rather than a bare
-///   timeout.
+///   long, from the start: the wait for a connection and for the response head count. A
+///   connection that cannot be made fails with AsyncHTTPClient's last connection error
+///   (`.cannotConnectToHost`) at the client's connect timeout (10 s by default), or with
+///   `.timedOut` at the request's timeout when that comes first.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
 ///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
 ///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`
@@ -50,11 +50,14 @@ public import NIOCore
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
 ///   AsyncHTTPClient (which closes its connection); the completion (or a stream's last event)
 ///   still comes, once, with `URLError(.cancelled)`.
-/// - **Threads**: each transfer runs in a task of its own on Dispatch's threads (where the OS
-///   has task executors: Linux, macOS 15, iOS 18), not on Swift's cooperative pool, so that a
-///   process keeping that pool busy cannot hold a transfer back while its timeout runs; the
-///   completion and a stream's events are called there, as `URLSession` calls back on its
-///   delegate queue.
+/// - **Threads**: a request whose body is in memory (or absent), sent without a progress
+///   handler, runs on AsyncHTTPClient's event loop, without a Swift task: its body is collected
+///   there and its completion called on a Dispatch queue. Any other transfer — a streamed body,
+///   progress, ``stream(_:onEvent:)`` — runs in a task of its own on Dispatch's threads (where
+///   the OS has task executors: Linux, macOS 15, iOS 18), and calls back there. Neither runs on
+///   Swift's cooperative pool, so that a process keeping that pool busy cannot hold a transfer
+///   back while its timeout runs; callbacks come from Dispatch, as `URLSession` calls back on
+///   its delegate queue.
 /// - **Errors** are mapped to `URLError` where one fits, with AsyncHTTPClient's or SwiftNIO's
 ///   error as `userInfo[NSUnderlyingErrorKey]`:
 ///
@@ -223,7 +226,11 @@ public final class AsyncHTTPClientTransport: Transport {
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        start(request, progress: nil, completion: completion)
+        // The common request (a body in memory or none) runs on the event loop, without a task.
+        if let transfer = EventLoopTransfer.start(request, on: client, owner: self, completion: completion) {
+            return transfer
+        }
+        return start(request, progress: nil, completion: completion)
     }
 
     /// Sends `request` with AsyncHTTPClient, reporting its upload and download progress.

@@ -1,9 +1,9 @@
 import Foundation
 import NIOCore
 
-/// The idle clocks of every ``AsyncHTTPClientTransfer`` that has a timeout, watched from one
-/// thread: it sleeps until the earliest moment a transfer could have been idle too long, looks,
-/// and times out those that were.
+/// The idle clocks of every transfer that has a timeout (``AsyncHTTPClientTransfer``,
+/// ``EventLoopTransfer``), watched from one thread: it sleeps until the earliest moment a
+/// transfer could have been idle too long, looks, and times out those that were.
 ///
 /// A watcher per request (a task sleeping beside the transfer in a task group) cost two tasks
 /// and a Dispatch timer for every request, and the timer stayed armed for the whole timeout
@@ -30,7 +30,7 @@ final class IdleSweeper: @unchecked Sendable {
     /// Guards everything below; signalled when a transfer's deadline is earlier than the
     /// thread's next look.
     private let condition = NSCondition()
-    private var watched: [ObjectIdentifier: AsyncHTTPClientTransfer] = [:]
+    private var watched: [ObjectIdentifier: any IdleWatched] = [:]
     /// When the thread looks next, in uptime nanoseconds; `.max` while it waits for a signal.
     private var nextLookAt: UInt64 = .max
     private var isThreadStarted: Bool
@@ -53,9 +53,9 @@ final class IdleSweeper: @unchecked Sendable {
         return nextLookAt
     }
 
-    /// Watches `transfer` until ``unwatch(_:)``; its clock is ``AsyncHTTPClientTransfer/idleCheck(now:)``.
+    /// Watches `transfer` until ``unwatch(_:)``; its clock is ``IdleWatched/idleCheck(now:)``.
     /// A deadline earlier than the next look brings that look forward, and wakes the thread.
-    func watch(_ transfer: AsyncHTTPClientTransfer, firstDeadline: UInt64) {
+    func watch(_ transfer: any IdleWatched, firstDeadline: UInt64) {
         condition.lock()
         defer { condition.unlock() }
         watched[ObjectIdentifier(transfer)] = transfer
@@ -72,7 +72,7 @@ final class IdleSweeper: @unchecked Sendable {
     }
 
     /// Stops watching `transfer`.
-    func unwatch(_ transfer: AsyncHTTPClientTransfer) {
+    func unwatch(_ transfer: any IdleWatched) {
         condition.lock()
         watched[ObjectIdentifier(transfer)] = nil
         condition.unlock()
@@ -85,7 +85,7 @@ final class IdleSweeper: @unchecked Sendable {
     /// - Parameter now: The moment of the look, in uptime nanoseconds.
     /// - Returns: The transfers timed out, in no particular order.
     @discardableResult
-    func look(at now: UInt64) -> [AsyncHTTPClientTransfer] {
+    func look(at now: UInt64) -> [any IdleWatched] {
         condition.lock()
         let expired = lookLocked(at: now)
         condition.unlock()
@@ -94,10 +94,10 @@ final class IdleSweeper: @unchecked Sendable {
     }
 
     /// ``look(at:)`` under the lock, without timing the expired transfers out.
-    private func lookLocked(at now: UInt64) -> [AsyncHTTPClientTransfer] {
+    private func lookLocked(at now: UInt64) -> [any IdleWatched] {
         guard now >= nextLookAt else { return [] }
         var next = UInt64.max
-        var expired: [AsyncHTTPClientTransfer] = []
+        var expired: [any IdleWatched] = []
         for (id, transfer) in watched {
             switch transfer.idleCheck(now: now) {
             case .lookAgain(let deadline): next = min(next, deadline)

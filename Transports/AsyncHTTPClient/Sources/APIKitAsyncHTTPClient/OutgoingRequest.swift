@@ -20,10 +20,6 @@ struct OutgoingRequest: Sendable {
     var bytesInMemory: Int64 = 0
     /// `URLRequest.timeoutInterval`, when positive and finite.
     var idleTimeout: TimeInterval?
-    /// AsyncHTTPClient's deadline for the response head: the idle timeout from now when the
-    /// body is in memory (or absent), so that the head follows the body at once; `.distantFuture`
-    /// when a body is streamed, whose upload may take longer than the timeout.
-    var headDeadline: NIODeadline
 
     /// The chunk size for bodies streamed from disk or from a foreign stream.
     static let chunkSize = 64 * 1024
@@ -45,20 +41,17 @@ struct OutgoingRequest: Sendable {
             request.headers.add(name: name, value: value)
         }
 
-        var isStreamed = false
         if let body = urlRequest.requestBody {
             expectedBytesToSend = body.length
             if let data = body.inMemoryData {
                 request.body = .bytes(ByteBuffer(data: data))
                 bytesInMemory = Int64(data.count)
             } else {
-                isStreamed = true
                 request.body = .stream(
                     ByteBufferChunks(RequestBodyByteBuffers(body.chunks(size: Self.chunkSize)), onChunk: onChunkSent),
                     length: .known(body.length))
             }
         } else if let stream = urlRequest.httpBodyStream {
-            isStreamed = true
             request.body = .stream(
                 ByteBufferChunks(InputStreamByteBuffers(stream, chunkSize: Self.chunkSize), onChunk: onChunkSent),
                 length: .unknown)
@@ -67,11 +60,6 @@ struct OutgoingRequest: Sendable {
 
         let timeout = urlRequest.timeoutInterval
         idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
-        if let idleTimeout, !isStreamed {
-            headDeadline = .now() + .nanoseconds(Int64(min(idleTimeout, 1e9) * 1_000_000_000))
-        } else {
-            headDeadline = .distantFuture
-        }
     }
 }
 

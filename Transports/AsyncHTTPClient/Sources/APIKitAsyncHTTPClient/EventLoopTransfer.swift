@@ -1,0 +1,243 @@
+import APIKit
+import AsyncHTTPClient
+import Dispatch
+import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
+import NIOFoundationCompat
+import NIOHTTP1
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// One request of the common kind — the whole response wanted, a body in memory or none,
+/// nobody watching the progress — run on AsyncHTTPClient's event loop, without a Swift task.
+///
+/// AsyncHTTPClient calls this delegate on the request's event loop as the response arrives:
+/// the body is collected there, the `HTTPURLResponse` made there when the response ends, and
+/// the completion called on a Dispatch queue (``completionQueue``). The threads woken for a
+/// request are the event loop's and the one that runs the completion, as for AsyncHTTPClient's
+/// own calls; ``AsyncHTTPClientTransfer``'s road also wakes a transfer executor thread to start
+/// the task and again to resume it, and makes a task and its continuation. The idle clock moves
+/// on the event loop as bytes go and come, so a busy Swift pool or a busy Dispatch cannot make
+/// the transfer look idle.
+///
+/// Everything else takes ``AsyncHTTPClientTransfer``'s road: a body streamed from a file or an
+/// `InputStream` (read by a task, not on the event loop), a progress handler (user code, which
+/// must not run on the event loop), and ``AsyncHTTPClientTransport/stream(_:onEvent:)``.
+///
+/// No AsyncHTTPClient deadline is given (this API's would bound the whole response, not the
+/// head): the idle clock covers the wait for a connection and for the head from the start. A
+/// connection AsyncHTTPClient keeps retrying so fails with `.timedOut` at the request's
+/// timeout, or with the last connection error at the client's connect timeout if that is
+/// shorter.
+///
+/// `@unchecked Sendable`: `head`, `visits`, `lastVisitedURL` and `body` are touched only by
+/// the delegate's methods, which AsyncHTTPClient calls one at a time on the request's event
+/// loop; everything else is under `state`'s lock or immutable.
+final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, TransportTask, @unchecked Sendable {
+    typealias Response = TransportResponse
+
+    /// Where completions are called: a concurrent Dispatch queue, never the event loop (the
+    /// pipeline parses the body where the completion is called).
+    static let completionQueue = DispatchQueue(label: "APIKitAsyncHTTPClient.completions", attributes: .concurrent)
+
+    private struct State {
+        var clock: IdleClock
+        /// The request in AsyncHTTPClient, to cancel it; `nil` before it starts and once it ended.
+        var task: HTTPClient.Task<TransportResponse>?
+        /// Taken when the transfer ends: once called, nothing holds it.
+        var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
+        var isWatched = false
+        var isTimedOut = false
+        var isCancelled = false
+        var isFinished = false
+    }
+
+    private let requestURL: URL?
+    private let sweeper: IdleSweeper
+    /// The transport, kept while the transfer runs: a client it owns outlives the transfer.
+    private let owner: AnyObject
+    private let state: NIOLockedValueBox<State>
+
+    private var head: HTTPResponseHead?
+    private var visits = 0
+    private var lastVisitedURL: URL?
+    private var body = Data()
+
+    private init(
+        requestURL: URL?,
+        owner: AnyObject,
+        sweeper: IdleSweeper,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) {
+        self.requestURL = requestURL
+        self.owner = owner
+        self.sweeper = sweeper
+        self.state = NIOLockedValueBox(State(clock: IdleClock(now: sweeper.now()), completion: completion))
+    }
+
+    /// Starts `urlRequest` on this road when it can take it, and returns the transfer; `nil`
+    /// when it cannot (a streamed body), for ``AsyncHTTPClientTransfer``'s road.
+    ///
+    /// - Parameters:
+    ///   - urlRequest: The request as APIKit built it.
+    ///   - client: The client that sends it.
+    ///   - owner: What to keep alive until the transfer ends (the transport).
+    ///   - sweeper: What times the transfer out; the shared one unless a test drives one.
+    ///   - completion: Called once, on ``completionQueue``, never before this returns.
+    /// - Returns: The transfer, to cancel it, or `nil`.
+    static func start(
+        _ urlRequest: URLRequest,
+        on client: HTTPClient,
+        owner: AnyObject,
+        sweeper: IdleSweeper = .shared,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> EventLoopTransfer? {
+        guard urlRequest.httpBodyStream == nil else { return nil }
+        let transfer = EventLoopTransfer(
+            requestURL: urlRequest.url, owner: owner, sweeper: sweeper, completion: completion)
+        let request: HTTPClient.Request
+        do {
+            request = try makeRequest(urlRequest)
+        } catch {
+            transfer.end(.failure(error))
+            return transfer
+        }
+        let task = client.execute(request: request, delegate: transfer, eventLoop: .indifferent, deadline: nil)
+        let timeout = urlRequest.timeoutInterval
+        transfer.attach(task, idleTimeout: timeout > 0 && timeout.isFinite ? timeout : nil)
+        return transfer
+    }
+
+    /// AsyncHTTPClient's request for `urlRequest`: its method, its header fields but those that
+    /// frame the body (AsyncHTTPClient sets them from the body), and its body.
+    static func makeRequest(_ urlRequest: URLRequest) throws -> HTTPClient.Request {
+        guard let url = urlRequest.url else { throw URLError(.badURL, underlying: nil, url: nil) }
+        var headers = HTTPHeaders()
+        if let fields = urlRequest.allHTTPHeaderFields {
+            headers.reserveCapacity(fields.count)
+            for (name, value) in fields where !OutgoingRequest.isFraming(name) {
+                headers.add(name: name, value: value)
+            }
+        }
+        return try HTTPClient.Request(
+            url: url,
+            method: NIOHTTP1.HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
+            headers: headers,
+            body: urlRequest.httpBody.map { .byteBuffer(ByteBuffer(data: $0)) })
+    }
+
+    /// Keeps `task` to cancel it, starts the idle clock, and ends the transfer when the task does.
+    private func attach(_ task: HTTPClient.Task<TransportResponse>, idleTimeout: TimeInterval?) {
+        let now = sweeper.now()
+        let firstDeadline: UInt64? = state.withLockedValue { state in
+            state.task = task
+            guard let idleTimeout else { return nil }
+            state.isWatched = true
+            return state.clock.start(at: now, limit: idleTimeout)
+        }
+        if let firstDeadline { sweeper.watch(self, firstDeadline: firstDeadline) }
+        task.futureResult.whenComplete { [self] result in end(result) }
+    }
+
+    /// Stops the transfer; it ends with `URLError(.cancelled)`.
+    func cancel() {
+        stop(marking: \.isCancelled)
+    }
+
+    func idleCheck(now: UInt64) -> IdleCheck {
+        state.withLockedValue { $0.clock.check(at: now) }
+    }
+
+    func timeOut() {
+        stop(marking: \.isTimedOut)
+    }
+
+    /// Cancels the request in AsyncHTTPClient, unless the transfer has ended, noting why first.
+    private func stop(marking reason: WritableKeyPath<State, Bool>) {
+        let task = state.withLockedValue { state -> HTTPClient.Task<TransportResponse>? in
+            guard !state.isFinished else { return nil }
+            state[keyPath: reason] = true
+            return state.task
+        }
+        task?.cancel()
+    }
+
+    /// Ends the transfer once: a timeout, once declared, is the verdict even when the response
+    /// then arrived whole (as for ``AsyncHTTPClientTransfer/run(exchange:)``).
+    private func end(_ outcome: Result<TransportResponse, any Error>) {
+        let ending = state.withLockedValue { state in
+            defer {
+                state.isFinished = true
+                state.task = nil
+                state.completion = nil
+            }
+            return (
+                completion: state.completion, isWatched: state.isWatched, isTimedOut: state.isTimedOut,
+                isCancelled: state.isCancelled
+            )
+        }
+        guard let completion = ending.completion else { return }
+        if ending.isWatched { sweeper.unwatch(self) }
+        let result: Result<TransportResponse, any Error>
+        switch outcome {
+        case _ where ending.isTimedOut:
+            result = .failure(URLError(.timedOut, underlying: nil, url: requestURL))
+        case .success:
+            result = outcome
+        case .failure(let error) where ending.isCancelled:
+            result = .failure(URLError(.cancelled, underlying: error, url: requestURL))
+        case .failure(let error):
+            result = .failure(URLError.mapping(error, url: requestURL))
+        }
+        Self.completionQueue.async { completion(result) }
+    }
+
+    /// Notes that something was sent or received now.
+    private func touch() {
+        let now = sweeper.now()
+        state.withLockedValue { $0.clock.touch(at: now) }
+    }
+
+    // MARK: HTTPClientResponseDelegate, on the request's event loop
+
+    func didSendRequestHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPRequestHead) {
+        touch()
+    }
+
+    func didSendRequestPart(task: HTTPClient.Task<TransportResponse>, _ part: IOData) {
+        touch()
+    }
+
+    func didVisitURL(task: HTTPClient.Task<TransportResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead)
+    {
+        visits += 1
+        lastVisitedURL = request.url
+    }
+
+    func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
+        touch()
+        self.head = head
+        if let expected = head.headers.first(name: "content-length").flatMap({ Int($0) }), expected > 0 {
+            body.reserveCapacity(min(expected, 16 << 20))
+        }
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
+        touch()
+        body.append(contentsOf: buffer.readableBytesView)
+        return task.eventLoop.makeSucceededVoidFuture()
+    }
+
+    func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {
+        guard let head else { throw URLError(.badServerResponse, underlying: nil, url: requestURL) }
+        // Without a redirect the final URL is the request's.
+        let url = visits > 1 ? lastVisitedURL : requestURL
+        let response = try HTTPURLResponse.make(
+            url: url, status: head.status, version: head.version, headers: head.headers, requestURL: requestURL)
+        return TransportResponse(data: body, urlResponse: response)
+    }
+}

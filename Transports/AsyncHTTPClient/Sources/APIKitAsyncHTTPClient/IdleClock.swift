@@ -1,0 +1,60 @@
+/// How long a transfer has been idle, and what an ``IdleSweeper`` look decides from it: the
+/// idle clock both of the transport's roads keep (``AsyncHTTPClientTransfer`` and
+/// ``EventLoopTransfer``), always under their own lock.
+///
+/// Times are `NIODeadline` uptime nanoseconds, as the sweeper's clock gives them.
+struct IdleClock {
+    /// When something was last sent or received.
+    private(set) var lastActivity: UInt64
+    /// How long the transfer may be idle, in nanoseconds; `.max` without a timeout.
+    private(set) var limit: UInt64 = .max
+    /// Whether the last look found the transfer idle too long.
+    private var seemsIdle = false
+
+    /// A clock that starts at `now`, with no limit yet.
+    init(now: UInt64) {
+        lastActivity = now
+    }
+
+    /// Starts the clock again at `now` with a limit of `seconds`, and returns when the transfer
+    /// would first be idle too long: where the sweeper looks first.
+    mutating func start(at now: UInt64, limit seconds: Double) -> UInt64 {
+        lastActivity = now
+        limit = UInt64(seconds * 1_000_000_000)
+        return lastActivity &+ limit
+    }
+
+    /// Notes that something was sent or received at `now`.
+    mutating func touch(at now: UInt64) {
+        lastActivity = max(lastActivity, now)
+    }
+
+    /// A look at the clock: idle too long only when the last look found it so too, a short
+    /// while before (see ``IdleSweeper`` for why two looks).
+    mutating func check(at now: UInt64) -> IdleCheck {
+        let idleUntil = lastActivity &+ limit
+        if now < idleUntil {
+            seemsIdle = false
+            return .lookAgain(idleUntil)
+        }
+        if seemsIdle { return .expired }
+        seemsIdle = true
+        return .lookAgain(now + min(limit / 10, 50_000_000))
+    }
+}
+
+/// What the ``IdleSweeper`` learns from a look at a transfer's idle clock.
+enum IdleCheck: Equatable {
+    /// Not idle too long: look again at that moment (uptime nanoseconds).
+    case lookAgain(UInt64)
+    /// Idle too long at two looks in a row: time it out.
+    case expired
+}
+
+/// A transfer the ``IdleSweeper`` watches.
+protocol IdleWatched: AnyObject, Sendable {
+    /// A look at the transfer's idle clock at `now`.
+    func idleCheck(now: UInt64) -> IdleCheck
+    /// Ends the transfer with `URLError(.timedOut)`; does nothing once it has ended.
+    func timeOut()
+}
