@@ -33,7 +33,7 @@ extension RequestPipeline {
                 try await download(to: destination, gate: gate, resumable: resumable || resuming != nil, from: resuming)
             )
         } catch {
-            return .failure((request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error)
+            return .failure(decorated(error))
         }
     }
 

@@ -57,6 +57,12 @@ final class RequestPipeline<R: Request>: Sendable {
         self.progress = progress
     }
 
+    /// `error` with the error body decoded, when the request type or the session has an
+    /// ``ErrorBodyDecoder`` (the completion does this on the completion road).
+    func decorated(_ error: RequestError) -> RequestError {
+        (request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error
+    }
+
     /// A handle whose cancellation reports ``RequestError/cancelled(context:)`` through this
     /// pipeline's delivery.
     func makeHandle() -> RequestHandle {

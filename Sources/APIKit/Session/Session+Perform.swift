@@ -20,11 +20,20 @@ extension Session {
 
     /// Runs the pipeline for `request` and awaits its outcome; cancelling the `Task` cancels
     /// the request. The one body of the async API (``Request/response(using:options:progress:)``).
+    ///
+    /// A request sent once, without interceptors, progress, a resource timeout or a completion
+    /// queue runs in the calling task, awaiting the transport's `async` send
+    /// (`RequestPipeline+Inline.swift`); any other runs the completion road and awaits its
+    /// completion.
     func response<R: Request>(
         for request: R,
         options: RequestOptions? = nil,
         progress: ProgressHandler? = nil
     ) async throws(RequestError) -> R.Response {
+        if RequestPipeline.runsInCallersTask(request, session: self, options: options, progress: progress) {
+            let pipeline = RequestPipeline(request: request, session: self, options: options) { _ in }
+            return try await pipeline.outcomeInCallersTask().get()
+        }
         let cancellation = CancellationBridge()
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {

@@ -118,11 +118,6 @@ extension RequestPipeline {
             }
         }
     }
-
-    /// `error` with the payload of the request's or the session's ``ErrorBodyDecoder``.
-    private func decorated(_ error: RequestError) -> RequestError {
-        (request.errorBodyDecoder ?? session.errorBodyDecoder)?.decorate(error) ?? error
-    }
 }
 
 /// Logs a streamed transfer as the session's ``RequestLogger`` logs any other: the request when

@@ -53,6 +53,36 @@ public protocol Transport: Sendable {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
 
+    /// Sends `request` and returns the response with its whole body, in the awaiting task.
+    ///
+    /// This is what ``Request/response(using:options:progress:)`` awaits, in the caller's task,
+    /// for a request sent once without interceptors, progress, a resource timeout or a
+    /// completion queue; every other call takes ``send(_:completion:)``.
+    ///
+    /// The default implementation calls ``send(_:completion:)`` and awaits its completion: every
+    /// transport has it. A transport that can resume the awaiting task straight from where the
+    /// response ends implements it, and saves the thread the completion would run on
+    /// (`AsyncHTTPClientTransport` resumes it from its event loop).
+    ///
+    /// Rules a transport follows:
+    ///
+    /// - it returns the response and its whole body, or throws the error that stopped the
+    ///   transfer (a `URLError` where one fits), as ``send(_:completion:)`` completes;
+    /// - cancelling the awaiting task stops the transfer, and the call then throws soon,
+    ///   usually `URLError(.cancelled)`; the default implementation throws it at once, without
+    ///   waiting for the transport's completion, which it then ignores.
+    ///
+    /// ```swift
+    /// let response = try await transport.send(URLRequest(url: url))
+    /// print((response.urlResponse as? HTTPURLResponse)?.statusCode ?? 0, response.data.count)
+    /// ```
+    ///
+    /// - Parameter request: The request as APIKit built it: default headers and options
+    ///   applied, and the request's own `intercept(urlRequest:)`.
+    /// - Returns: The response and its whole body.
+    /// - Throws: The error that stopped the transfer.
+    func send(_ request: URLRequest) async throws -> TransportResponse
+
     /// Starts sending `request`, reporting the transfer's progress as it goes.
     ///
     /// The default implementation calls ``send(_:completion:)`` and reports no progress: a
@@ -172,6 +202,21 @@ public protocol Transport: Sendable {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
     ) -> any TransportTask
+}
+
+extension Transport {
+    /// Sends `request` with ``send(_:completion:)`` and awaits its completion.
+    ///
+    /// Cancelling the awaiting task cancels the transfer and throws `URLError(.cancelled)` at
+    /// once; the transport's own completion, when it comes, is ignored. A task cancelled before
+    /// the call sends nothing.
+    ///
+    /// - Parameter request: The request as APIKit built it.
+    /// - Returns: The response and its whole body.
+    /// - Throws: The transport's error, or `URLError(.cancelled)`.
+    public func send(_ request: URLRequest) async throws -> TransportResponse {
+        try await TransportCall.send(request, through: self)
+    }
 }
 
 extension Transport {

@@ -124,6 +124,76 @@ struct RequestResponseTests {
         }
     }
 
+    /// A transport that answers both forms of `send` and records which one each request took.
+    struct RoadTransport: Transport {
+        let roads = Locked<[String]>([])
+
+        func send(
+            _ request: URLRequest,
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+        ) -> any TransportTask {
+            roads.withLock { $0.append("completion") }
+            return StubTransport(.success(body: "by completion")).send(request, completion: completion)
+        }
+
+        func send(_ request: URLRequest) async throws -> TransportResponse {
+            roads.withLock { $0.append("async") }
+            let http = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: [:])!
+            return TransportResponse(data: Data("awaited".utf8), urlResponse: http)
+        }
+    }
+
+    /// A request type with a retry policy of its own (`.never`: still sent once, but the
+    /// request chose it).
+    struct OwnPolicyRequest: Request, RequestConfiguration {
+        var base = stubBase
+        var path = "own-policy"
+        var method: HTTPMethod = .get
+        var parser: StringParser { StringParser() }
+        var retryPolicy: RetryPolicy? { .never }
+    }
+
+    struct Bearer: Authenticator {
+        func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
+            urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
+        }
+
+        func refresh() async throws -> String { "fresh" }
+    }
+
+    enum Road: String, CaseIterable, Sendable {
+        case plain, interceptor, progress, sessionRetries, requestPolicy, credentialStore, resourceTimeout
+        case completionQueue
+    }
+
+    @Test(
+        "a plain call awaits the transport's async send; a call that needs the completion road takes send(_:completion:)",
+        arguments: Road.allCases)
+    func roads(road: Road) async throws {
+        let transport = RoadTransport()
+        var session = Session(transport: transport)
+        var options: RequestOptions?
+        var progress: ProgressHandler?
+        switch road {
+        case .plain, .requestPolicy: break
+        case .interceptor: session.interceptors = [RecordingInterceptor(name: "A", log: EventLog())]
+        case .progress: progress = { _ in }
+        case .sessionRetries: session.retryPolicy = .default
+        case .credentialStore: session.credentialStore = CredentialStore(Bearer(), credential: "t")
+        case .resourceTimeout: options = RequestOptions(resourceTimeout: 30)
+        case .completionQueue: session.completionQueue = DispatchQueue(label: "completion")
+        }
+
+        let value =
+            road == .requestPolicy
+            ? try await OwnPolicyRequest().response(using: session)
+            : try await ProbeRequest(base: stubBase).response(using: session, options: options, progress: progress)
+
+        let awaited = road == .plain
+        #expect(value == (awaited ? "awaited" : "by completion"))
+        #expect(transport.roads.withLock { $0 } == [awaited ? "async" : "completion"])
+    }
+
     @Test("cancelling the Task while an interceptor's adapt waits cancels that hook; nothing is sent")
     func cancelledDuringAdapt() async throws {
         let waiting = CompletionProbe<String>()

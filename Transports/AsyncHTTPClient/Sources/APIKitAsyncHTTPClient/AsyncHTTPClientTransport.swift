@@ -233,6 +233,32 @@ public final class AsyncHTTPClientTransport: Transport {
         return start(request, progress: nil, completion: completion)
     }
 
+    /// Sends `request` with AsyncHTTPClient and returns its response, in the awaiting task.
+    ///
+    /// A request whose body is in memory (or absent) resumes the awaiting task straight from
+    /// the event loop where its response ended: no thread runs between them. Any other goes
+    /// through a task on Dispatch's threads, as ``send(_:completion:)`` does.
+    ///
+    /// - Parameter request: The request as APIKit built it.
+    /// - Returns: The response and its whole body.
+    /// - Throws: The error that stopped the transfer, a `URLError` where one fits;
+    ///   `URLError(.cancelled)` when the awaiting task is cancelled.
+    public func send(_ request: URLRequest) async throws -> TransportResponse {
+        let cancellation = TransferCancellation()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let resume: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
+                    continuation.resume(with: result)
+                }
+                cancellation.attach(
+                    EventLoopTransfer.start(request, on: client, owner: self, queue: nil, completion: resume)
+                        ?? start(request, progress: nil, completion: resume))
+            }
+        } onCancel: {
+            cancellation.cancel()
+        }
+    }
+
     /// Sends `request` with AsyncHTTPClient, reporting its upload and download progress.
     ///
     /// - Parameters:
@@ -308,6 +334,30 @@ public final class AsyncHTTPClientTransport: Transport {
 }
 
 /// A transfer of an ``AsyncHTTPClientTransport``: cancelling it cancels its task.
+/// Carries the awaiting task's cancellation to a transfer that may not have started yet.
+final class TransferCancellation: Sendable {
+    private let state = NIOLockedValueBox<(isCancelled: Bool, task: (any TransportTask)?)>((false, nil))
+
+    /// Keeps `task` to cancel it; cancels it at once when the cancellation came first.
+    func attach(_ task: any TransportTask) {
+        let isCancelled = state.withLockedValue { state in
+            if !state.isCancelled { state.task = task }
+            return state.isCancelled
+        }
+        if isCancelled { task.cancel() }
+    }
+
+    /// Cancels the transfer, now or when it is attached.
+    func cancel() {
+        let task = state.withLockedValue { state in
+            state.isCancelled = true
+            defer { state.task = nil }
+            return state.task
+        }
+        task?.cancel()
+    }
+}
+
 struct AsyncHTTPClientTransportTask: TransportTask {
     let task: Task<Void, Never>
 

@@ -16,9 +16,10 @@ import NIOHTTP1
 ///
 /// AsyncHTTPClient calls this delegate on the request's event loop as the response arrives:
 /// the body is collected there, the `HTTPURLResponse` made there when the response ends, and
-/// the completion called on a Dispatch queue (``completionQueue``). The threads woken for a
-/// request are the event loop's and the one that runs the completion, as for AsyncHTTPClient's
-/// own calls; ``AsyncHTTPClientTransfer``'s road also wakes a transfer executor thread to start
+/// the completion called on a Dispatch queue (``completionQueue``) — or, for the transport's
+/// `async` send, on the event loop itself, where the completion only resumes the awaiting
+/// task. The threads woken for a request are the event loop's and the one that runs the
+/// completion or the awaiting task, as for AsyncHTTPClient's own calls; ``AsyncHTTPClientTransfer``'s road also wakes a transfer executor thread to start
 /// the task and again to resume it, and makes a task and its continuation. The idle clock moves
 /// on the event loop as bytes go and come, so a busy Swift pool or a busy Dispatch cannot make
 /// the transfer look idle.
@@ -57,6 +58,8 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
 
     private let requestURL: URL?
     private let sweeper: IdleSweeper
+    /// Where the completion is called; `nil` for the event loop.
+    private let queue: DispatchQueue?
     /// The transport, kept while the transfer runs: a client it owns outlives the transfer.
     private let owner: AnyObject
     private let state: NIOLockedValueBox<State>
@@ -70,11 +73,13 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         requestURL: URL?,
         owner: AnyObject,
         sweeper: IdleSweeper,
+        queue: DispatchQueue?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         self.requestURL = requestURL
         self.owner = owner
         self.sweeper = sweeper
+        self.queue = queue
         self.state = NIOLockedValueBox(State(clock: IdleClock(now: sweeper.now()), completion: completion))
     }
 
@@ -86,18 +91,22 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     ///   - client: The client that sends it.
     ///   - owner: What to keep alive until the transfer ends (the transport).
     ///   - sweeper: What times the transfer out; the shared one unless a test drives one.
-    ///   - completion: Called once, on ``completionQueue``, never before this returns.
+    ///   - queue: Where to call `completion`: ``completionQueue`` unless it only resumes a task
+    ///     (`nil`: on the event loop, or on the calling thread when the request is refused
+    ///     before it starts).
+    ///   - completion: Called once; on a queue, never before this returns.
     /// - Returns: The transfer, to cancel it, or `nil`.
     static func start(
         _ urlRequest: URLRequest,
         on client: HTTPClient,
         owner: AnyObject,
         sweeper: IdleSweeper = .shared,
+        queue: DispatchQueue? = completionQueue,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> EventLoopTransfer? {
         guard urlRequest.httpBodyStream == nil else { return nil }
         let transfer = EventLoopTransfer(
-            requestURL: urlRequest.url, owner: owner, sweeper: sweeper, completion: completion)
+            requestURL: urlRequest.url, owner: owner, sweeper: sweeper, queue: queue, completion: completion)
         let request: HTTPClient.Request
         do {
             request = try makeRequest(urlRequest)
@@ -192,7 +201,11 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         case .failure(let error):
             result = .failure(URLError.mapping(error, url: requestURL))
         }
-        Self.completionQueue.async { completion(result) }
+        if let queue {
+            queue.async { completion(result) }
+        } else {
+            completion(result)
+        }
     }
 
     /// Notes that something was sent or received now.

@@ -95,6 +95,41 @@ struct EventLoopTransferTests {
         #expect(ended.count == 1)
     }
 
+    @Test("the transport's async send: the response returned in the awaiting task, a body read from a stream too")
+    func asyncSend() async throws {
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        var inMemory = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
+        inMemory.httpMethod = "POST"
+        inMemory.httpBody = Data("in memory".utf8)
+        var streamed = inMemory
+        streamed.httpBody = nil
+        streamed.httpBodyStream = InputStream(data: Data("streamed".utf8))
+        for (request, body) in [(inMemory, "in memory"), (streamed, "streamed")] {
+            let response = try await transport.send(request)
+            let echo = try JSONDecoder().decode(Echo<NoJSONBody>.self, from: response.data)
+            #expect(echo.data == body)
+            #expect((response.urlResponse as? HTTPURLResponse)?.statusCode == 200)
+        }
+    }
+
+    @Test("cancelling the task awaiting the transport's async send stops the transfer: .cancelled")
+    func asyncSendCancelled() async throws {
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        var request = URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))
+        request.timeoutInterval = 0  // no idle timeout: only the cancellation can end it
+        let ended = CompletionProbe<Result<TransportResponse, any Error>>()
+        let call = Task {
+            do {
+                ended.record(.success(try await transport.send(request)))
+            } catch {
+                ended.record(.failure(error))
+            }
+        }
+        call.cancel()
+        let result = try #require(await ended.first(timeout: 30), "the cancelled send never returned")
+        #expect(urlErrorCode(result) == .cancelled, "\(result)")
+    }
+
     @Test("cancel stops a transfer the server never answers: .cancelled, once")
     func cancel() async throws {
         var request = URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))
