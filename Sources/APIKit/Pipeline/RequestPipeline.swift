@@ -1,5 +1,7 @@
-/// One request going through the stages a ``Session`` runs: the single code path behind
-/// `perform` (completion) and `response()` (async), whatever the transport.
+/// One request going through the stages a ``Session`` runs, whatever the transport: the code
+/// behind `perform` (completion) and `response()` (async). A `response()` call sent once without
+/// interceptors, progress, a resource timeout or a completion queue runs the same stages in the
+/// awaiting task (`RequestPipeline+Inline.swift`); every other call takes the road below.
 ///
 /// The stages, each a method, in order:
 ///
