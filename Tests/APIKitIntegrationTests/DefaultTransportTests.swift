@@ -62,7 +62,7 @@ struct DefaultTransportProgressTests {
             using: Session(), progress: log.handler,
             completion: recorder.handler { _ in log.markCompleted() })
 
-        let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
+        let result = try #require(await recorder.first(), "no completion within 120 s")
         #expect(try result.get().files["file"]?.utf8.count == size)
         let sent = log.steps.map(\.bytesSent)
         let total = try #require(log.steps.last?.expectedBytesToSend, "a multipart body's length is known")
@@ -150,7 +150,7 @@ struct URLSessionAsTransportTests {
                 onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
             })
 
-        let result = try #require(await recorder.first(timeout: 20), "no completion within 20 s")
+        let result = try #require(await recorder.first(), "no completion within 120 s")
         #expect(try result.get().arg("v") == .one("spec"))
         #expect(await onDelegateQueue.first(timeout: 1) == true)
         #expect(await recorder.released(), "the completion is still held")

@@ -68,7 +68,7 @@ struct FaultInjectionTests {
         let isolated = TestTransport.isolated()
         defer { isolated.close() }
         let inFlight = start(request, transport: isolated.transport)
-        let result = try await inFlight.result(timeout: 30)
+        let result = try await inFlight.result()
         let elapsed = (inFlight.recorder.firstRecordedAt ?? .now) - inFlight.started
         let bound = Duration.seconds(fault.resourceTimeout ?? FaultRequest.timeout) + Self.slack
         #expect(elapsed < bound, "\(fault.path) took \(elapsed), more than \(bound)")
@@ -129,7 +129,7 @@ struct FaultInjectionTests {
         let held = Set(OpenSockets.held().filter { $0.remotePort == serverPort }.map(\.localPort))
         #expect(!ports.isEmpty && ports.isSubset(of: held), "ports \(ports), held \(held)")
         inFlight.handle.cancel()
-        _ = try await inFlight.result(timeout: 30)
+        _ = try await inFlight.result()
         try await expectNoSocketLeft(tag: tag, path: "never (cancelled)")
     }
 

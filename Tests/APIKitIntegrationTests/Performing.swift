@@ -15,7 +15,7 @@ struct InFlight<Response: Sendable>: Sendable {
     let started: ContinuousClock.Instant
 
     /// The outcome passed to the completion handler (the first one, if it was called more than once).
-    func result(timeout: TimeInterval = 20) async throws -> Result<Response, RequestError> {
+    func result(timeout: TimeInterval = 120) async throws -> Result<Response, RequestError> {
         guard let result = await recorder.first(timeout: timeout) else {
             throw CompletionTimedOut(seconds: timeout)
         }
@@ -28,7 +28,7 @@ struct InFlight<Response: Sendable>: Sendable {
     /// Waits until nothing holds the completion handler any more (the transport and the
     /// pipeline are done with it), at most `timeout` seconds: from then on
     /// ``completionCount`` is final. `false` when it was still held.
-    func released(timeout: TimeInterval = 30) async -> Bool {
+    func released(timeout: TimeInterval = 120) async -> Bool {
         await recorder.released(timeout: timeout)
     }
 }

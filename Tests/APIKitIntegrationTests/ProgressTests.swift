@@ -37,7 +37,7 @@ struct GateInterceptor: Interceptor {
     let open = CompletionProbe<Bool>()
 
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
-        _ = await open.first(timeout: 30)
+        _ = await open.first()
         return urlRequest
     }
 }
@@ -74,7 +74,7 @@ struct ProgressTests {
             using: session, progress: log.handler,
             completion: recorder.handler { _ in log.markCompleted() })
 
-        let result = try #require(await recorder.first(timeout: 60), "no completion within 60 s")
+        let result = try #require(await recorder.first(), "no completion within 120 s")
         let echo = try result.get()
         #expect(echo.files["file"]?.utf8.count == bytes.count)
         let sent = log.steps.map(\.bytesSent)
@@ -121,8 +121,8 @@ struct ProgressTests {
         handle.withLock { $0 = started }
         gate.open.record(true)
 
-        let first = try #require(await underway.first(timeout: 30), "no upload progress within 30 s")
-        let result = try #require(await recorder.first(timeout: 30), "no completion within 30 s")
+        let first = try #require(await underway.first(), "no upload progress within 120 s")
+        let result = try #require(await recorder.first(), "no completion within 120 s")
         #expect(first.bytesSent > 0)
         #expect(result.failure?.stage == .cancelled)
         // once the transport lets go of the closures, neither can be called again

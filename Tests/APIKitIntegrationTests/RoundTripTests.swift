@@ -479,7 +479,7 @@ struct RoundTripTests {
             onDelegateQueue.record(OperationQueue.current === URLSession.shared.delegateQueue)
             recorder.record(result)
         }
-        let result = try #require(await recorder.first(timeout: 20), "no completion within 20 s")
+        let result = try #require(await recorder.first(), "no completion within 120 s")
         let echo = try result.get()
         #expect(echo.arg("v") == .one("shared"))
         #expect(await onDelegateQueue.first(timeout: 1) == true)

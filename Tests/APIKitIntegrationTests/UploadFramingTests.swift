@@ -196,7 +196,7 @@ struct UploadFramingTests {
         #expect(scratch.spoolFiles.count == 1, "the upload was sent from its spool file")
         task?.cancel()
         #expect(scratch.spoolFiles.isEmpty, "the spool file goes when cancel() returns, not when the transfer ends")
-        let result = await probe.first(timeout: 30)
+        let result = await probe.first()
         #expect((result?.failure as? URLError)?.code == .cancelled)
         task = nil
         #expect(await probe.released(), "the transport still holds the completion")
@@ -344,7 +344,7 @@ struct FileBodyCancellationTests {
             using: session, completion: probe.handler)
         await pause(0.5)
         handle.cancel()
-        let result = await probe.first(timeout: 30)
+        let result = await probe.first()
         guard case .failure(.cancelled) = result else {
             Issue.record("expected .cancelled, got \(String(describing: result))")
             return

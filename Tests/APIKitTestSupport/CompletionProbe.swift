@@ -80,7 +80,7 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     /// - Parameter timeout: How long to wait, in seconds; it only bounds how long a failure
     ///   takes to show.
     /// - Returns: `true` once none is held; `false` when one still was after `timeout`.
-    public func released(timeout: TimeInterval = 30) async -> Bool {
+    public func released(timeout: TimeInterval = 120) async -> Bool {
         await handlers.all(timeout: timeout)
     }
 
@@ -109,7 +109,7 @@ public final class CompletionProbe<Value: Sendable>: @unchecked Sendable {
     /// cores in a fresh-clone CI run, stubbed answers took over 5 s to arrive.
     ///
     /// - Parameter timeout: How long to wait, in seconds, when nothing has been recorded yet.
-    public func first(timeout: TimeInterval = 30) async -> Value? {
+    public func first(timeout: TimeInterval = 120) async -> Value? {
         await withCheckedContinuation { (continuation: CheckedContinuation<Value?, Never>) in
             lock.lock()
             if let first = values.first {

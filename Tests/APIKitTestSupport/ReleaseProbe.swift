@@ -14,7 +14,7 @@ public import Foundation
 /// let probe = CompletionProbe<Result<String, RequestError>>()
 /// request.perform(session: session, completion: released.watch { probe.record($0) })
 /// _ = await probe.first()
-/// #expect(await released.all(timeout: 30), "the completion handler is still held")
+/// #expect(await released.all(), "the completion handler is still held")
 /// #expect(probe.count == 1)  // final: nothing can call the handler any more
 /// ```
 ///
@@ -57,7 +57,7 @@ public final class ReleaseProbe: @unchecked Sendable {
     ///   takes to show: a release normally comes within milliseconds.
     /// - Returns: `true` once none is held (at once when none is); `false` when some were still
     ///   held after `timeout`.
-    public func all(timeout: TimeInterval = 30) async -> Bool {
+    public func all(timeout: TimeInterval = 120) async -> Bool {
         await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
             lock.lock()
             guard alive > 0 else {

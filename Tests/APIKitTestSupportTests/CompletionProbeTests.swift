@@ -7,8 +7,8 @@ struct CompletionProbeTests {
     @Test("first waits for the first call and every waiter gets it; later calls are counted, not returned")
     func firstCall() async {
         let probe = CompletionProbe<Int>()
-        async let one = probe.first(timeout: 30)
-        async let two = probe.first(timeout: 30)
+        async let one = probe.first()
+        async let two = probe.first()
         DispatchQueue.global().asyncAfter(deadline: .now() + 0.2) { probe.record(1) }
         #expect(await [one, two] == [1, 1])
         probe.record(2)

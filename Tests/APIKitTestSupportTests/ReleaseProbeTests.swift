@@ -10,7 +10,7 @@ struct ReleaseProbeTests {
         DispatchQueue.global().async {
             handler(1)
             Task {
-                _ = await gate.first(timeout: 30)
+                _ = await gate.first()
                 handler(2)
             }
         }
@@ -21,10 +21,10 @@ struct ReleaseProbeTests {
         let probe = CompletionProbe<Int>()
         let gate = CompletionProbe<Bool>()
         callTwice(probe.handler, after: gate)
-        #expect(await probe.first(timeout: 30) == 1)
+        #expect(await probe.first() == 1)
         #expect(await probe.released(timeout: 0.05) == false, "the second call is still to come")
         gate.record(true)
-        #expect(await probe.released(timeout: 30))
+        #expect(await probe.released())
         #expect(probe.all == [1, 2])
     }
 

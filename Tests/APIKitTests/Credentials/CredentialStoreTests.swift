@@ -30,7 +30,7 @@ struct CountingAuthenticator: Authenticator {
             return count
         }
         started.record(number)
-        if let gate { _ = await gate.first(timeout: 30) }
+        if let gate { _ = await gate.first() }
         if fails { throw RefreshDenied() }
         return fixedToken ?? "token-\(number)"
     }
@@ -175,8 +175,8 @@ struct CredentialStoreTests {
                     results.withLock { $0[index] = result }
                 })
         }
-        #expect(await tally.waitForAll(timeout: 30))
-        #expect(await tally.released(timeout: 30), "some completions are still held")
+        #expect(await tally.waitForAll())
+        #expect(await tally.released(), "some completions are still held")
         #expect(tally.snapshot.allSatisfy { $0 == 1 })
         #expect(authenticator.count == 1)
         #expect(server.rejections == 50)
@@ -300,14 +300,14 @@ struct CredentialStoreTests {
             transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let cancelled = CompletionProbe<Result<String, RequestError>>()
         let handle = TextRequest(path: "first").perform(using: session, completion: cancelled.handler)
-        #expect(await authenticator.started.first(timeout: 30) == 1, "the refresh never started")
+        #expect(await authenticator.started.first() == 1, "the refresh never started")
         // Started while the refresh runs: waits for it instead of sending the stale token.
         let waiting = CompletionProbe<Result<String, RequestError>>()
         TextRequest(path: "second").perform(using: session, completion: waiting.handler)
         handle.cancel()
-        #expect(try #require(await cancelled.first(timeout: 30)).errorValue?.stage == .cancelled)
+        #expect(try #require(await cancelled.first()).errorValue?.stage == .cancelled)
         release.record(true)
-        #expect(try #require(await waiting.first(timeout: 30)).get() == "token-1")
+        #expect(try #require(await waiting.first()).get() == "token-1")
         // a replay of the cancelled request would hold its completion until the server answered it
         #expect(await cancelled.released(), "the cancelled request's completion is still held")
         #expect(await waiting.released(), "the second request's completion is still held")
@@ -333,11 +333,11 @@ struct CredentialStoreTests {
             transport: transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
         let late = CompletionProbe<Result<String, RequestError>>()
         TextRequest(path: "late").perform(using: session) { late.record($0) }
-        #expect(await transport.held.first(timeout: 30) != nil, "the late request was not sent")
+        #expect(await transport.held.first() != nil, "the late request was not sent")
         #expect(try await session.performProbed(TextRequest(path: "early")).result?.get() == "ok")
         #expect(authenticator.count == 1)
         transport.open()
-        #expect(try #require(await late.first(timeout: 30)).get() == "ok")
+        #expect(try #require(await late.first()).get() == "ok")
         #expect(authenticator.count == 1)
     }
 

@@ -223,7 +223,7 @@ struct DownloadTests {
         for await _ in written { break }
         handle.cancel()
         handle.cancel()
-        let outcome = await probe.first(timeout: 30)
+        let outcome = await probe.first()
         guard case .failure(.cancelled) = outcome else {
             Issue.record("expected cancelled, got \(String(describing: outcome))")
             return
@@ -242,7 +242,7 @@ struct DownloadTests {
             let handle = StreamedRequest().download(to: destination, using: session, completion: probe.handler)
             if round % 2 == 1 { await Task.yield() }
             handle.cancel()
-            let outcome = await probe.first(timeout: 30)
+            let outcome = await probe.first()
             switch outcome {
             case .success: #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
             case .failure(.cancelled): #expect(!FileManager.default.fileExists(atPath: destination.path))

@@ -107,7 +107,7 @@ struct InjectionRejectionTests {
     private static func failureStage(of request: some Request, session: Session) async -> RequestError.Stage? {
         let probe = CompletionProbe<RequestError.Stage?>()
         request.perform(using: session) { result in probe.record(result.errorValue?.stage) }
-        let performed = await probe.first(timeout: 30) ?? nil
+        let performed = await probe.first() ?? nil
         let awaited = await request.result(session: session).errorValue?.stage
         return performed == awaited ? performed : nil
     }

@@ -58,7 +58,7 @@ struct TransferProgressTests {
         request.perform(
             using: session, progress: recorder.handler, completion: probe.handler { _ in recorder.markCompleted() })
 
-        #expect(try #require(await probe.first(timeout: 30)).get() == body, sourceLocation: sourceLocation)
+        #expect(try #require(await probe.first()).get() == body, sourceLocation: sourceLocation)
         let sent = Int64(LogSecrets.body.utf8.count)
         let received = Int64(body.utf8.count)
         #expect(
@@ -100,7 +100,7 @@ struct TransferProgressTests {
         let handle = SecretRequest().perform(using: session, progress: recorder.handler, completion: probe.handler)
         handle.cancel()
 
-        #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .cancelled)
+        #expect(try #require(await probe.first()).errorValue?.stage == .cancelled)
         // released once the transport has called back (with the cancellation): any step it
         // would pass on comes before
         #expect(await probe.released(), "the completion is still held")
@@ -132,7 +132,7 @@ struct TransferProgressTests {
 
         request.perform(using: session, progress: recorder.handler, completion: probe.handler)
 
-        #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .transport)
+        #expect(try #require(await probe.first()).errorValue?.stage == .transport)
         #expect(await probe.released(), "the completion is still held")
         #expect(recorder.all.isEmpty)
         #expect(probe.count == 1)

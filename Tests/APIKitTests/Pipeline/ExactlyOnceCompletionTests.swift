@@ -101,7 +101,7 @@ struct ExactlyOnceCompletionTests {
         let barrier = StubEndpoint(.status(200, body: "after"))
         let after = CompletionProbe<Result<String, RequestError>>()
         ProbeRequest(base: barrier.base).perform(session: session) { after.record($0) }
-        #expect(try #require(await after.first(timeout: 20)).get() == "after")
+        #expect(try #require(await after.first()).get() == "after")
         #expect(probe.count == 1)
         #expect(!request.log.names.contains("parse"), "the late response must not be processed")
     }
@@ -190,7 +190,7 @@ struct ExactlyOnceCompletionTests {
         var successes = 0
         var cancellations = 0
         for (index, probe) in probes.enumerated() {
-            guard let result = await probe.first(timeout: 20) else {
+            guard let result = await probe.first() else {
                 Issue.record("run \(index) never completed")
                 continue
             }

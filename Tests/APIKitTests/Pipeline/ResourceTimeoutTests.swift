@@ -46,9 +46,9 @@ struct ResourceTimeoutTests {
         time.advance(by: 0.299)
         #expect(probe.count == 0)
         time.advance(by: 0.001)
-        expectTimedOut(await probe.first(timeout: 30))
+        expectTimedOut(await probe.first())
         // The stub was cancelled: it reports URLError(.cancelled) to APIKit, which drops it.
-        let stopped = try #require(await transport.results.first(timeout: 30))
+        let stopped = try #require(await transport.results.first())
         guard case .failure(let error as URLError) = stopped else {
             Issue.record("the transfer was not stopped: \(stopped)")
             return
@@ -81,7 +81,7 @@ struct ResourceTimeoutTests {
         TextRequest().perform(using: session, completion: probe.handler)
         #expect(Set([await time.nextWait(), await time.nextWait()]) == [0.05, 3])
         time.advance(by: 0.05)
-        #expect(try await probe.first(timeout: 30)?.get() == "ok")
+        #expect(try await probe.first()?.get() == "ok")
         #expect(await probe.released(), "the completion is still held: the deadline's timer was not stopped")
         #expect(time.pendingCount == 0)
         time.advance(by: 3600)
@@ -98,7 +98,7 @@ struct ResourceTimeoutTests {
         // cancel once the transfer and the timer have started
         #expect(Set([await time.nextWait(), await time.nextWait()]) == [4, 60])
         handle.cancel()
-        let result = try #require(await probe.first(timeout: 30))
+        let result = try #require(await probe.first())
         guard case .failure(.cancelled) = result else {
             Issue.record("expected .cancelled, got \(result)")
             return

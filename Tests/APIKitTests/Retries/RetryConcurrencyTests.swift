@@ -95,8 +95,8 @@ struct RetryConcurrencyTests {
             }
         }
 
-        #expect(await tally.waitForAll(timeout: 60), "some completions never came")
-        #expect(await tally.released(timeout: 60), "some completions are still held")
+        #expect(await tally.waitForAll(), "some completions never came")
+        #expect(await tally.released(), "some completions are still held")
         let counts = tally.snapshot
         #expect(
             counts.allSatisfy { $0 == 1 },

@@ -154,9 +154,9 @@ struct RetryTests {
         let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let probe = CompletionProbe<Result<String, RequestError>>()
         let handle = TextRequest().perform(using: session, completion: probe.handler)
-        #expect(await waits.waiting.first(timeout: 30) == 1, "never reached the backoff wait")
+        #expect(await waits.waiting.first() == 1, "never reached the backoff wait")
         handle.cancel()
-        let result = try #require(await probe.first(timeout: 30))
+        let result = try #require(await probe.first())
         #expect(result.errorValue?.stage == .cancelled)
         // the attempts' task holds the completion until it ends: a further attempt comes first
         #expect(await probe.released(), "the completion is still held")
@@ -170,7 +170,7 @@ struct RetryTests {
         let waits = WaitRecorder(blockUntilCancelled: true)
         let session = Session(transport: transport, retryPolicy: waits.policy()).timed(by: waits)
         let task = Task { await TextRequest().result(session: session) }
-        #expect(await waits.waiting.first(timeout: 30) == 1, "never reached the backoff wait")
+        #expect(await waits.waiting.first() == 1, "never reached the backoff wait")
         task.cancel()
         let result = await task.value
         #expect(result.errorValue?.stage == .cancelled)
@@ -194,7 +194,7 @@ struct RetryTests {
         }
         #expect(transport.count == 2)
         handle.cancel()
-        #expect(try #require(await probe.first(timeout: 30)).errorValue?.stage == .cancelled)
+        #expect(try #require(await probe.first()).errorValue?.stage == .cancelled)
         // The stub task reports URLError(.cancelled) once cancelled, long before its 60 s delay.
         let results = await waitForResults(recording, count: 2)
         #expect(results == 2)

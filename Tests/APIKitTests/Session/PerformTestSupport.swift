@@ -48,7 +48,7 @@ extension Request where Response: Sendable {
     func performProbed(
         session: URLSession = StubURLProtocol.session,
         completionQueue: DispatchQueue = .global(),
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = 120
     ) async -> (result: Result<Response, RequestError>?, probe: CompletionProbe<Result<Response, RequestError>>) {
         let probe = CompletionProbe<Result<Response, RequestError>>()
         perform(session: session, completionQueue: completionQueue, completion: probe.handler)

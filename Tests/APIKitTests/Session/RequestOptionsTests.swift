@@ -66,7 +66,7 @@ struct RequestOptionsTests {
         let request = OptionsRequest(base: endpoint.base, options: RequestOptions(timeout: 12))
         let probe = CompletionProbe<Result<String, RequestError>>()
         request.perform(session: StubURLProtocol.session) { probe.record($0) }
-        _ = try #require(await probe.first(timeout: 30)).get()
+        _ = try #require(await probe.first()).get()
         #expect(request.seen.withLock { $0.first?.timeoutInterval } == 12)
     }
 

@@ -107,7 +107,7 @@ struct RequestResponseTests {
             let task = Task {
                 await ProbeRequest(base: stubBase, log: log).result(session: session)
             }
-            #expect(await started.first(timeout: 30) == true, "the stub never received the request")
+            #expect(await started.first() == true, "the stub never received the request")
 
             task.cancel()
             let error = try #require(await task.value.errorValue)
@@ -118,7 +118,7 @@ struct RequestResponseTests {
             }
             #expect(context.url?.path == "/v1/probe")
             let transportResult = try #require(
-                await transport.results.first(timeout: 30), "the transfer was not stopped")
+                await transport.results.first(), "the transfer was not stopped")
             #expect((transportResult.errorValue as? URLError)?.code == .cancelled)
             #expect(!log.names.contains("parse"))
         }
@@ -208,12 +208,12 @@ struct RequestResponseTests {
         )
         let session = Session(transport: transport, interceptors: [interceptor])
         let task = Task { await ProbeRequest(base: stubBase).result(session: session) }
-        #expect(await waiting.first(timeout: 30) == "adapt A")
+        #expect(await waiting.first() == "adapt A")
 
         task.cancel()
 
         #expect(try #require(await task.value.errorValue).stage == .cancelled)
-        #expect(await cancelled.first(timeout: 30) == "adapt A", "the interceptor's Task was not cancelled")
+        #expect(await cancelled.first() == "adapt A", "the interceptor's Task was not cancelled")
         #expect(transport.sentRequests.isEmpty)
     }
 
@@ -233,12 +233,12 @@ struct RequestResponseTests {
         let task = Task {
             await ProbeRequest(base: stubBase, log: requestLog).result(session: session)
         }
-        #expect(await waiting.first(timeout: 30) == "inspect A")
+        #expect(await waiting.first() == "inspect A")
 
         task.cancel()
 
         #expect(try #require(await task.value.errorValue).stage == .cancelled)
-        #expect(await cancelled.first(timeout: 30) == "inspect A", "the interceptor's Task was not cancelled")
+        #expect(await cancelled.first() == "inspect A", "the interceptor's Task was not cancelled")
         #expect(!requestLog.names.contains("parse"))
     }
 }

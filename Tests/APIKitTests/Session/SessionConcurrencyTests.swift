@@ -35,12 +35,12 @@ final class CompletionTally: Sendable {
 
     /// Waits until every ``completion(for:_:)`` handed out has been released (or the timeout
     /// passed): from then on none can be called, and ``snapshot`` is final.
-    func released(timeout: TimeInterval) async -> Bool {
+    func released(timeout: TimeInterval = 120) async -> Bool {
         await handlers.all(timeout: timeout)
     }
 
     /// Waits until every request completed (or the timeout passed).
-    func waitForAll(timeout: TimeInterval) async -> Bool {
+    func waitForAll(timeout: TimeInterval = 120) async -> Bool {
         await done.first(timeout: timeout) ?? false
     }
 
@@ -93,8 +93,8 @@ struct SessionConcurrencyTests {
             }
         }
 
-        #expect(await tally.waitForAll(timeout: 60), "some completions never came")
-        #expect(await tally.released(timeout: 60), "some completions are still held")
+        #expect(await tally.waitForAll(), "some completions never came")
+        #expect(await tally.released(), "some completions are still held")
         let counts = tally.snapshot
         #expect(
             counts.allSatisfy { $0 == 1 },

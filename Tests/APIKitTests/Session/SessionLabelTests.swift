@@ -33,14 +33,14 @@ struct SessionLabelTests {
     func performUsing() async throws {
         let probe = CompletionProbe<Result<String, RequestError>>()
         ProbeRequest(base: stubBase).perform(using: session(answering: "called back"), completion: probe.handler)
-        #expect(try await probe.first(timeout: 30)?.get() == "called back")
+        #expect(try await probe.first()?.get() == "called back")
 
         let steps = Protected(0)
         let withProgress = CompletionProbe<Result<String, RequestError>>()
         ProbeRequest(base: stubBase).perform(
             using: session(answering: "called back, with progress"), progress: { _ in steps.withLock { $0 += 1 } },
             completion: withProgress.handler)
-        #expect(try await withProgress.first(timeout: 30)?.get() == "called back, with progress")
+        #expect(try await withProgress.first()?.get() == "called back, with progress")
         #expect(steps.value > 0, "the progress handler was never called")
     }
 

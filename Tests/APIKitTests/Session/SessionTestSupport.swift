@@ -103,7 +103,7 @@ extension Session {
     func performProbed<R: Request>(
         _ request: R,
         options: RequestOptions? = nil,
-        timeout: TimeInterval = 30
+        timeout: TimeInterval = 120
     ) async -> (result: Result<R.Response, RequestError>?, probe: CompletionProbe<Result<R.Response, RequestError>>)
     where R.Response: Sendable {
         let probe = CompletionProbe<Result<R.Response, RequestError>>()

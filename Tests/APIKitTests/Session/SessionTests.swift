@@ -189,7 +189,7 @@ struct SessionInterceptorTests {
                     probe.record((!InsideCall.isInside, DispatchQueue.getSpecific(key: key)))
                 }
             }
-            let (afterReturn, queueTag) = try #require(await probe.first(timeout: 30))
+            let (afterReturn, queueTag) = try #require(await probe.first())
             #expect(afterReturn)
             #expect(queueTag == "completion")
         }

@@ -37,8 +37,8 @@ final class StreamEventLog: Sendable {
     /// The events once the transfer has ended and the transport has let go of the handler, so
     /// that no event can follow: an event too many is among them.
     func all(sourceLocation: SourceLocation = #_sourceLocation) async -> [String] {
-        _ = await ended.first(timeout: 30)
-        let released = await handlers.all(timeout: 30)
+        _ = await ended.first()
+        let released = await handlers.all()
         #expect(released, "the transport still holds onEvent after the end", sourceLocation: sourceLocation)
         return events.withLock { $0 }
     }
@@ -90,7 +90,7 @@ struct StubTransportStreamTests {
         let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 60))
         let log = StreamEventLog()
         let task = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
-        _ = await log.started.first(timeout: 30)
+        _ = await log.started.first()
         task.cancel()
         task.cancel()
         let events = await log.all()

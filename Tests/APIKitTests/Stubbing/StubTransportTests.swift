@@ -15,7 +15,7 @@ struct StubTransportTests {
         _ = InsideCall.run {
             transport.send(request) { probe.record(($0, !InsideCall.isInside)) }
         }
-        let first = await probe.first(timeout: 30)
+        let first = await probe.first()
         return (first?.0, first?.1 ?? false)
     }
 
@@ -71,12 +71,12 @@ struct StubTransportTests {
         }
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         let task = transport.send(URLRequest(url: stubBase), completion: probe.handler)
-        _ = await asked.first(timeout: 30)
+        _ = await asked.first()
 
         task.cancel()
         task.cancel()
 
-        let result = try #require(await probe.first(timeout: 30))
+        let result = try #require(await probe.first())
         #expect((result.errorValue as? URLError)?.code == .cancelled)
         // let go of once the transfer is over: neither the second cancellation nor the answer
         // still due in 30 s can call it then

@@ -36,7 +36,7 @@ struct DefaultTransportTests {
 
         Ping(base: endpoint.base).perform(session: StubURLProtocol.session, completion: probe.handler)
 
-        #expect(try #require(await probe.first(timeout: 30)).get() == "pong")
+        #expect(try #require(await probe.first()).get() == "pong")
         #expect(endpoint.receivedRequests.count == 1)
         #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
@@ -50,7 +50,7 @@ struct DefaultTransportTests {
         let task = stubbedTransport().send(URLRequest(url: endpoint.base), completion: probe.handler)
 
         #expect(task is URLSessionDataTask)
-        let response = try #require(await probe.first(timeout: 30)).get()
+        let response = try #require(await probe.first()).get()
         #expect(response.data == Data("direct".utf8))
         #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
@@ -64,7 +64,7 @@ struct DefaultTransportTests {
         let task = stubbedTransport().send(URLRequest(url: endpoint.base), completion: probe.handler)
         task.cancel()
 
-        let result = try #require(await probe.first(timeout: 30))
+        let result = try #require(await probe.first())
         #expect((result.errorValue as? URLError)?.code == .cancelled)
         #expect(await probe.released(), "the completion is still held")
         #expect(probe.count == 1)
@@ -81,7 +81,7 @@ struct DefaultTransportTests {
             using: Session(transport: stubbedTransport()), progress: recorder.handler,
             completion: probe.handler { _ in recorder.markCompleted() })
 
-        #expect(try #require(await probe.first(timeout: 30)).get() == body)
+        #expect(try #require(await probe.first()).get() == body)
         #expect(recorder.all.last?.bytesReceived == 3000)
         #expect(recorder.lateSteps.withLock { $0 } == 0)
         #expect(await probe.released(), "the completion is still held")
@@ -109,8 +109,8 @@ struct URLSessionTransportReflectionTests {
         }
         #expect(text.contains("spoolDirectory"))
         #expect(!text.contains("router"), "the delegate's state is reflected: \(text)")
-        #expect(await tally.waitForAll(timeout: 30), "not every transfer completed")
-        #expect(await tally.released(timeout: 30), "a completion is still held")
+        #expect(await tally.waitForAll(), "not every transfer completed")
+        #expect(await tally.released(), "a completion is still held")
         #expect(tally.snapshot.allSatisfy { $0 == 1 })
     }
 }

@@ -9,7 +9,7 @@ struct URLSessionTransportTests {
     func send(_ request: URLRequest) async -> Result<TransportResponse, any Error>? {
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         _ = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(request) { probe.record($0) }
-        return await probe.first(timeout: 30)
+        return await probe.first()
     }
 
     @Test("a response arrives with its status and whole body")
@@ -38,7 +38,7 @@ struct URLSessionTransportTests {
 
         task.cancel()
 
-        let result = try #require(await probe.first(timeout: 30))
+        let result = try #require(await probe.first())
         #expect((result.errorValue as? URLError)?.code == .cancelled)
     }
 }
