@@ -48,11 +48,11 @@ public struct RetryPolicy: Sendable {
     var shouldRetry: (@Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool)?
 
     /// The methods that the HTTP specification defines as idempotent.
-    public static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
+    @usableFromInline static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
     /// 408 Request Timeout, 429 Too Many Requests, 500, 502, 503 and 504.
-    public static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
+    @usableFromInline static let transientStatusCodes: Set<Int> = [408, 429, 500, 502, 503, 504]
     /// Transport failures that a new attempt may fix.
-    public static let transientURLErrorCodes: Set<URLError.Code> = [
+    @usableFromInline static let transientURLErrorCodes: Set<URLError.Code> = [
         .timedOut, .networkConnectionLost, .cannotConnectToHost, .notConnectedToInternet,
         .cannotFindHost, .dnsLookupFailed, .resourceUnavailable,
     ]
