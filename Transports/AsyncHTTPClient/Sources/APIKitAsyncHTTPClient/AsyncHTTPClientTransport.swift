@@ -36,9 +36,11 @@ public import NIOCore
 /// - **Timeout**: `URLRequest.timeoutInterval` is an idle timeout, as with `URLSession`: the
 ///   transfer fails with `URLError(.timedOut)` when nothing is sent or received for that
 ///   long, from the start: the wait for a connection and for the response head count. A
-///   connection that cannot be made fails with AsyncHTTPClient's last connection error
-///   (`.cannotConnectToHost`) at the client's connect timeout (10 s by default), or with
-///   `.timedOut` at the request's timeout when that comes first.
+///   connection that cannot be made (AsyncHTTPClient retrying it) fails with the last
+///   connection error (`.cannotConnectToHost`, a refused certificate's) at the client's connect
+///   timeout (`configuration.timeout.connect`), or with `.timedOut` at the request's timeout
+///   when that comes first — over `HTTPClient.shared`, whose connect timeout is 90 s, at the
+///   default 60 s.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
 ///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
 ///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`
@@ -93,7 +95,8 @@ public import NIOCore
 /// A certificate the client refuses (an unknown authority, another host name, expired) fails
 /// the request with `URLError(.serverCertificateUntrusted)`. AsyncHTTPClient retries a
 /// connection it could not make — a refused certificate too — until its connect timeout
-/// (`configuration.timeout.connect`, 10 s by default) and only then reports the error; set
+/// (`configuration.timeout.connect`, 10 s by default) and only then reports the error (a
+/// request whose own timeout is shorter fails with `.timedOut` first); set
 /// `configuration.connectionPool.retryConnectionEstablishment = false` to fail at once. (The
 /// URLSession transport on Linux cannot be given a certificate authority of its own: libcurl
 /// reads the system's, and corelibs reports a refused certificate as `URLError(.unknown)`.)
