@@ -118,17 +118,8 @@ final class AsyncHTTPClientTransfer: IdleWatched {
             idleness.task = nil
             return idleness.isTimedOut
         }
-        let result: Result<TransportResponse, any Error>
-        switch outcome {
-        case _ where isTimedOut:
-            result = .failure(URLError(.timedOut, underlying: nil, url: request.url))
-        case .success:
-            result = outcome
-        case .failure(let error) where Task.isCancelled:
-            result = .failure(URLError(.cancelled, underlying: error, url: request.url))
-        case .failure(let error):
-            result = .failure(URLError.mapping(error, url: request.url))
-        }
+        let result = URLError.verdict(
+            outcome, isTimedOut: isTimedOut, isCancelled: Task.isCancelled, url: request.url)
         let end: @Sendable () -> Void = { [delivery] in
             switch (delivery, result) {
             case (.whole(_, let completion), _): completion(result)

@@ -115,8 +115,7 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
             return transfer
         }
         let task = client.execute(request: request, delegate: transfer, eventLoop: .indifferent, deadline: nil)
-        let timeout = urlRequest.timeoutInterval
-        transfer.attach(task, idleTimeout: timeout > 0 && timeout.isFinite ? timeout : nil)
+        transfer.attach(task, idleTimeout: OutgoingRequest.idleTimeout(of: urlRequest))
         return transfer
     }
 
@@ -124,17 +123,10 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     /// frame the body (AsyncHTTPClient sets them from the body), and its body.
     static func makeRequest(_ urlRequest: URLRequest) throws -> HTTPClient.Request {
         guard let url = urlRequest.url else { throw URLError(.badURL, underlying: nil, url: nil) }
-        var headers = HTTPHeaders()
-        if let fields = urlRequest.allHTTPHeaderFields {
-            headers.reserveCapacity(fields.count)
-            for (name, value) in fields where !OutgoingRequest.isFraming(name) {
-                headers.add(name: name, value: value)
-            }
-        }
         return try HTTPClient.Request(
             url: url,
             method: NIOHTTP1.HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
-            headers: headers,
+            headers: OutgoingRequest.headers(of: urlRequest),
             body: urlRequest.httpBody.map { .byteBuffer(ByteBuffer(data: $0)) })
     }
 
@@ -190,17 +182,8 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         }
         guard let completion = ending.completion else { return }
         if ending.isWatched { sweeper.unwatch(self) }
-        let result: Result<TransportResponse, any Error>
-        switch outcome {
-        case _ where ending.isTimedOut:
-            result = .failure(URLError(.timedOut, underlying: nil, url: requestURL))
-        case .success:
-            result = outcome
-        case .failure(let error) where ending.isCancelled:
-            result = .failure(URLError(.cancelled, underlying: error, url: requestURL))
-        case .failure(let error):
-            result = .failure(URLError.mapping(error, url: requestURL))
-        }
+        let result = URLError.verdict(
+            outcome, isTimedOut: ending.isTimedOut, isCancelled: ending.isCancelled, url: requestURL)
         if let queue {
             queue.async { completion(result) }
         } else {

@@ -35,11 +35,7 @@ struct OutgoingRequest: Sendable {
         guard let url = urlRequest.url else { throw URLError(.badURL, underlying: nil, url: nil) }
         var request = HTTPClientRequest(url: url.absoluteString)
         request.method = HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET")
-        for (name, value) in urlRequest.allHTTPHeaderFields ?? [:] {
-            // framing is decided from the body, never from a header (AsyncHTTPClient sets it)
-            guard !Self.isFraming(name) else { continue }
-            request.headers.add(name: name, value: value)
-        }
+        request.headers = Self.headers(of: urlRequest)
 
         if let body = urlRequest.requestBody {
             expectedBytesToSend = body.length
@@ -58,12 +54,29 @@ struct OutgoingRequest: Sendable {
         }
         self.request = request
 
-        let timeout = urlRequest.timeoutInterval
-        idleTimeout = timeout > 0 && timeout.isFinite ? timeout : nil
+        idleTimeout = Self.idleTimeout(of: urlRequest)
     }
 }
 
 extension OutgoingRequest {
+    /// The header fields of `urlRequest` but those that frame the body: framing is decided from
+    /// the body, never from a header (AsyncHTTPClient sets it). Both roads send these.
+    static func headers(of urlRequest: URLRequest) -> HTTPHeaders {
+        var headers = HTTPHeaders()
+        guard let fields = urlRequest.allHTTPHeaderFields else { return headers }
+        headers.reserveCapacity(fields.count)
+        for (name, value) in fields where !isFraming(name) {
+            headers.add(name: name, value: value)
+        }
+        return headers
+    }
+
+    /// `URLRequest.timeoutInterval` as the idle timeout, when positive and finite.
+    static func idleTimeout(of urlRequest: URLRequest) -> TimeInterval? {
+        let timeout = urlRequest.timeoutInterval
+        return timeout > 0 && timeout.isFinite ? timeout : nil
+    }
+
     /// Whether `name` is `Content-Length` or `Transfer-Encoding`, in any case: compared byte by
     /// byte, without lowercasing every header name of every request.
     static func isFraming(_ name: String) -> Bool {

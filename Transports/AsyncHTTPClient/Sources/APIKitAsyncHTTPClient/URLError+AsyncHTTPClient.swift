@@ -1,3 +1,4 @@
+import APIKit
 import AsyncHTTPClient
 import Foundation
 import NIOCore
@@ -27,6 +28,27 @@ extension URLError {
 
     /// `error` as a `URLError` when one fits (see ``AsyncHTTPClientTransport`` for the table),
     /// with `error` reachable as `userInfo[NSUnderlyingErrorKey]`; otherwise `error` itself.
+    /// How a transfer of either road ends: a timeout, once declared, is the verdict even when
+    /// the exchange then succeeded; a failure after a cancellation is `.cancelled`; any other
+    /// failure is mapped to the `URLError` that fits.
+    ///
+    /// - Parameters:
+    ///   - outcome: What the exchange delivered.
+    ///   - isTimedOut: Whether the idle sweeper timed the transfer out.
+    ///   - isCancelled: Whether the transfer was cancelled.
+    ///   - url: The request's URL, for the error.
+    /// - Returns: The result the completion or the stream receives.
+    static func verdict(
+        _ outcome: Result<TransportResponse, any Error>, isTimedOut: Bool, isCancelled: Bool, url: URL?
+    ) -> Result<TransportResponse, any Error> {
+        switch outcome {
+        case _ where isTimedOut: .failure(URLError(.timedOut, underlying: nil, url: url))
+        case .success: outcome
+        case .failure(let error) where isCancelled: .failure(URLError(.cancelled, underlying: error, url: url))
+        case .failure(let error): .failure(mapping(error, url: url))
+        }
+    }
+
     static func mapping(_ error: any Error, url: URL?) -> any Error {
         if error is URLError { return error }
         guard let code = code(for: error) else { return error }
