@@ -26,18 +26,13 @@ struct DripRequest: Request, RequestConfiguration {
     static let paced = DripRequest(duration: 10)
 }
 
-/// A file of `megabytes` MiB of numbered lines in a fresh directory, removed by the caller.
-private func linesFile(megabytes: Int) throws -> (directory: URL, file: URL, size: Int) {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("apikit-default-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+/// A file of `megabytes` MiB of lines in `scratch`.
+private func linesFile(megabytes: Int, in scratch: ScratchDirectory) throws -> (file: URL, size: Int) {
     let line = Array(String(repeating: "z", count: 63).utf8) + [UInt8(ascii: "\n")]
     var bytes: [UInt8] = []
     bytes.reserveCapacity(megabytes << 20)
     for _ in 0..<(megabytes << 14) { bytes += line }
-    let file = directory.appendingPathComponent("upload.txt")
-    try Data(bytes).write(to: file)
-    return (directory, file, bytes.count)
+    return (try scratch.file("upload.txt", contents: Data(bytes)), bytes.count)
 }
 
 /// `Session()` without a transport: ``URLSessionTransport/shared``, which watches its transfers.
@@ -53,8 +48,9 @@ private func linesFile(megabytes: Int) throws -> (directory: URL, file: URL, siz
 struct DefaultTransportProgressTests {
     @Test("a 2 MiB multipart upload from disk through Session() reports each piece sent, then completes once")
     func multipartUpload() async throws {
-        let (directory, file, size) = try linesFile(megabytes: 2)
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("default")
+        defer { scratch.remove() }
+        let (file, size) = try linesFile(megabytes: 2, in: scratch)
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
@@ -113,11 +109,9 @@ struct DefaultTransportProgressTests {
 
     @Test("a download to disk through Session() reports the bytes written as they arrive")
     func fileDownload() async throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apikit-default-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let destination = directory.appendingPathComponent("drip.bin")
+        let scratch = try ScratchDirectory("default")
+        defer { scratch.remove() }
+        let destination = scratch.file("drip.bin")
         let log = ProgressLog()
 
         let download = try await DripRequest.paced.download(to: destination, using: Session(), progress: log.handler)

@@ -25,13 +25,6 @@ private func files(holding marker: String, besides directory: URL) -> [String] {
     return found
 }
 
-private func makeDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("apikit-leftover-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 /// What a failed or cancelled download leaves, through the transport under test
 /// (`URLSessionTransport`, or `AsyncHTTPClientTransport` in that package's run): the error a
 /// caller acts on, and no file anywhere once `download` has returned — checked at once, not
@@ -44,8 +37,9 @@ struct DownloadLeftoverTests {
         "a body cut off (closed early, or reset) throws DownloadError.incompleteBody with both counts, resumable or not",
         arguments: ["short-body", "reset-mid-body"], [false, true])
     func cutOff(path: String, resumable: Bool) async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("leftover")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("body.bin")
         try Data("old".utf8).write(to: destination)
         let marker = "cut-\(UUID().uuidString)"
@@ -75,8 +69,9 @@ struct DownloadLeftoverTests {
 
     @Test("cancelled mid-body (async): when download returns, no file of it is left anywhere")
     func cancelled() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("leftover")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let marker = "cancel-\(UUID().uuidString)"
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         // 1 byte a second after the marker: the transfer is still running when it is cancelled
@@ -102,8 +97,9 @@ struct DownloadLeftoverTests {
 
     @Test("cancelled mid-body through the handle: when the completion runs, no file of it is left anywhere")
     func cancelledHandle() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("leftover")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let marker = "handle-\(UUID().uuidString)"
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         let (ended, endedContinuation) = AsyncStream<(Result<DownloadResponse, RequestError>, [String])>.makeStream()

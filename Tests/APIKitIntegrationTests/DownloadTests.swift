@@ -14,14 +14,6 @@ struct FastAPIDownloadRequest: Request, RequestConfiguration {
     var options: RequestOptions { RequestOptions(timeout: 30) }
 }
 
-/// A fresh, empty directory for one test's downloads.
-private func makeDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("apikit-download-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 private func names(in directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
@@ -48,7 +40,9 @@ struct RealServerDownloadTests {
     @Test("/download: the pattern arrives whole, through each transport under test")
     func content() async throws {
         for (name, transport) in TestTransport.all() {
-            let directory = try makeDirectory()
+            let scratch = try ScratchDirectory("download")
+            defer { scratch.remove() }
+            let directory = scratch.url
             let destination = directory.appendingPathComponent("pattern.bin")
             let size = 300_000
             let download = try await FastAPIDownloadRequest(size: size).download(
@@ -61,7 +55,9 @@ struct RealServerDownloadTests {
 
     @Test("a 64 MB download: written as it arrives, progress up to the Content-Length, content checked")
     func large() async throws {
-        let directory = try makeDirectory()
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("large.bin")
         let size = 64 << 20
         let steps = Protected((count: 0, last: TransferProgress()))
@@ -76,12 +72,13 @@ struct RealServerDownloadTests {
         #expect(steps.value.last.expectedBytesToReceive == Int64(size))
         #expect(try holdsPattern(destination, size: size))
         #expect(try names(in: directory) == ["large.bin"])
-        try FileManager.default.removeItem(at: directory)
     }
 
     @Test("a resumable 32 MB download cancelled after 1 MiB, then resumed: the whole file, byte for byte")
     func cancelThenResume() async throws {
-        let directory = try makeDirectory()
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("resumed.bin")
         let size = 32 << 20
         let session = Session(transport: TestTransport.make())
@@ -121,12 +118,13 @@ struct RealServerDownloadTests {
         #expect(steps.value.last.expectedBytesToReceive == Int64(size))
         #expect(try holdsPattern(destination, size: size))
         #expect(try names(in: directory) == ["resumed.bin"])
-        try FileManager.default.removeItem(at: directory)
     }
 
     @Test("resume data with a stale validator: If-Range does not match, the server sends the whole body (200)")
     func staleValidatorRestarts() async throws {
-        let directory = try makeDirectory()
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("restarted.bin")
         let partial = directory.appendingPathComponent(".restarted.bin.partial.download")
         try Data(repeating: 0xFF, count: 5000).write(to: partial)
@@ -141,7 +139,9 @@ struct RealServerDownloadTests {
 
     @Test("/status/404: unacceptableStatusCode with the decoded error body, and no file")
     func rejected() async throws {
-        let directory = try makeDirectory()
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let session = Session(transport: TestTransport.make(), errorBodyDecoder: .json(FastAPIStatus.self))
         let error = await #expect(throws: RequestError.self) {
             try await FastAPIStreamRequest(path: "status/404").download(
@@ -160,7 +160,9 @@ struct FaultServerDownloadTests {
     @Test("/short-body (1000 bytes promised, 10 sent) and /reset-mid-body fail and leave no file")
     func cutOff() async throws {
         for path in ["short-body", "reset-mid-body"] {
-            let directory = try makeDirectory()
+            let scratch = try ScratchDirectory("download")
+            defer { scratch.remove() }
+            let directory = scratch.url
             try Data("old".utf8).write(to: directory.appendingPathComponent("body.bin"))
             let error = await #expect(throws: RequestError.self, "\(path)") {
                 try await FaultRequest(path: path).download(
@@ -174,7 +176,9 @@ struct FaultServerDownloadTests {
 
     @Test("/never, cancelled: throws cancelled promptly, leaves no file")
     func cancelNever() async throws {
-        let directory = try makeDirectory()
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("never.bin")
         let request = FaultRequest(path: "never", idleTimeout: 60)
         let task = Task {

@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Testing
 
 /// What httpbin's `/post` echoes of a multipart body: text parts in `form`, file parts in
@@ -70,20 +71,6 @@ struct ShrinkingFileRequest: JSONDecodableRequest, RequestConfiguration {
     }
 }
 
-/// A file in a fresh temporary directory.
-private func temporaryFile(_ name: String, contents: Data) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("apikit-it-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let url = directory.appendingPathComponent(name)
-    try contents.write(to: url)
-    return url
-}
-
-private func removeTemporary(_ url: URL) {
-    try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
-}
-
 /// Every byte value, `count` times over.
 private func binary(repeated count: Int) -> Data {
     Data((0..<(256 * count)).map { UInt8(truncatingIfNeeded: $0) })
@@ -106,8 +93,9 @@ struct MultipartRoundTripTests {
     @Test("a binary file streamed from disk arrives byte for byte, with its MIME type")
     func binaryFileFromDisk() async throws {
         let bytes = binary(repeated: 4)
-        let url = try temporaryFile("all-bytes.bin", contents: bytes)
-        defer { removeTemporary(url) }
+        let scratch = try ScratchDirectory("multipart")
+        defer { scratch.remove() }
+        let url = try scratch.file("all-bytes.bin", contents: bytes)
         let request = MultipartUploadRequest(
             file: .file(url, mimeType: "application/x-apikit-test"),
             memory: .data(bytes, filename: "memory.bin")
@@ -122,8 +110,9 @@ struct MultipartRoundTripTests {
 
     @Test("a part with a non-ASCII filename is read as a file (werkzeug decodes it as UTF-8)")
     func nonASCIIFilename() async throws {
-        let url = try temporaryFile("résumé 東京.txt", contents: Data("contents ✓".utf8))
-        defer { removeTemporary(url) }
+        let scratch = try ScratchDirectory("multipart")
+        defer { scratch.remove() }
+        let url = try scratch.file("résumé 東京.txt", contents: Data("contents ✓".utf8))
         let request = MultipartUploadRequest(
             file: .file(url),
             memory: .data(Data("in memory".utf8), filename: "naïve \"quoted\".txt")
@@ -152,8 +141,9 @@ struct MultipartRoundTripTests {
             bytes.append(UInt8(ascii: "\n"))
         }
         let text = String(decoding: bytes, as: UTF8.self)
-        let url = try temporaryFile("large.txt", contents: Data(bytes))
-        defer { removeTemporary(url) }
+        let scratch = try ScratchDirectory("multipart")
+        defer { scratch.remove() }
+        let url = try scratch.file("large.txt", contents: Data(bytes))
         let echo = try await perform(MultipartUploadRequest(file: .file(url)), timeout: 60).get()
         let received = try #require(echo.files["file"])
         #expect(received.utf8.count == 3 * 1024 * 1024)
@@ -162,8 +152,9 @@ struct MultipartRoundTripTests {
 
     @Test("a file that shrinks before it is streamed fails the transfer: .transportFailed")
     func streamErrorIsTransportError() async throws {
-        let url = try temporaryFile("shrinks.bin", contents: binary(repeated: 64))
-        defer { removeTemporary(url) }
+        let scratch = try ScratchDirectory("multipart")
+        defer { scratch.remove() }
+        let url = try scratch.file("shrinks.bin", contents: binary(repeated: 64))
         let result = try await perform(ShrinkingFileRequest(file: .file(url), fileURL: url))
         guard case .failure(let error) = result, case .transportFailed = error else {
             Issue.record("expected .transportFailed, got \(result)")

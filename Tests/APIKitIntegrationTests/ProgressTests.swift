@@ -61,12 +61,9 @@ struct ProgressTests {
     @Test("a ~2 MB multipart upload from disk reports increasing upload progress that ends at the body's length")
     func multipartUpload() async throws {
         let bytes = lines(megabytes: 2)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apikit-progress-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("upload.txt")
-        try bytes.write(to: file)
+        let scratch = try ScratchDirectory("progress")
+        defer { scratch.remove() }
+        let file = try scratch.file("upload.txt", contents: bytes)
         let log = ProgressLog()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
 
@@ -93,12 +90,9 @@ struct ProgressTests {
     @Test("cancelling an upload once progress shows it under way completes once, with .cancelled, and no step follows")
     func cancelUploadInFlight() async throws {
         let bytes = lines(megabytes: 4)
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apikit-progress-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("upload.txt")
-        try bytes.write(to: file)
+        let scratch = try ScratchDirectory("progress")
+        defer { scratch.remove() }
+        let file = try scratch.file("upload.txt", contents: bytes)
         let underway = CompletionProbe<TransferProgress>()
         let recorder = CompletionProbe<Result<MultipartEcho, RequestError>>()
         let progressReleased = ReleaseProbe()

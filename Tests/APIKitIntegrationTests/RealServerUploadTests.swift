@@ -1,4 +1,5 @@
 import APIKit
+import APIKitTestSupport
 import Foundation
 import Testing
 

@@ -23,14 +23,6 @@ private struct RawReport: Decodable {
     let headers: [String: String?]
 }
 
-/// A fresh, empty directory for one test's downloads.
-private func makeDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("apikit-download-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 private func names(in directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
 }
@@ -91,8 +83,9 @@ struct URLSessionTransportDownloadTests {
         "download(_:to:) directly, with progress (a delegate's task) and without (a completion handler's): the body at the given file, progress up to the Content-Length, one completion",
         arguments: [true, false])
     func direct(reportsProgress: Bool) async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let before = corelibsFiles()
         let transport = URLSessionTransport()
         for size in [0, 1, 300_000] {
@@ -131,8 +124,9 @@ struct URLSessionTransportDownloadTests {
 
     @Test("cancelled mid-body: one completion with cancelled, nothing at the destination, no temporary file anywhere")
     func cancelMidBody() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("cancelled.bin")
         let before = corelibsFiles()
         let session = Session(transport: URLSessionTransport())
@@ -163,8 +157,9 @@ struct URLSessionTransportDownloadTests {
 
     @Test("cancelled at random moments, 30 times: no crash, one completion each, no file left")
     func cancelAtRandom() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let before = corelibsFiles()
         let session = Session(transport: URLSessionTransport())
         for round in 0..<30 {
@@ -195,8 +190,9 @@ struct URLSessionTransportDownloadTests {
 
     @Test("cancelled after its first chunk was written but before the busy delegate queue reported it: no file left")
     func cancelBeforeFirstReport() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let before = corelibsFiles()
         let transport = URLSessionTransport()
         // The first progress report of `blocker` suspends the transport's delegate queue (the
@@ -260,8 +256,9 @@ struct URLSessionTransportDownloadTests {
 
     @Test("a 4xx: the error body, read from the download task's file, decoded; no file anywhere")
     func rejected() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let before = corelibsFiles()
         let session = Session(transport: URLSessionTransport(), errorBodyDecoder: .json(FastAPIStatus.self))
         let error = await #expect(throws: RequestError.self) {
@@ -276,8 +273,9 @@ struct URLSessionTransportDownloadTests {
 
     @Test("a request with a file body goes through the stream-based download, its body sent with Content-Length")
     func fileBodyFallsBackToStream() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let upload = directory.appendingPathComponent("upload.bin")
         try Data(repeating: 7, count: 100_000).write(to: upload)
         let destination = directory.appendingPathComponent("report.json")
@@ -298,8 +296,9 @@ struct URLSessionTransportDownloadFaultTests {
     func cutOff() async throws {
         let before = corelibsFiles()
         for path in ["reset-mid-body", "short-body"] {
-            let directory = try makeDirectory()
-            defer { try? FileManager.default.removeItem(at: directory) }
+            let scratch = try ScratchDirectory("download")
+            defer { scratch.remove() }
+            let directory = scratch.url
             let error = await #expect(throws: RequestError.self, "\(path)") {
                 try await FaultRequest(path: path).download(
                     to: directory.appendingPathComponent("body.bin"), using: Session(transport: URLSessionTransport()))
@@ -312,8 +311,9 @@ struct URLSessionTransportDownloadFaultTests {
 
     @Test("a RetryPolicy retries a download cut off mid-body; every attempt's files are gone")
     func retriedCutOff() async throws {
-        let directory = try makeDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let before = corelibsFiles()
         let waits = Protected<[TimeInterval]>([])
         let session = Session(transport: URLSessionTransport(), retryPolicy: RetryPolicy(maxAttempts: 3))

@@ -7,49 +7,12 @@ import Testing
     import FoundationNetworking
 #endif
 
-/// A directory of its own for one test's spool files and uploads, so that counting its files
-/// tells whether a transfer left one behind.
-struct ScratchDirectory {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent(
-            "apikit-upload-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    /// A file in the directory holding `contents`.
-    func file(_ name: String, contents: Data) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        try contents.write(to: file)
-        return file
-    }
-
-    /// A file of `size` bytes of a repeating pattern, written in 1 MiB blocks.
-    func file(_ name: String, size: Int) throws -> URL {
-        let file = url.appendingPathComponent(name)
-        _ = FileManager.default.createFile(atPath: file.path, contents: nil)
-        let handle = try FileHandle(forWritingTo: file)
-        defer { try? handle.close() }
-        let block = Data((0..<(1 << 20)).map { UInt8(truncatingIfNeeded: $0 % 251) })
-        var left = size
-        while left > 0 {
-            let count = min(left, block.count)
-            try handle.write(contentsOf: block.prefix(count))
-            left -= count
-        }
-        return file
-    }
-
-    /// The names of the spool files in the directory.
+extension ScratchDirectory {
+    /// The names of the upload spool files in the directory.
     var spoolFiles: [String] {
         ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter {
             $0.hasPrefix("APIKit-upload-")
         }
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
     }
 }
 

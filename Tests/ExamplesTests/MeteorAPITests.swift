@@ -13,13 +13,9 @@ struct MeteorAPITests {
 
     /// A file on disk to upload, removed by `body`'s end.
     func withFile<T>(_ contents: String, _ body: (URL) async throws -> T) async throws -> T {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("meteor-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let file = directory.appendingPathComponent("notes.txt")
-        try Data(contents.utf8).write(to: file)
-        return try await body(file)
+        let scratch = try ScratchDirectory("meteor")
+        defer { scratch.remove() }
+        return try await body(try scratch.file("notes.txt", contents: Data(contents.utf8)))
     }
 
     @Test("an upload gets the mocked answer, sent as multipart to the client's server with a 300 s timeout")

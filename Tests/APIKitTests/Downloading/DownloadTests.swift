@@ -5,14 +5,6 @@ import Testing
 
 @testable import APIKit
 
-/// A fresh, empty directory for one test's downloads.
-func makeDownloadDirectory() throws -> URL {
-    let directory = FileManager.default.temporaryDirectory
-        .appendingPathComponent("apikit-download-\(UUID().uuidString)", isDirectory: true)
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    return directory
-}
-
 /// The names of the files in `directory`, hidden ones (temporary downloads) included, sorted.
 func fileNames(in directory: URL) throws -> [String] {
     try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
@@ -20,11 +12,14 @@ func fileNames(in directory: URL) throws -> [String] {
 
 @Suite("Session.download: a body written to disk as it arrives, handed over only when complete")
 struct DownloadTests {
+    /// Removed, with whatever the test left in it, when the test ends.
+    let scratch: ScratchDirectory
     let directory: URL
     let destination: URL
 
     init() throws {
-        directory = try makeDownloadDirectory()
+        scratch = try ScratchDirectory("download")
+        directory = scratch.url
         destination = directory.appendingPathComponent("body.bin")
     }
 

@@ -7,11 +7,14 @@ import Testing
 
 @Suite("Resumable downloads: a failed download keeps its partial file; resumingFrom fetches the rest")
 struct ResumableDownloadTests {
+    /// Removed, with whatever the test left in it, when the test ends.
+    let scratch: ScratchDirectory
     let directory: URL
     let destination: URL
 
     init() throws {
-        directory = try makeDownloadDirectory()
+        scratch = try ScratchDirectory("download")
+        directory = scratch.url
         destination = directory.appendingPathComponent("body.bin")
     }
 

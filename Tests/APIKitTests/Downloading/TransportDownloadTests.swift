@@ -168,11 +168,14 @@ private func written(
 
 @Suite("Transport.download: the seam a download goes through, its default built on stream")
 struct TransportDownloadTests {
+    /// Removed, with whatever the test left in it, when the test ends.
+    let scratch: ScratchDirectory
     let directory: URL
     let destination: URL
 
     init() throws {
-        directory = try makeDownloadDirectory()
+        scratch = try ScratchDirectory("download")
+        directory = scratch.url
         destination = directory.appendingPathComponent("body.bin")
     }
 
@@ -374,7 +377,9 @@ struct TransportDownloadTests {
         "cancelled: reported once the transport has completed, so nothing it or APIKit wrote is left anywhere",
         .timeLimit(.minutes(1)))
     func cancelWaitsForTheTransport() async throws {
-        let own = try makeDownloadDirectory()
+        let ownScratch = try ScratchDirectory("download")
+        defer { ownScratch.remove() }
+        let own = ownScratch.url
         let ownFile = own.appendingPathComponent("transport.tmp")
         let transport = FileWritingTransport(
             holdUntilCancelled: true, ownFile: ownFile,

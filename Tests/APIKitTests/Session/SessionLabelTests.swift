@@ -48,8 +48,9 @@ struct SessionLabelTests {
     func streamAndDownloadUsing() async throws {
         #expect(try await text(of: StreamedRequest().stream(using: session(answering: "streamed"))) == "streamed")
 
-        let directory = try makeDownloadDirectory()
-        defer { try? FileManager.default.removeItem(at: directory) }
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let directory = scratch.url
         let destination = directory.appendingPathComponent("body.txt")
         let download = try await StreamedRequest().download(to: destination, using: session(answering: "saved"))
         #expect(download.fileURL == destination)

@@ -1,21 +1,21 @@
+import APIKitTestSupport
 import Foundation
 
-/// A file in a fresh temporary directory, removed with the directory by ``remove()``.
+/// A file in a ``ScratchDirectory`` of its own, removed with the directory by ``remove()`` or,
+/// at the latest, once nothing holds it.
 struct TemporaryFile: Sendable {
+    let scratch: ScratchDirectory
     let url: URL
 
     /// Writes `contents` to a new file called `name`.
     init(_ name: String = "file.bin", contents: Data) throws {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apikit-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        url = directory.appendingPathComponent(name)
-        try contents.write(to: url)
+        scratch = try ScratchDirectory()
+        url = try scratch.file(name, contents: contents)
     }
 
     /// Deletes the file and its directory.
     func remove() {
-        try? FileManager.default.removeItem(at: url.deletingLastPathComponent())
+        scratch.remove()
     }
 }
 
