@@ -12,6 +12,10 @@ private let defaultJSONDecoder = JSONDecoder()
 ///
 /// Any JSON value can be the top level, including a bare string or number,
 /// so `JSONParser<String>` reads `"abc"` and `JSONParser<Int>` reads `42`.
+/// A body with no type worth declaring reads as a ``JSONValue``:
+/// `JSONParser<JSONValue>` takes any JSON, and `JSONParser<[String: JSONValue]>`
+/// a body that must be an object (any other top level is a
+/// ``ParsingError/Reason/typeMismatch(expected:)``).
 ///
 /// Failures become a ``ParsingError``:
 /// - an empty body: ``ParsingError/Reason/emptyBody``, without calling the
@@ -82,27 +86,13 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     ///   not match `Object`; any other error that `Object`'s `init(from:)`
     ///   throws, unchanged.
     public func parse(data: Data) throws -> Object {
-        try decode(data, reportingAs: Self.self)
-    }
-
-    /// Decodes the body as ``parse(data:)`` does, naming `parser` in the
-    /// errors, so that parsers built on this one (``JSONValueParser``,
-    /// ``DictionaryParser``) report failures exactly as it does, under
-    /// their own names.
-    ///
-    /// - Parameters:
-    ///   - data: The response body.
-    ///   - parser: The parser type to name in a ``ParsingError``.
-    /// - Returns: The decoded value.
-    /// - Throws: As ``parse(data:)``.
-    func decode(_ data: Data, reportingAs parser: Any.Type) throws -> Object {
         guard !data.isEmpty else {
-            throw ParsingError(.emptyBody, parser: parser, body: data)
+            throw ParsingError(.emptyBody, parser: Self.self, body: data)
         }
         do {
             return try decoder.decode(Object.self, from: data)
         } catch let error as DecodingError {
-            throw Self.parsingError(for: error, parser: parser, body: data)
+            throw Self.parsingError(for: error, body: data)
         }
     }
 
@@ -111,10 +101,9 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     ///
     /// - Parameters:
     ///   - error: The error the decoder threw.
-    ///   - parser: The parser type to name in the error.
     ///   - body: The body being decoded.
     /// - Returns: The corresponding parsing error.
-    static func parsingError(for error: DecodingError, parser: Any.Type, body: Data) -> ParsingError {
+    static func parsingError(for error: DecodingError, body: Data) -> ParsingError {
         let reason: ParsingError.Reason
         let context: DecodingError.Context
         switch error {
@@ -131,11 +120,11 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
             reason = isSyntaxError(errorContext) ? .invalidJSON : .dataCorrupted
             context = errorContext
         @unknown default:
-            return ParsingError(.dataCorrupted, parser: parser, body: body, underlyingError: error)
+            return ParsingError(.dataCorrupted, parser: Self.self, body: body, underlyingError: error)
         }
         return ParsingError(
             reason,
-            parser: parser,
+            parser: Self.self,
             codingPath: ParsingError.codingPath(from: context.codingPath),
             body: body,
             underlyingError: error

@@ -16,7 +16,7 @@ extension JSONValue {
     ///     let name: String
     /// }
     ///
-    /// let value = try JSONValueParser().parse(data: body)
+    /// let value = try JSONParser<JSONValue>().parse(data: body)
     /// if value["kind"]?.stringValue == "user", let payload = value["payload"] {
     ///     let user = try payload.decode(User.self)
     ///     print(user.name)

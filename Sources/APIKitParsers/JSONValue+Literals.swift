@@ -28,7 +28,7 @@ extension JSONValue: ExpressibleByFloatLiteral {
     /// Creates ``double(_:)`` from a floating-point literal.
     ///
     /// `1.0` gives `.double(1.0)`, which equals `.integer(1)`, the value
-    /// `JSONValueParser` reads from the body `1.0`.
+    /// `JSONParser<JSONValue>` reads from the body `1.0`.
     ///
     /// ```swift
     /// let ratio: JSONValue = 0.5   // .double(0.5)

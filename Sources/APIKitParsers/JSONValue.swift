@@ -2,14 +2,15 @@
 ///
 /// A `JSONValue` is a plain `Sendable` value: it can be stored in a
 /// `Sendable` type, passed between tasks and compared, which the
-/// `[String: Any]` of `JSONSerialization` cannot. Read one with
-/// ``JSONValueParser`` (any top-level value) or ``DictionaryParser`` (a
-/// top-level object), navigate it by key and index, and read its leaves with
-/// the typed accessors, or turn it into a `Decodable` type with
-/// ``decode(_:decoder:)`` once you know its shape:
+/// `[String: Any]` of `JSONSerialization` cannot. It is `Decodable`: read one
+/// with ``JSONParser`` — `JSONParser<JSONValue>` for any top-level value,
+/// `JSONParser<[String: JSONValue]>` for a body that must be an object —
+/// navigate it by key and index, and read its leaves with the typed
+/// accessors, or turn it into a `Decodable` type with ``decode(_:decoder:)``
+/// once you know its shape:
 ///
 /// ```swift
-/// let value = try JSONValueParser().parse(data: Data(#"{"user": {"id": 7, "tags": ["a", "b"]}}"#.utf8))
+/// let value = try JSONParser<JSONValue>().parse(data: Data(#"{"user": {"id": 7, "tags": ["a", "b"]}}"#.utf8))
 /// let tag = value["user"]?["tags"]?[0]?.stringValue  // "a"
 /// let id = value["user"]?["id"]?.intValue            // 7
 /// let missing = value["user"]?["missing"]?[3]        // nil, never a trap

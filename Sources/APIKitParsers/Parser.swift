@@ -7,9 +7,8 @@ public import Foundation
 /// ``contentType`` is sent as the request's `Accept` header, unless the request
 /// declares an `Accept` header of its own.
 ///
-/// APIKit ships parsers for the common cases: ``JSONParser``,
-/// ``JSONValueParser`` and ``DictionaryParser`` for JSON with or without a
-/// declared type, ``StringParser``, ``StringConvertibleParser``,
+/// APIKit ships parsers for the common cases: ``JSONParser`` for JSON, into a
+/// declared type or into ``JSONValue``; ``StringParser``, ``StringConvertibleParser``,
 /// ``FormURLEncodedDataParser``, ``RawDataParser`` and ``NoContentParser``.
 /// Write your own by conforming to this protocol:
 ///

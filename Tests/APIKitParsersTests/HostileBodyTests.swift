@@ -61,8 +61,8 @@ struct HostileBodyTests {
             ("StringParser isoLatin1", { try StringParser(encoding: .isoLatin1).parse(data: body) }),
             ("FormURLEncodedDataParser", { try FormURLEncodedDataParser(duplicateKeys: .useLast).parse(data: body) }),
             ("FormURLEncodedDataParser .fail", { try FormURLEncodedDataParser().parse(data: body) }),
-            ("JSONValueParser", { try JSONValueParser().parse(data: body) }),
-            ("DictionaryParser", { try DictionaryParser().parse(data: body) }),
+            ("JSONParser<JSONValue>", { try JSONParser<JSONValue>().parse(data: body) }),
+            ("JSONParser<[String: JSONValue]>", { try JSONParser<[String: JSONValue]>().parse(data: body) }),
             ("StringConvertibleParser<Int>", { try StringConvertibleParser<Int>().parse(data: body) }),
             (
                 "StringConvertibleParser<Double> utf16",
@@ -91,11 +91,15 @@ struct HostileBodyTests {
         }
         for name in ["deeply nested arrays (10,000 levels)", "invalid UTF-8", "NUL bytes"] {
             let body = try #require(Self.named.first { $0.0 == name }?.1)
-            let error = try #require(throws: ParsingError.self, "\(name)") { try JSONValueParser().parse(data: body) }
+            let error = try #require(throws: ParsingError.self, "\(name)") {
+                try JSONParser<JSONValue>().parse(data: body)
+            }
             #expect(error.reason == .invalidJSON, "\(name)")
         }
         let huge = try #require(Self.named.first { $0.0 == "huge exponent" }?.1)
-        let hugeError = try #require(throws: ParsingError.self) { try DictionaryParser().parse(data: huge) }
+        let hugeError = try #require(throws: ParsingError.self) {
+            try JSONParser<[String: JSONValue]>().parse(data: huge)
+        }
         #expect(hugeError.reason == .dataCorrupted)
         #expect(hugeError.codingPath == ["id"])
         #expect(throws: ParsingError.self) { try StringParser().parse(data: Data([0xC3, 0x28])) }

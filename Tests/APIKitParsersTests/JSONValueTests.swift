@@ -9,8 +9,7 @@ struct JSONValueTests {
     @Test("JSONValue and the new parsers are Sendable")
     func sendable() {
         requireSendable(JSONValue.self)
-        requireSendable(JSONValueParser.self)
-        requireSendable(DictionaryParser.self)
+        requireSendable(JSONParser<JSONValue>.self)
         requireSendable(StringConvertibleParser<Int>.self)
         requireSendable([String: JSONValue].self)
     }

@@ -2,15 +2,15 @@ import APIKitParsers
 import Foundation
 import Testing
 
-@Suite("JSONValueParser")
-struct JSONValueParserTests {
+@Suite("JSONParser<JSONValue> and JSONParser<[String: JSONValue]>: JSON without a declared type")
+struct JSONParserJSONValueTests {
     func parse(_ json: String) throws -> JSONValue {
-        try JSONValueParser().parse(data: Data(json.utf8))
+        try JSONParser<JSONValue>().parse(data: Data(json.utf8))
     }
 
     @Test("asks for application/json")
     func contentType() {
-        #expect(JSONValueParser().contentType == "application/json")
+        #expect(JSONParser<JSONValue>().contentType == "application/json")
     }
 
     @Test("reads a nested document and navigates it")
@@ -61,11 +61,11 @@ struct JSONValueParserTests {
         #endif
     }
 
-    @Test("rejects an empty body as emptyBody, naming JSONValueParser")
+    @Test("rejects an empty body as emptyBody, naming JSONParser<JSONValue>")
     func emptyBody() throws {
-        let error = try #require(throws: ParsingError.self) { try JSONValueParser().parse(data: Data()) }
+        let error = try #require(throws: ParsingError.self) { try JSONParser<JSONValue>().parse(data: Data()) }
         #expect(error.reason == .emptyBody)
-        #expect(error.parser == "JSONValueParser")
+        #expect(error.parser == "JSONParser<JSONValue>")
         #expect(error.bodyLength == 0)
         #expect(error.underlyingError == nil)
     }
@@ -77,7 +77,7 @@ struct JSONValueParserTests {
     func invalidJSON(body: String) throws {
         let error = try #require(throws: ParsingError.self) { try parse(body) }
         #expect(error.reason == .invalidJSON)
-        #expect(error.parser == "JSONValueParser")
+        #expect(error.parser == "JSONParser<JSONValue>")
         #expect(error.codingPath.isEmpty)
         #expect(error.underlyingError is DecodingError)
         #expect(error.bodyLength == body.utf8.count)
@@ -86,16 +86,17 @@ struct JSONValueParserTests {
     @Test("rejects invalid UTF-8 and lone surrogates as invalidJSON")
     func invalidText() throws {
         for body in [Data([0x22, 0xC3, 0x28, 0x22]), Data([0x5B, 0xFF, 0x5D]), Data(#""\ud800""#.utf8)] {
-            let error = try #require(throws: ParsingError.self) { try JSONValueParser().parse(data: body) }
+            let error = try #require(throws: ParsingError.self) { try JSONParser<JSONValue>().parse(data: body) }
             #expect(error.reason == .invalidJSON)
         }
     }
 
     @Test("skips a UTF-8 byte order mark and reads UTF-16 bodies")
     func byteOrderMarkAndUTF16() throws {
-        #expect(try JSONValueParser().parse(data: Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a": 1}"#.utf8)) == ["a": 1])
+        #expect(
+            try JSONParser<JSONValue>().parse(data: Data([0xEF, 0xBB, 0xBF]) + Data(#"{"a": 1}"#.utf8)) == ["a": 1])
         let utf16 = Data(#"{"a": "é"}"#.utf16.flatMap { [UInt8($0 & 0xFF), UInt8($0 >> 8)] })
-        #expect(try JSONValueParser().parse(data: Data([0xFF, 0xFE]) + utf16) == ["a": "é"])
+        #expect(try JSONParser<JSONValue>().parse(data: Data([0xFF, 0xFE]) + utf16) == ["a": "é"])
     }
 
     @Test("reads 512 levels of nesting and rejects 513 as invalidJSON")
@@ -103,7 +104,7 @@ struct JSONValueParserTests {
         func nested(_ depth: Int) -> Data {
             Data((String(repeating: "[", count: depth) + String(repeating: "]", count: depth)).utf8)
         }
-        var value = try JSONValueParser().parse(data: nested(512))
+        var value = try JSONParser<JSONValue>().parse(data: nested(512))
         var depth = 1
         while let inner = value[0] {
             value = inner
@@ -111,10 +112,10 @@ struct JSONValueParserTests {
         }
         #expect(depth == 512)
         #expect(value == [])
-        let error = try #require(throws: ParsingError.self) { try JSONValueParser().parse(data: nested(513)) }
+        let error = try #require(throws: ParsingError.self) { try JSONParser<JSONValue>().parse(data: nested(513)) }
         #expect(error.reason == .invalidJSON)
         let deep = Data(String(repeating: #"{"a":"#, count: 10_000).utf8)
-        #expect(throws: ParsingError.self) { try JSONValueParser().parse(data: deep) }
+        #expect(throws: ParsingError.self) { try JSONParser<JSONValue>().parse(data: deep) }
     }
 
     @Test("reports a number beyond Double as dataCorrupted at its coding path")
@@ -130,8 +131,39 @@ struct JSONValueParserTests {
     @Test("never puts the body in the error's description")
     func descriptionHidesBody() throws {
         let body = Data(#"{"token": "sk_live_SUPERSECRET", "n": 1e999}"#.utf8)
-        let error = try #require(throws: ParsingError.self) { try JSONValueParser().parse(data: body) }
+        let error = try #require(throws: ParsingError.self) { try JSONParser<JSONValue>().parse(data: body) }
         #expect(!error.description.contains("SUPERSECRET"))
-        #expect(error.description.contains("JSONValueParser"))
+        #expect(error.description.contains("JSONParser<JSONValue>"))
+    }
+
+    // A body that must be an object: `[String: JSONValue]`.
+
+    @Test("[String: JSONValue] reads a top-level object into its members, the same as JSONValue's")
+    func object() throws {
+        let body = Data(#"{"data": {"id": "abc", "n": [1, true, 1.5, null]}, "ok": true}"#.utf8)
+        let members = try JSONParser<[String: JSONValue]>().parse(data: body)
+        #expect(members.count == 2)
+        #expect(members["ok"] == true)
+        #expect(members["data"]?["id"]?.stringValue == "abc")
+        #expect(members["data"]?["n"] == [1, true, 1.5, .null])
+        #expect(try .object(members) == JSONParser<JSONValue>().parse(data: body))
+        #expect(try JSONParser<[String: JSONValue]>().parse(data: Data("{}".utf8)).isEmpty)
+    }
+
+    @Test(
+        "[String: JSONValue] rejects a top level that is not an object as typeMismatch, null as valueNotFound",
+        arguments: ["[1, 2]", "42", #""text""#, "true", "null"]
+    )
+    func notAnObject(body: String) throws {
+        let error = try #require(throws: ParsingError.self) {
+            try JSONParser<[String: JSONValue]>().parse(data: Data(body.utf8))
+        }
+        let expected: ParsingError.Reason =
+            body == "null"
+            ? .valueNotFound(expected: "Dictionary<String, Any>") : .typeMismatch(expected: "Dictionary<String, Any>")
+        #expect(error.reason == expected)
+        #expect(error.parser == "JSONParser<Dictionary<String, JSONValue>>")
+        #expect(error.codingPath.isEmpty)
+        #expect(error.underlyingError is DecodingError)
     }
 }
