@@ -25,7 +25,7 @@ public struct DataBody: BodyProtocol, Sendable, Hashable {
     /// - Parameters:
     ///   - wrappedValue: The bytes; `nil` sends no body.
     ///   - contentType: Their media type, such as `"image/png"` or `"application/octet-stream"`.
-    public init(wrappedValue: Data? = nil, _ contentType: String) {
+    public init(wrappedValue: Data?, _ contentType: String) {
         self.contentType = contentType
         self.wrappedValue = wrappedValue
     }

@@ -47,15 +47,6 @@ public struct Field<Value: Encodable & Sendable>: BodyProtocol {
         self.strategy = strategy
     }
 
-    /// Declares an optional form field that starts as `nil`.
-    ///
-    /// - Parameters:
-    ///   - key: The field name.
-    ///   - strategy: How the value is written; by default as the request says.
-    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key, strategy: strategy)
-    }
-
     /// The declared field.
     public var bodyParameters: [BodyParameter] {
         [BodyParameter(key: key, value: wrappedValue, encoding: .formURLEncoded, strategy: strategy)]

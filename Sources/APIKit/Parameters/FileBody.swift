@@ -41,7 +41,7 @@ public struct FileBody: BodyProtocol, Sendable, Hashable {
     ///   - wrappedValue: A `file:` URL; `nil` sends no body.
     ///   - contentType: The file's media type, such as `"image/png"`; by default the one its
     ///     extension implies (`application/octet-stream` for an unknown one).
-    public init(wrappedValue: URL? = nil, _ contentType: String? = nil) {
+    public init(wrappedValue: URL?, _ contentType: String? = nil) {
         self.contentType = contentType
         self.wrappedValue = wrappedValue
     }

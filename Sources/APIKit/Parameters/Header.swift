@@ -25,7 +25,7 @@ public struct Header: HeaderProtocol {
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` sends no header.
     ///   - key: The field name.
-    public init(wrappedValue: String? = nil, _ key: String) {
+    public init(wrappedValue: String?, _ key: String) {
         self.key = key
         self.wrappedValue = wrappedValue
     }

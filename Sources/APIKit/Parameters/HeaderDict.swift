@@ -18,7 +18,7 @@ public struct HeaderDict: HeaderProtocol {
     /// Declares a dictionary of header fields.
     ///
     /// - Parameter wrappedValue: The fields, keyed by name.
-    public init(wrappedValue: [String: String] = [:]) {
+    public init(wrappedValue: [String: String]) {
         self.wrappedValue = wrappedValue
     }
 

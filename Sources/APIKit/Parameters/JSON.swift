@@ -52,15 +52,6 @@ public struct JSON<Value: Encodable & Sendable>: BodyProtocol {
         self.strategy = strategy
     }
 
-    /// Declares an optional JSON body member that starts as `nil`.
-    ///
-    /// - Parameters:
-    ///   - key: The member name.
-    ///   - strategy: How the value is written; by default as the request says.
-    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key, strategy: strategy)
-    }
-
     /// The declared member.
     public var bodyParameters: [BodyParameter] {
         [BodyParameter(key: key, value: wrappedValue, encoding: .json, strategy: strategy)]

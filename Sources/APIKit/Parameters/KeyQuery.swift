@@ -20,7 +20,7 @@ public struct KeyQuery: QueryProtocol {
     /// - Parameters:
     ///   - wrappedValue: Whether the key is sent.
     ///   - key: The query key.
-    public init(wrappedValue: Bool = false, _ key: String) {
+    public init(wrappedValue: Bool, _ key: String) {
         self.key = key
         self.wrappedValue = wrappedValue
     }

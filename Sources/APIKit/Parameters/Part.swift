@@ -60,15 +60,6 @@ public struct Part<Value: Encodable & Sendable>: BodyProtocol {
         self.strategy = strategy
     }
 
-    /// Declares an optional multipart body part that starts as `nil`.
-    ///
-    /// - Parameters:
-    ///   - name: The part's name.
-    ///   - strategy: How `Bool`, `Date` and `nil` values are written; by default as the request says.
-    public init<Wrapped>(_ name: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
-        self.init(wrappedValue: nil, name, strategy: strategy)
-    }
-
     /// The declared part.
     public var bodyParameters: [BodyParameter] {
         [BodyParameter(key: name, value: wrappedValue, encoding: .multipart, strategy: strategy)]

@@ -44,14 +44,6 @@ public struct PathSegment<Value: Encodable & Sendable>: PathProtocol {
         self.wrappedValue = wrappedValue
     }
 
-    /// Declares an optional path value that starts as `nil`; it must be set before the
-    /// request is built.
-    ///
-    /// - Parameter key: The placeholder's name.
-    public init<Wrapped>(_ key: String) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key)
-    }
-
     /// The declared value.
     public var pathParameters: [PathParameter] {
         [PathParameter(name: key, value: wrappedValue)]

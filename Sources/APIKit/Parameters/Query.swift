@@ -64,15 +64,6 @@ public struct Query<Value: Encodable & Sendable>: QueryProtocol {
         self.strategy = strategy
     }
 
-    /// Declares an optional query item that starts as `nil`.
-    ///
-    /// - Parameters:
-    ///   - key: The query key.
-    ///   - strategy: How the value is written; by default as the request says.
-    public init<Wrapped>(_ key: String, strategy: EncodingStrategy = .inherit) where Value == Wrapped? {
-        self.init(wrappedValue: nil, key, strategy: strategy)
-    }
-
     /// The declared item.
     public var queryParameters: [QueryParameter] {
         [QueryParameter(key: key, value: wrappedValue, strategy: strategy)]

@@ -16,7 +16,7 @@ public struct QueryDict: QueryProtocol {
     /// Declares a dictionary of query items.
     ///
     /// - Parameter wrappedValue: The items, keyed by key; `nil` sends none.
-    public init(wrappedValue: [String: String]? = nil) {
+    public init(wrappedValue: [String: String]?) {
         self.wrappedValue = wrappedValue
     }
 

@@ -67,7 +67,6 @@ struct QueryTests {
         @Query("b") var b: Int? = 1
         @Query("c") var c: String?? = .some(nil)
         @Query("d") var d: String? = ""
-        @Query("e") var e: Int?
     }
 
     @Test("nil omits the key, \"\" sends key=")
