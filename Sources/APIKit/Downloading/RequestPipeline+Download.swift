@@ -245,7 +245,7 @@ extension RequestPipeline {
     /// of the file, or the error.
     private func startLoggedDownload(
         _ urlRequest: URLRequest, to fileURL: URL, progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         guard
             let logged = session.logger?.begin(
@@ -255,11 +255,10 @@ extension RequestPipeline {
         }
         return session.transport.download(urlRequest, to: fileURL, progress: progress) { result in
             switch result {
-            case .success(let download):
+            case .success(let response):
                 let size =
-                    (try? FileManager.default.attributesOfItem(atPath: download.fileURL.path)[.size] as? NSNumber)?
-                    .intValue
-                logged.end(streamed: download.urlResponse, bodySize: size ?? 0)
+                    (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue
+                logged.end(streamed: response, bodySize: size ?? 0)
             case .failure(let error):
                 logged.end(.failure(error))
             }

@@ -14,7 +14,7 @@
 /// task it returns stops the writes before it cancels the stream: once its `cancel()` returns,
 /// nothing more is written to the file, and the stream's end still completes.
 final class StreamedDownload: Sendable {
-    private typealias Completion = @Sendable (Result<TransportDownload, any Error>) -> Void
+    private typealias Completion = @Sendable (Result<URLResponse, any Error>) -> Void
 
     private struct State {
         var response: URLResponse?
@@ -34,7 +34,7 @@ final class StreamedDownload: Sendable {
 
     private init(
         fileURL: URL, progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) {
         self.fileURL = fileURL
         self.progress = progress
@@ -47,7 +47,7 @@ final class StreamedDownload: Sendable {
         on transport: some Transport,
         to fileURL: URL,
         progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         let download = StreamedDownload(fileURL: fileURL, progress: progress, completion: completion)
         let task = transport.stream(request, onEvent: download.receive)
@@ -78,7 +78,7 @@ final class StreamedDownload: Sendable {
     private func receive(_ event: TransportStreamEvent) {
         var report: TransferProgress?
         var cancelling: (any TransportTask)?
-        let end = state.withLock { state -> (Completion, Result<TransportDownload, any Error>)? in
+        let end = state.withLock { state -> (Completion, Result<URLResponse, any Error>)? in
             guard state.completion != nil else { return nil }
             switch event {
             case .response(let response):
@@ -120,7 +120,7 @@ final class StreamedDownload: Sendable {
                         return finish(&state, .failure(DownloadError.fileWriteFailed(fileURL, underlying: error)))
                     }
                 }
-                return finish(&state, .success(TransportDownload(fileURL: fileURL, urlResponse: response)))
+                return finish(&state, .success(response))
             case .failed(let error):
                 if let response = state.response, !state.stopped,
                     let cutOff = DownloadOutcome.cutOff(by: error, received: state.bytes, offset: 0, response: response)
@@ -138,8 +138,8 @@ final class StreamedDownload: Sendable {
     /// Ends the download under the lock: closes the file, drops the transfer and the completion,
     /// and returns the completion to call with `result` outside the lock.
     private func finish(
-        _ state: inout State, _ result: Result<TransportDownload, any Error>
-    ) -> (Completion, Result<TransportDownload, any Error>)? {
+        _ state: inout State, _ result: Result<URLResponse, any Error>
+    ) -> (Completion, Result<URLResponse, any Error>)? {
         try? state.file?.close()
         state.file = nil
         state.task = nil

@@ -62,7 +62,7 @@ final class TransportDownloadFile: DownloadAttempt {
     /// Takes the transport's completion: decides the outcome — cancelled, when ``cancel()`` came
     /// first — removing the file unless the body was accepted, and resumes ``outcome()``. Only
     /// the first call counts.
-    func complete(_ result: Result<TransportDownload, any Error>) {
+    func complete(_ result: Result<URLResponse, any Error>) {
         // The request's own code and the file's reads run outside the lock, so `cancelled` is
         // read twice on purpose: here, to skip evaluating a response nobody will take, and
         // again under the lock below, where a cancel() that came in between still wins.
@@ -73,8 +73,8 @@ final class TransportDownloadFile: DownloadAttempt {
             decided = .cancelled
         case .failure(let error):
             decided = .failed(error)
-        case .success(let download):
-            decided = evaluate(download.urlResponse)
+        case .success(let response):
+            decided = evaluate(response)
         }
         let resume = state.withLock { state -> (CheckedContinuation<Outcome, Never>, Outcome)? in
             guard state.outcome == nil else { return nil }

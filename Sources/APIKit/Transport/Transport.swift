@@ -161,7 +161,7 @@ public protocol Transport: Sendable {
     ///
     /// - `download` starts the transfer and returns at once; it never calls `completion` before
     ///   it returns;
-    /// - `completion` is called exactly once: with ``TransportDownload`` once the whole body —
+    /// - `completion` is called exactly once: with the response once the whole body —
     ///   whatever the status, an error status's body too — is in the file at `fileURL` (created,
     ///   or replaced, even for an empty body), or with the error that stopped the transfer;
     /// - `progress` is called any number of times, in order, never after `completion`, with
@@ -185,7 +185,7 @@ public protocol Transport: Sendable {
     /// ```swift
     /// let file = FileManager.default.temporaryDirectory.appendingPathComponent("body.download")
     /// let task = transport.download(URLRequest(url: url), to: file, progress: { print($0.bytesReceived) }) {
-    ///     result in print(result.map { ($0.urlResponse as? HTTPURLResponse)?.statusCode })
+    ///     result in print(result.map { ($0 as? HTTPURLResponse)?.statusCode })
     /// }
     /// ```
     ///
@@ -200,7 +200,7 @@ public protocol Transport: Sendable {
         _ request: URLRequest,
         to fileURL: URL,
         progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask
 }
 
@@ -281,7 +281,7 @@ extension Transport {
         _ request: URLRequest,
         to fileURL: URL,
         progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         StreamedDownload.start(request, on: self, to: fileURL, progress: progress, completion: completion)
     }

@@ -30,7 +30,7 @@ final class URLSessionDownloads: Sendable {
     private struct Download {
         let fileURL: URL
         let progress: ProgressHandler?
-        let completion: @Sendable (Result<TransportDownload, any Error>) -> Void
+        let completion: @Sendable (Result<URLResponse, any Error>) -> Void
         /// What knows where corelibs writes the body, until `didFinishDownloadingTo` hands it over.
         var partial: CorelibsDownloadLocation?
         /// Whether the body reached `fileURL`.
@@ -52,7 +52,7 @@ final class URLSessionDownloads: Sendable {
         _ task: URLSessionTask,
         to fileURL: URL,
         progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) {
         let download = Download(fileURL: fileURL, progress: progress, completion: completion)
         downloads.withLock { $0[task.taskIdentifier] = download }
@@ -172,7 +172,7 @@ final class URLSessionDownloads: Sendable {
         } else if let moveError = download.moveError {
             download.completion(.failure(moveError))
         } else if download.moved, let response = task.response {
-            download.completion(.success(TransportDownload(fileURL: download.fileURL, urlResponse: response)))
+            download.completion(.success(response))
         } else {
             download.completion(.failure(URLError(.badServerResponse)))
         }

@@ -163,7 +163,7 @@ public final class URLSessionTransport: Transport {
     ///
     /// ```swift
     /// let task = URLSessionTransport().download(URLRequest(url: url), to: file, progress: { _ in }) { result in
-    ///     print(result.map(\.fileURL))
+    ///     print(result.map { ($0 as? HTTPURLResponse)?.statusCode })
     /// }
     /// ```
     ///
@@ -179,7 +179,7 @@ public final class URLSessionTransport: Transport {
         _ request: URLRequest,
         to fileURL: URL,
         progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         guard !URLSessionUpload.needsFraming(request) else {
             return StreamedDownload.start(request, on: self, to: fileURL, progress: progress, completion: completion)

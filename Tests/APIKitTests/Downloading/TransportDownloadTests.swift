@@ -36,7 +36,7 @@ private struct NoTask: TransportTask {
 /// the transfer runs (as corelibs does in the temporary directory) and removes it just before
 /// it completes.
 private final class FileWritingTransport: Transport {
-    typealias Answer = @Sendable (URLRequest, URL) -> Result<TransportDownload, any Error>
+    typealias Answer = @Sendable (URLRequest, URL) -> Result<URLResponse, any Error>
 
     private let answer: Answer
     private let holdUntilCancelled: Bool
@@ -74,7 +74,7 @@ private final class FileWritingTransport: Transport {
         _ request: URLRequest,
         to fileURL: URL,
         progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         calls.withLock { $0.downloads += 1 }
         if let ownFile { try? Data("part".utf8).write(to: ownFile) }
@@ -90,11 +90,11 @@ private final class HeldTask: TransportTask {
     let fileURL: URL
     let ownFile: URL?
     let onCancel: @Sendable (URL) -> Void
-    private let completion: Protected<(@Sendable (Result<TransportDownload, any Error>) -> Void)?>
+    private let completion: Protected<(@Sendable (Result<URLResponse, any Error>) -> Void)?>
 
     init(
         fileURL: URL, ownFile: URL?, onCancel: @escaping @Sendable (URL) -> Void,
-        completion: @escaping @Sendable (Result<TransportDownload, any Error>) -> Void
+        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) {
         self.fileURL = fileURL
         self.ownFile = ownFile
@@ -102,7 +102,7 @@ private final class HeldTask: TransportTask {
         self.completion = Protected(completion)
     }
 
-    func complete(_ result: Result<TransportDownload, any Error>) {
+    func complete(_ result: Result<URLResponse, any Error>) {
         let completion = self.completion.withLock { completion in
             defer { completion = nil }
             return completion
@@ -154,7 +154,7 @@ private struct CountedTask: TransportTask {
 /// Writes `body` to `file` and answers with `status` and `headers`.
 private func written(
     _ body: String, to file: URL, for request: URLRequest, status: Int = 200, headers: [String: String]? = nil
-) -> Result<TransportDownload, any Error> {
+) -> Result<URLResponse, any Error> {
     do {
         try Data(body.utf8).write(to: file)
     } catch {
@@ -163,7 +163,7 @@ private func written(
     let response = HTTPURLResponse(
         url: request.url!, statusCode: status, httpVersion: "HTTP/1.1",
         headerFields: headers ?? ["Content-Length": String(body.utf8.count)])!
-    return .success(TransportDownload(fileURL: file, urlResponse: response))
+    return .success(response)
 }
 
 @Suite("Transport.download: the seam a download goes through, its default built on stream")
@@ -197,7 +197,7 @@ struct TransportDownloadTests {
         let file = directory.appendingPathComponent("direct.download")
         let steps = Protected<[Int64]>([])
         let calls = Protected(0)
-        let (ended, endedContinuation) = AsyncStream<Result<TransportDownload, any Error>>.makeStream()
+        let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
         _ = transport.download(URLRequest(url: stubBase), to: file, progress: { steps.append($0.bytesReceived) }) {
             calls.withLock { $0 += 1 }
             endedContinuation.yield($0)
@@ -206,13 +206,12 @@ struct TransportDownloadTests {
         // written when the callback returned: the file holds both chunks before the end
         #expect(try String(contentsOf: file, encoding: .utf8) == "firstsecond")
         transport.push([.finished, .failed(URLError(.cancelled))])
-        var result: Result<TransportDownload, any Error>?
+        var result: Result<URLResponse, any Error>?
         for await outcome in ended {
             result = outcome
             break
         }
-        #expect(try result?.get().fileURL == file)
-        #expect((try result?.get().urlResponse as? HTTPURLResponse)?.statusCode == 200)
+        #expect((try result?.get() as? HTTPURLResponse)?.statusCode == 200)
         #expect(steps.value == [0, 5, 11])
         #expect(calls.value == 1)
     }
@@ -238,7 +237,7 @@ struct TransportDownloadTests {
     func defaultCancelStopsWrites() async throws {
         let transport = PushTransport()
         let file = directory.appendingPathComponent("direct.download")
-        let results = Protected<[Result<TransportDownload, any Error>]>([])
+        let results = Protected<[Result<URLResponse, any Error>]>([])
         let task = transport.download(URLRequest(url: stubBase), to: file, progress: { _ in }) { result in
             results.withLock { $0.append(result) }
         }
@@ -348,7 +347,7 @@ struct TransportDownloadTests {
 
         let missing = FileWritingTransport { request, file in
             let response = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
-            return .success(TransportDownload(fileURL: file, urlResponse: response))
+            return .success(response)
         }
         let missingError = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: Session(transport: missing))
