@@ -56,7 +56,7 @@ let store = TokenStore()
 // What a transport's implementation is handed.
 let connection = EngineConnection()
 var requestBody: RequestBody { urlRequest.requestBody! }  // never run
-let completion: @Sendable (Result<TransportDownload, any Error>) -> Void = { _ in }
+let completion: @Sendable (Result<URLResponse, any Error>) -> Void = { _ in }
 let onEvent: @Sendable (TransportStreamEvent) -> Void = { _ in }
 
 /// The error a `catch` block has caught (a `RequestError` has no public initializer: never run).
