@@ -56,10 +56,11 @@ public struct RequestBody: Sendable, Hashable {
         }
     }
 
-    /// A body of bytes in memory.
+    /// A body of bytes in memory: what `URLRequest.requestBody` reads from
+    /// `httpBody`.
     ///
     /// - Parameter data: The bytes.
-    public init(data: Data) {
+    init(data: Data) {
         self.init(segments: [.bytes(data)])
     }
 
