@@ -14,10 +14,6 @@ struct FastAPIDownloadRequest: Request, RequestConfiguration {
     var options: RequestOptions { RequestOptions(timeout: 30) }
 }
 
-private func names(in directory: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-}
-
 /// Whether the file at `url` holds `size` bytes of the server's pattern (byte I = I % 251),
 /// read 1 MiB at a time.
 private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
@@ -49,7 +45,7 @@ struct RealServerDownloadTests {
                 to: destination, using: Session(transport: transport))
             #expect(download.byteCount == Int64(size))
             #expect(try holdsPattern(destination, size: size), "\(name)")
-            #expect(try names(in: directory) == ["pattern.bin"])
+            #expect(try scratch.names() == ["pattern.bin"])
         }
     }
 
@@ -71,7 +67,7 @@ struct RealServerDownloadTests {
         #expect(steps.value.last.bytesReceived == Int64(size))
         #expect(steps.value.last.expectedBytesToReceive == Int64(size))
         #expect(try holdsPattern(destination, size: size))
-        #expect(try names(in: directory) == ["large.bin"])
+        #expect(try scratch.names() == ["large.bin"])
     }
 
     @Test("a resumable 32 MB download cancelled after 1 MiB, then resumed: the whole file, byte for byte")
@@ -117,7 +113,7 @@ struct RealServerDownloadTests {
         #expect(steps.value.first?.bytesReceived == resume.bytesReceived)
         #expect(steps.value.last.expectedBytesToReceive == Int64(size))
         #expect(try holdsPattern(destination, size: size))
-        #expect(try names(in: directory) == ["resumed.bin"])
+        #expect(try scratch.names() == ["resumed.bin"])
     }
 
     @Test("resume data with a stale validator: If-Range does not match, the server sends the whole body (200)")
@@ -134,7 +130,7 @@ struct RealServerDownloadTests {
             to: destination, using: Session(transport: TestTransport.make()), resumingFrom: resume)
         #expect(download.statusCode == 200)
         #expect(try holdsPattern(destination, size: size))
-        #expect(try names(in: directory) == ["restarted.bin"])
+        #expect(try scratch.names() == ["restarted.bin"])
     }
 
     @Test("/status/404: unacceptableStatusCode with the decoded error body, and no file")
@@ -149,7 +145,7 @@ struct RealServerDownloadTests {
         }
         #expect(error?.statusCode == 404)
         #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 404, error: "Not Found"))
-        #expect(try names(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 }
 
@@ -169,7 +165,7 @@ struct FaultServerDownloadTests {
                     to: directory.appendingPathComponent("body.bin"), using: Session(transport: TestTransport.make()))
             }
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
-            #expect(try names(in: directory) == ["body.bin"], "\(path)")
+            #expect(try scratch.names() == ["body.bin"], "\(path)")
             #expect(try Data(contentsOf: directory.appendingPathComponent("body.bin")) == Data("old".utf8))
         }
     }
@@ -195,6 +191,6 @@ struct FaultServerDownloadTests {
         // "promptly": well before the 60 s idle timeout that would end it otherwise; the bound
         // leaves room for a loaded machine (12.9 s seen beside four other builds)
         #expect(Date().timeIntervalSince(started) < 30)
-        #expect(try names(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 }

@@ -23,10 +23,6 @@ private struct RawReport: Decodable {
     let headers: [String: String?]
 }
 
-private func names(in directory: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-}
-
 /// The files corelibs Foundation writes download tasks to: `<UUID>.tmp` in the system's
 /// temporary directory (none on Apple platforms, where `URLSession` manages its own).
 private func corelibsFiles() -> Set<String> {
@@ -149,7 +145,7 @@ struct URLSessionTransportDownloadTests {
             Issue.record("expected cancelled, got \(String(describing: result))")
             return
         }
-        #expect(try names(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
         #expect(try await leakedCorelibsFiles(since: before) == [])
         #expect(calls.value == 1)
     }
@@ -183,7 +179,7 @@ struct URLSessionTransportDownloadTests {
             }
             #expect(calls.value == 1)
         }
-        #expect(try names(in: directory).allSatisfy { !$0.hasPrefix(".") })
+        #expect(try scratch.names().allSatisfy { !$0.hasPrefix(".") })
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
@@ -249,7 +245,7 @@ struct URLSessionTransportDownloadTests {
             Issue.record("expected URLError(.cancelled), got \(String(describing: result))")
             return
         }
-        #expect(try names(in: directory) == ["blocker.bin"])
+        #expect(try scratch.names() == ["blocker.bin"])
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
@@ -266,7 +262,7 @@ struct URLSessionTransportDownloadTests {
         }
         #expect(error?.statusCode == 409)
         #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 409, error: "Conflict"))
-        #expect(try names(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 
@@ -283,7 +279,7 @@ struct URLSessionTransportDownloadTests {
         let report = try JSONDecoder().decode(RawReport.self, from: Data(contentsOf: download.fileURL))
         #expect(report.size == 100_000)
         #expect(report.headers["content-length"] == "100000")
-        #expect(try names(in: directory) == ["report.json", "upload.bin"])
+        #expect(try scratch.names() == ["report.json", "upload.bin"])
     }
 }
 
@@ -303,7 +299,7 @@ struct URLSessionTransportDownloadFaultTests {
                     to: directory.appendingPathComponent("body.bin"), using: Session(transport: URLSessionTransport()))
             }
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
-            #expect(try names(in: directory).isEmpty, "\(path)")
+            #expect(try scratch.names().isEmpty, "\(path)")
         }
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }
@@ -323,7 +319,7 @@ struct URLSessionTransportDownloadFaultTests {
         }
         #expect(error?.stage == .transport)
         #expect(waits.value.count == 2)
-        #expect(try names(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
         #expect(try await leakedCorelibsFiles(since: before) == [])
     }
 }

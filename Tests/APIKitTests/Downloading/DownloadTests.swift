@@ -5,11 +5,6 @@ import Testing
 
 @testable import APIKit
 
-/// The names of the files in `directory`, hidden ones (temporary downloads) included, sorted.
-func fileNames(in directory: URL) throws -> [String] {
-    try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
-}
-
 @Suite("Session.download: a body written to disk as it arrives, handed over only when complete")
 struct DownloadTests {
     /// Removed, with whatever the test left in it, when the test ends.
@@ -39,7 +34,7 @@ struct DownloadTests {
         #expect(download.byteCount == 6)
         #expect(download.statusCode == 200)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("an empty body makes an empty file")
@@ -70,7 +65,7 @@ struct DownloadTests {
         #expect(error?.statusCode == 404)
         #expect(error?.body == Data(#"{"error":"gone"}"#.utf8))
         #expect((error?.errorBody as? StreamFailure) == StreamFailure(error: "gone"))
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("a body shorter than its Content-Length fails with incompleteBody and leaves nothing")
@@ -85,7 +80,7 @@ struct DownloadTests {
             Issue.record("expected incompleteBody, got \(String(describing: error))")
             return
         }
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("a transport failing mid-body leaves no file")
@@ -98,7 +93,7 @@ struct DownloadTests {
         }
         #expect(error?.stage == .transport)
         #expect((error?.underlyingError as? URLError)?.code == .networkConnectionLost)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("cancelling the task mid-body stops the transfer and removes the temporary file")
@@ -112,7 +107,7 @@ struct DownloadTests {
             }
         }
         for await _ in written { break }
-        #expect(try fileNames(in: directory).count == 1)  // the temporary file, hidden
+        #expect(try scratch.names().count == 1)  // the temporary file, hidden
         task.cancel()
         let result = await task.result
         guard case .failure(let error as RequestError) = result, case .cancelled = error else {
@@ -120,7 +115,7 @@ struct DownloadTests {
             return
         }
         #expect(transport.cancels == 1)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("an existing destination is untouched on failure and replaced on success")
@@ -138,7 +133,7 @@ struct DownloadTests {
         #expect(try String(contentsOf: destination, encoding: .utf8) == "old")
         _ = try await StreamedRequest().download(to: destination, using: session(.stream(chunks: ["new", "er"])))
         #expect(try String(contentsOf: destination, encoding: .utf8) == "newer")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("a destination that cannot be replaced (a directory) fails and leaves only that directory")
@@ -151,7 +146,7 @@ struct DownloadTests {
             Issue.record("expected cannotMoveToDestination, got \(String(describing: error))")
             return
         }
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("a missing directory fails with fileWriteFailed")
@@ -180,7 +175,7 @@ struct DownloadTests {
         let download = try await StreamedRequest().download(to: destination, using: session)
         #expect(calls.value == 2)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "second")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
         _ = download
     }
 
@@ -225,7 +220,7 @@ struct DownloadTests {
         }
         #expect(await probe.released(), "the completion is still held after the cancellation")
         #expect(probe.count == 1)
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("cancel racing the last chunk: the completion runs once; a file only with success, no temporary file left")
@@ -246,6 +241,6 @@ struct DownloadTests {
             #expect(await probe.released(), "the completion is still held (round \(round))")
             #expect(probe.count == 1)
         }
-        #expect(try fileNames(in: directory).allSatisfy { !$0.hasPrefix(".") })
+        #expect(try scratch.names().allSatisfy { !$0.hasPrefix(".") })
     }
 }

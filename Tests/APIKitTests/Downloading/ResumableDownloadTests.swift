@@ -72,7 +72,7 @@ struct ResumableDownloadTests {
         #expect(try String(contentsOf: destination, encoding: .utf8) == "0123456789")
         #expect(steps.value.map(\.bytesReceived) == [5, 8, 10])
         #expect(steps.value.allSatisfy { $0.expectedBytesToReceive == 10 })
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("a 200 instead of a 206 (range ignored, or the validator changed) restarts the same file from byte 0")
@@ -88,7 +88,7 @@ struct ResumableDownloadTests {
             to: destination, using: Session(transport: transport), resumingFrom: resume)
         #expect(download.byteCount == 3)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "new")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("a 206 that does not start where the partial file ends fails with contentRangeMismatch and removes it")
@@ -107,7 +107,7 @@ struct ResumableDownloadTests {
         }
         #expect(error?.context.attempts == 1)  // a failed resume is not a lost connection: no retry
         #expect(error?.downloadResumeData == nil)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("a 416 fails with rangeNotSatisfiable, not as a rejected status, and removes the partial file")
@@ -125,7 +125,7 @@ struct ResumableDownloadTests {
         }
         #expect(error?.context.attempts == 1)  // a failed resume is not a lost connection: no retry
         #expect(error?.downloadResumeData == nil)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("resume data whose partial file was deleted fails with partialFileUnusable before sending anything")
@@ -150,7 +150,7 @@ struct ResumableDownloadTests {
         #expect(url == resume.partialFileURL)
         #expect("\(underlying)".contains("missing or shorter"))
         #expect(calls.value == 0)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("cancelled mid-body: throws cancelled with resume data, and the partial file stays")
@@ -182,7 +182,7 @@ struct ResumableDownloadTests {
         #expect(resume.validator == "Tue, 24 Nov 2026 10:00:00 GMT")
         #expect(try Data(contentsOf: resume.partialFileURL) == Data("first".utf8))
         resume.removePartialFile()
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("a resumed download stopped before sending (an interceptor's adapt throws) still carries its resume data")
@@ -217,7 +217,7 @@ struct ResumableDownloadTests {
         #expect(seen.ranges.value.map(\.range) == [nil, "bytes=3-"])
         #expect(download.byteCount == 6)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("without the opt-in, a cut-off body carries no resume data and leaves nothing")
@@ -228,7 +228,7 @@ struct ResumableDownloadTests {
             try await StreamedRequest().download(to: destination, using: session)
         }
         #expect(error?.downloadResumeData == nil)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("the article's resuming example (Streaming and downloads): the cut download resumes to the whole body")
@@ -277,7 +277,7 @@ struct ResumableDownloadTests {
         }
         #expect(try resumed.get().byteCount == 4)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcd")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("Content-Range parsing: the first byte, or nil")
@@ -336,6 +336,6 @@ struct ResumableDownloadTests {
         #expect(seen.ranges.value.first?.ifRange == nil)
         #expect(download.byteCount == 10)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdefghij")
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 }

@@ -188,7 +188,7 @@ struct TransportDownloadTests {
         #expect(download.byteCount == 16)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "downloaded whole")
         #expect(steps.value.map(\.bytesReceived) == [0, 16])
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("the default download writes each chunk before the callback returns, reports it, and completes once")
@@ -271,7 +271,7 @@ struct TransportDownloadTests {
             return
         }
         #expect(error.code == .cannotConnectToHost)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("a download goes through the transport's own download; a resumable one through its stream")
@@ -285,7 +285,7 @@ struct TransportDownloadTests {
         let resumable = try await StreamedRequest().download(to: destination, using: session, resumable: true)
         #expect(try String(contentsOf: resumable.fileURL, encoding: .utf8) == "streamed")
         #expect(transport.calls.value == (downloads: 1, streams: 1))
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("the temporary file is a hidden file next to the destination, gone once it is handed over")
@@ -324,7 +324,7 @@ struct TransportDownloadTests {
             try await StreamedRequest(path: "big").download(to: destination, using: session)
         }
         #expect(large?.body?.count == 1 << 20)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test("a file shorter than its Content-Length fails with incompleteBody; a missing file with fileWriteFailed")
@@ -356,7 +356,7 @@ struct TransportDownloadTests {
             Issue.record("expected fileWriteFailed, got \(String(describing: missingError))")
             return
         }
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 
     @Test("a transport error and a partial file it left: the error, the file removed")
@@ -369,7 +369,7 @@ struct TransportDownloadTests {
             try await StreamedRequest().download(to: destination, using: Session(transport: transport))
         }
         #expect((error?.underlyingError as? URLError)?.code == .networkConnectionLost)
-        #expect(try fileNames(in: directory).isEmpty)
+        #expect(try scratch.names().isEmpty)
     }
 
     @Test(
@@ -388,9 +388,9 @@ struct TransportDownloadTests {
         let leftWhenCompleted = Protected<[String]>([])
         let (ended, endedContinuation) = AsyncStream<Result<DownloadResponse, RequestError>>.makeStream()
         let handle = StreamedRequest().download(to: destination, using: Session(transport: transport)) {
-            [directory] result in
+            [scratch] result in
             // what exists when the completion runs, not some time later
-            let left = ((try? fileNames(in: own)) ?? ["?"]) + ((try? fileNames(in: directory)) ?? ["?"])
+            let left = ((try? ownScratch.names()) ?? ["?"]) + ((try? scratch.names()) ?? ["?"])
             leftWhenCompleted.withLock { $0 = left }
             calls.withLock { $0 += 1 }
             endedContinuation.yield(result)
@@ -425,6 +425,6 @@ struct TransportDownloadTests {
         let download = try await StreamedRequest().download(to: destination, using: session)
         #expect(try String(contentsOf: download.fileURL, encoding: .utf8) == "second")
         #expect(attempts.value == 2)
-        #expect(try fileNames(in: directory) == ["body.bin"])
+        #expect(try scratch.names() == ["body.bin"])
     }
 }
