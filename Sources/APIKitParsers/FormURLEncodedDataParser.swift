@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Parses an `application/x-www-form-urlencoded` response body into a
 /// dictionary.
 ///

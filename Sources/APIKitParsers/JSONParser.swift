@@ -1,5 +1,3 @@
-public import Foundation
-
 /// The decoder of every ``JSONParser`` made with ``JSONParser/init()``. Its options are never
 /// changed, and `JSONDecoder.decode` may be called from several threads at once.
 private let defaultJSONDecoder = JSONDecoder()

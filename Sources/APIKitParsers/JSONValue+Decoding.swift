@@ -1,5 +1,3 @@
-public import Foundation
-
 /// The encoder ``JSONValue/decode(_:decoder:)`` writes values with. Its options are never changed,
 /// and `JSONEncoder.encode` may be called from several threads at once.
 private let jsonValueEncoder = JSONEncoder()

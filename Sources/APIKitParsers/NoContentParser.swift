@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Parses responses that carry no content, such as `204 No Content`, into
 /// ``NoContent``.
 ///

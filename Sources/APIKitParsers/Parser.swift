@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Turns the bytes of a response body into a value.
 ///
 /// A ``Parser`` is the last stage of a request: once the response has passed the

@@ -1,5 +1,3 @@
-public import Foundation
-
 /// An error a built-in ``Parser`` throws when it cannot read a response body.
 ///
 /// A `ParsingError` is plain data: it says which parser failed (``parser``),

@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Returns the response body unchanged.
 ///
 /// Use it for bodies you handle yourself, such as images or files. It sends

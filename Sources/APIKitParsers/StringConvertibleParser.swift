@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Reads a response body that is the text of a single value, such as `42`,
 /// `true` or `3.5`, with the value type's `LosslessStringConvertible`
 /// initializer.

@@ -1,5 +1,3 @@
-public import Foundation
-
 /// Reads a response body as text in a given encoding.
 ///
 /// Decoding is strict: a body that is not valid in the parser's

@@ -68,7 +68,7 @@ struct SignalOnAdapt: Interceptor {
 struct SessionIntegrationTests {
     @Test(
         "try await response() returns the decoded response",
-        .urlSessionOnly("Request.response()'s default: Session.shared, over URLSessionTransport.shared"))
+        .urlSessionOnly("Request.response()'s default: Session(), over URLSessionTransport.shared"))
     func asyncResponse() async throws {
         let echo = try await IndexedRequest(index: 7).response()
         #expect(echo.arg("i") == .one("7"))

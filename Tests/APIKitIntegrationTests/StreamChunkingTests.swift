@@ -1,6 +1,7 @@
-import APIKit
 import Foundation
 import Testing
+
+@testable import APIKit
 
 /// A POST of `/chunks`: the FastAPI server answers with `chunks` as the body, each written on
 /// its own, 2 ms apart.

@@ -1,7 +1,7 @@
-// Stream: a text/event-stream body of 10,000 events through `ServerSentEventDecoder`, fed
-// in 4 KB chunks as a URLSession data delegate receives it (chunk boundaries fall inside
-// lines, CRLFs and multi-byte characters). One iteration decodes the whole stream with a
-// new decoder; "Events/s" is 10,000 divided by the iteration's wall-clock time, and
+// Stream: a text/event-stream body of 10,000 events read with `ResponseStream.serverSentEvents`,
+// from a `StubTransport` that delivers it in 4 KB chunks as a URLSession data delegate receives
+// it (chunk boundaries fall inside lines, CRLFs and multi-byte characters). One iteration reads
+// the whole stream; "Events/s" is 10,000 divided by the iteration's wall-clock time, and
 // `mallocCountTotal` counts the allocations of the whole stream (divide by 10,000 for one
 // event). Verification checks that the chunks decode to the events of the whole body.
 
@@ -37,17 +37,30 @@ enum StreamFixtures {
         Data(body[start..<min(start + chunkSize, body.count)])
     }
 
-    /// Decodes ``chunks`` with a new decoder.
-    static func decodeChunks() throws -> [ServerSentEvent] {
-        var decoder = ServerSentEventDecoder()
+    /// The events of a stream whose body arrives as `chunks`, read as a user reads them.
+    static func events(of chunks: [Data]) async throws -> [ServerSentEvent] {
+        let stub = StubTransport(.stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks))
         var events: [ServerSentEvent] = []
         events.reserveCapacity(eventCount)
-        for chunk in chunks {
-            events += try decoder.decode(chunk)
+        for try await event in EventsRequest().stream(using: Session(transport: stub)).serverSentEvents {
+            events.append(event)
         }
-        try decoder.finish()
         return events
     }
+
+    /// The events of ``chunks``.
+    static func decodeChunks() async throws -> [ServerSentEvent] {
+        try await events(of: chunks)
+    }
+}
+
+/// A GET whose response is the stubbed event stream.
+private struct EventsRequest: Request, RequestConfiguration {
+    typealias Response = Data
+    var base: URL { URL(string: "https://stream.example")! }
+    var path: String { "events" }
+    var method: HTTPMethod { .get }
+    var parser: RawDataParser { RawDataParser() }
 }
 
 private let eventsPerSecond = BenchmarkMetric.custom("Events/s", polarity: .prefersLarger, useScalingFactor: false)
@@ -62,11 +75,11 @@ func registerStreamBenchmarks() {
         maxDuration: .seconds(2),
         maxIterations: 200
     )
-    Benchmark("Decode SSE 10,000 events in 4 KB chunks: ServerSentEventDecoder", configuration: configuration) {
+    Benchmark("Decode SSE 10,000 events in 4 KB chunks: ResponseStream.serverSentEvents", configuration: configuration) {
         benchmark in
         for _ in benchmark.scaledIterations {
             let start = ContinuousClock.now
-            let events = try StreamFixtures.decodeChunks()
+            let events = try await StreamFixtures.decodeChunks()
             let elapsed = ContinuousClock.now - start
             blackHole(events)
             let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18

@@ -81,9 +81,8 @@ enum Verification {
 
         // Stream: the 4 KB chunks give the events of the whole body, all 10,000 of them.
         check("Decode SSE") {
-            var whole = ServerSentEventDecoder()
-            let expected = try whole.decode(StreamFixtures.body)
-            let events = try StreamFixtures.decodeChunks()
+            let expected = try waitFor { try await StreamFixtures.events(of: [StreamFixtures.body]) }
+            let events = try waitFor { try await StreamFixtures.decodeChunks() }
             var problems: [String] = []
             if expected.count != StreamFixtures.eventCount {
                 problems.append("the body holds \(expected.count) events, not \(StreamFixtures.eventCount)")
@@ -189,4 +188,26 @@ enum SkipNotice {
         try? key.write(to: marker, atomically: true, encoding: .utf8)
         FileHandle.standardError.write(Data((message + "\n").utf8))
     }
+}
+
+/// The result of `operation`, waited for on this thread: the checks run before anything is
+/// registered, outside any task.
+private func waitFor<Value: Sendable>(_ operation: @escaping @Sendable () async throws -> Value) throws -> Value {
+    let result = Locked<Result<Value, any Error>?>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do { result.set(.success(try await operation())) } catch { result.set(.failure(error)) }
+        done.signal()
+    }
+    done.wait()
+    return try result.get()!.get()
+}
+
+/// A value set on one thread and read on another.
+private final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func set(_ newValue: Value) { lock.withLock { value = newValue } }
+    func get() -> Value { lock.withLock { value } }
 }

@@ -76,7 +76,8 @@ extension Request {
     ///
     /// - Parameters:
     ///   - destination: A file URL; its directory must exist.
-    ///   - session: The session that sends the request; ``Session/shared`` by default.
+    ///   - session: The session that sends the request; `Session()` by default
+    ///     (``URLSessionTransport/shared``, nothing else set).
     ///   - resumable: `true` to keep the partial file of a failed download, to resume it;
     ///     `false` (the default) to remove every file of a failed download.
     ///   - resumeData: What a failed resumable download left, to fetch only the rest; the
@@ -96,7 +97,7 @@ extension Request {
     ///   with ``RequestError/downloadResumeData`` when a resumable download kept its partial file.
     public func download(
         to destination: URL,
-        using session: Session = .shared,
+        using session: Session = Session(),
         resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil,
         options: RequestOptions? = nil,

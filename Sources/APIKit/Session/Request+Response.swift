@@ -20,14 +20,15 @@ extension Request {
     /// ```
     ///
     /// `progress` is called as the transfer runs by ``URLSessionTransport`` — the transport of
-    /// `Session()` and ``Session/shared`` — and by other transports that observe their
+    /// `Session()` — and by other transports that observe their
     /// transfers; one that cannot (``StubTransport``) reports the totals in two steps once the
     /// transfer has ended. It is called in order, every step before the call returns, and no
     /// step starts once the outcome is decided. A multipart upload from disk reports as its
     /// stream is read.
     ///
     /// - Parameters:
-    ///   - session: The session that performs the request; ``Session/shared`` by default.
+    ///   - session: The session that performs the request; `Session()` by default
+    ///     (``URLSessionTransport/shared``, nothing else set).
     ///   - options: Options for this call only; they win over the request type's ``options``
     ///     and the session's, member by member.
     ///   - progress: Receives the bytes sent and received so far, each time they change;
@@ -36,7 +37,7 @@ extension Request {
     /// - Throws: A ``RequestError`` naming the stage that failed, or
     ///   ``RequestError/cancelled(context:)``.
     public func response(
-        using session: Session = .shared,
+        using session: Session = Session(),
         options: RequestOptions? = nil,
         progress: ProgressHandler? = nil
     ) async throws(RequestError) -> Response {

@@ -3,8 +3,8 @@
 ///
 /// A `Session` is a value: copies share the transport, and changing a copy's properties
 /// changes only that copy. Every session made without a transport sends through
-/// ``URLSessionTransport/shared``, which reports progress, streams and downloads; ``shared`` (used
-/// by ``Request/response(using:options:progress:)``) is one of them and adds nothing.
+/// ``URLSessionTransport/shared``, which reports progress, streams and downloads; `Session()`
+/// is what ``Request/response(using:options:progress:)`` uses when given none.
 ///
 /// ```swift
 /// let api = Session(
@@ -86,12 +86,6 @@ public struct Session: Sendable {
     /// Where the session's waits and timers take their time from: the real time, unless a test
     /// drives it by hand (see ``TimeSource``).
     @_spi(Testing) public var time: any TimeSource = SystemTime()
-
-    /// The session of ``Request/response(using:options:progress:)`` when none is given:
-    /// ``URLSessionTransport/shared``, no completion queue, no default headers, query items,
-    /// options or interceptors. (``Request/perform(session:completionQueue:completion:)`` sends
-    /// through the `URLSession` it is given, `URLSession.shared` by default.)
-    public static let shared = Session()
 
     /// Creates a session.
     ///

@@ -151,7 +151,9 @@ extension ResponseStream {
     }
 
     /// The body as JSON Lines (one JSON value per line, blank lines skipped), each decoded as
-    /// `type` with a ``JSONLinesDecoder``.
+    /// `type`. Lines end at LF, CRLF or CR; a line that does not decode ends the stream
+    /// with ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)``, one longer than
+    /// 1 MiB with ``ResponseStreamError/lineTooLong(limit:)``.
     ///
     /// ```swift
     /// struct Token: Decodable { let text: String }
@@ -177,8 +179,8 @@ extension ResponseStream {
         }
     }
 
-    /// The body as server-sent events, read with a ``ServerSentEventDecoder`` (the WHATWG
-    /// EventSource rules); an unfinished event at the end of the body is dropped, as those
+    /// The body as server-sent events, read by the WHATWG
+    /// EventSource rules; an unfinished event at the end of the body is dropped, as those
     /// rules say.
     ///
     /// ```swift

@@ -5,7 +5,8 @@
 /// anything besides spaces and tabs is decoded on its own by a ``APIKitParsers/JSONParser``, the
 /// same reader as a whole JSON response; blank lines are skipped. A line that does not decode
 /// throws ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)`` with its line
-/// number. Memory is bounded by the longest line, ``maximumLineLength``.
+/// number. Memory is bounded by the longest line, ``maximumLineLength``. Internal: users read
+/// JSON Lines through ``ResponseStream/jsonLines(of:decoder:)``, which feeds it each chunk.
 ///
 /// ```swift
 /// struct Item: Decodable { let id: Int }
@@ -15,13 +16,13 @@
 /// items += try decoder.decode(Data(":2}\n\n{\"id\":3}".utf8))      // [Item(id: 2)]
 /// items += try decoder.finish()                                    // [Item(id: 3)]
 /// ```
-public struct JSONLinesDecoder<Element: Decodable>: Sendable {
+struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// The line length limit used when none is given: 1 MiB.
     @usableFromInline static var defaultMaximumLineLength: Int { LineDecoder.defaultMaximumLineLength }
 
     /// The longest line accepted, in bytes, its terminator not counted; a longer one throws
     /// ``ResponseStreamError/lineTooLong(limit:)``.
-    public var maximumLineLength: Int {
+    var maximumLineLength: Int {
         lines.maximumLineLength
     }
 
@@ -42,7 +43,7 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// - Parameters:
     ///   - decoder: The decoder for each line; by default a plain `JSONDecoder`.
     ///   - maximumLineLength: The longest line accepted, in bytes. A negative value is taken as 0.
-    public init(decoder: JSONDecoder = JSONDecoder(), maximumLineLength: Int = defaultMaximumLineLength) {
+    init(decoder: JSONDecoder = JSONDecoder(), maximumLineLength: Int = defaultMaximumLineLength) {
         parser = JSONParser(decoder: decoder)
         lines = LineDecoder(maximumLineLength: maximumLineLength)
     }
@@ -69,7 +70,7 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     ///   that does not decode, ``ResponseStreamError/lineTooLong(limit:)`` for one longer than
     ///   ``maximumLineLength``, when no value comes before it in this chunk. The decoder then
     ///   throws the same error for every later call.
-    public mutating func decode(_ chunk: some ContiguousBytes) throws(ResponseStreamError) -> [Element] {
+    mutating func decode(_ chunk: some ContiguousBytes) throws(ResponseStreamError) -> [Element] {
         var values: [Element] = []
         do {
             try decode(chunk, into: &values)
@@ -108,7 +109,7 @@ public struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// - Returns: The last line's value, or nothing when the stream ended with a line end.
     /// - Throws: ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)`` when the last
     ///   line does not decode, or the error an earlier call found.
-    public mutating func finish() throws(ResponseStreamError) -> [Element] {
+    mutating func finish() throws(ResponseStreamError) -> [Element] {
         var values: [Element] = []
         try finish(into: &values)
         return values

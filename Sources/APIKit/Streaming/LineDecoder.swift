@@ -11,9 +11,9 @@
 /// ``ResponseStreamError/lineTooLong(limit:)`` as soon as its length is known to exceed the
 /// limit, terminated or not. After an error the decoder throws the same error again.
 ///
-/// Internal: the public decoders (``ServerSentEventDecoder``, ``JSONLinesDecoder``) are the
-/// formats users read; a public splitter would fix this closure-over-buffer shape before the
-/// `AsyncSequence` of lines that builds on it exists.
+/// Internal, like the decoders built on it (``ServerSentEventDecoder``, ``JSONLinesDecoder``):
+/// users read the formats through ``ResponseStream``'s `lines`, `jsonLines(of:decoder:)` and
+/// `serverSentEvents`.
 ///
 /// ```swift
 /// var lines = LineDecoder()

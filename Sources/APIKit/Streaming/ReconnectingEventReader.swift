@@ -140,7 +140,7 @@ extension ResponseStream {
     /// EventSource reconnection model, as a browser's EventSource follows it.
     ///
     /// Each connection is one iteration of this stream (its status check, cancellation, buffer
-    /// and errors), read with one ``ServerSentEventDecoder`` across connections. When a
+    /// and errors), read with one event decoder across connections. When a
     /// connection ends — its body finished, or the transport failed — the sequence waits the
     /// reconnection time (the latest `retry` the server sent, else the policy's
     /// ``ServerSentEventReconnection/initialDelay``) and sends the request again, through the

@@ -13,7 +13,8 @@ extension Request {
     /// ```
     ///
     /// - Parameters:
-    ///   - session: The session that sends the request; ``Session/shared`` by default.
+    ///   - session: The session that sends the request; `Session()` by default
+    ///     (``URLSessionTransport/shared``, nothing else set).
     ///   - options: Options for this call only; they win over the request type's ``options``
     ///     and the session's, member by member.
     ///   - maximumBufferSize: The most bytes of chunks kept waiting for a slow consumer before
@@ -21,7 +22,7 @@ extension Request {
     ///     8 MiB by default.
     /// - Returns: The stream.
     public func stream(
-        using session: Session = .shared,
+        using session: Session = Session(),
         options: RequestOptions? = nil,
         maximumBufferSize: Int = ResponseStream.defaultMaximumBufferSize
     ) -> ResponseStream {

@@ -9,11 +9,10 @@
 ///   EventSource does; carried by ``RequestError/responseInterceptorFailed(_:body:response:context:)``
 ///   (an empty body: the stream's bytes are not read).
 /// - ``lineTooLong(limit:)``, ``eventTooLarge(limit:)``,
-///   ``invalidJSONLine(number:prefix:underlying:)``: a streaming decoder
-///   (``ServerSentEventDecoder``, ``JSONLinesDecoder``) could not read the bytes as they
-///   arrived; thrown by the decoders themselves, and carried by
-///   ``RequestError/parsingFailed(_:body:response:context:)`` when a ``DecodedResponseStream``
-///   meets them.
+///   ``invalidJSONLine(number:prefix:underlying:)``: a ``DecodedResponseStream``
+///   (``ResponseStream/lines``, ``ResponseStream/jsonLines(of:decoder:)``,
+///   ``ResponseStream/serverSentEvents``) could not read the bytes as they arrived; carried by
+///   ``RequestError/parsingFailed(_:body:response:context:)``.
 ///
 /// The decoders hold at most one line, or one event, of the stream in memory; a stream that
 /// would need more fails with ``lineTooLong(limit:)`` or ``eventTooLarge(limit:)`` instead of
@@ -33,13 +32,12 @@
 ///     }
 /// }
 ///
-/// var decoder = JSONLinesDecoder<Item>()
 /// do {
-///     for item in try decoder.decode(chunk) { print(item) }
-/// } catch .invalidJSONLine(let number, let prefix, _) {
-///     print("line \(number) is not an Item: \(prefix)")
+///     for try await item in request.stream(using: session).jsonLines(of: Item.self) { print(item) }
 /// } catch {
-///     print(error)  // a line of the stream is longer than its limit of 1048576 bytes
+///     if case .invalidJSONLine(let number, let prefix, _)? = error.underlyingError as? ResponseStreamError {
+///         print("line \(number) is not an Item: \(prefix)")
+///     }
 /// }
 /// ```
 public enum ResponseStreamError: Error, Sendable {
@@ -52,7 +50,7 @@ public enum ResponseStreamError: Error, Sendable {
     /// A line is longer than `limit` bytes (its terminator not counted); the line was not kept.
     case lineTooLong(limit: Int)
     /// A server-sent event's data and type, or one line of its block, would take more than
-    /// `limit` bytes; see ``ServerSentEventDecoder/maximumEventSize``.
+    /// `limit` bytes (1 MiB for ``ResponseStream/serverSentEvents``).
     case eventTooLarge(limit: Int)
     /// Line `number` (counted from 1, blank lines included) is not a JSON value of the expected
     /// type. `prefix` holds the line's first characters, control characters escaped, for you to

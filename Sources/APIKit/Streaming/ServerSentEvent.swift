@@ -1,7 +1,7 @@
 /// One event of a `text/event-stream` response, as the WHATWG HTML standard's EventSource
 /// would dispatch it.
 ///
-/// A ``ServerSentEventDecoder`` makes one from each block of `field: value` lines that ends
+/// ``ResponseStream/serverSentEvents`` makes one from each block of `field: value` lines that ends
 /// with a blank line and holds at least one `data` line. Its properties are the spec's
 /// `MessageEvent` attributes: the event type, the data, the last event ID, and the
 /// reconnection time when the block set one.
@@ -35,8 +35,9 @@ public struct ServerSentEvent: Sendable, Hashable {
     public var id: String?
 
     /// The reconnection time in milliseconds that this event's block set with a `retry` field,
-    /// or `nil` when it set none. ``ServerSentEventDecoder/reconnectionTime`` keeps the latest
-    /// value, including one from a block that dispatched no event.
+    /// or `nil` when it set none. A reconnecting stream
+    /// (``ResponseStream/serverSentEvents(reconnecting:)``) waits the latest value,
+    /// including one from a block that dispatched no event.
     public var retry: Int?
 
     /// Creates an event, as a decoder would dispatch it or as a stub for tests.

@@ -14,7 +14,8 @@
 /// order mark — and give the same events as the whole body read at once. Memory is bounded by
 /// ``maximumEventSize``: the decoder holds one line and one event at most.
 ///
-/// Use it with any source of bytes, such as a URLSession data delegate's chunks:
+/// Internal: users read events through ``ResponseStream/serverSentEvents`` and
+/// ``ResponseStream/serverSentEvents(reconnecting:)``, which feed it each chunk:
 ///
 /// ```swift
 /// var decoder = ServerSentEventDecoder()
@@ -23,7 +24,7 @@
 /// }
 /// try decoder.finish()  // the stream ended; reconnect with decoder.lastEventID
 /// ```
-public struct ServerSentEventDecoder: Sendable {
+struct ServerSentEventDecoder: Sendable {
     /// The event size limit used when none is given: 1 MiB.
     @usableFromInline static let defaultMaximumEventSize = 1 << 20
 
@@ -33,7 +34,7 @@ public struct ServerSentEventDecoder: Sendable {
     /// The same limit bounds each line, since a line is held whole before it is read: a line
     /// may be 8 bytes longer (room for `event: ` or `data: `), so that every line of an event
     /// within the limit passes, and a longer one, even a comment, throws the same error.
-    public var maximumEventSize: Int {
+    var maximumEventSize: Int {
         interpreter.maximumEventSize
     }
 
@@ -42,14 +43,14 @@ public struct ServerSentEventDecoder: Sendable {
     /// is none or it was set to empty.
     ///
     /// A client that reconnects sends it in the `Last-Event-ID` header.
-    public var lastEventID: String? {
+    var lastEventID: String? {
         let id = interpreter.lastEventID
         return id.isEmpty ? nil : id
     }
 
     /// The reconnection time in milliseconds that the latest valid `retry` field set, in any
     /// block, even one that dispatched no event; `nil` when the stream has set none.
-    public var reconnectionTime: Int? {
+    var reconnectionTime: Int? {
         interpreter.reconnectionTime
     }
 
@@ -69,7 +70,7 @@ public struct ServerSentEventDecoder: Sendable {
     ///
     /// - Parameter maximumEventSize: The most bytes one event's data and type may take
     ///   together; lines may be 8 bytes longer. A negative value is taken as 0.
-    public init(maximumEventSize: Int = defaultMaximumEventSize) {
+    init(maximumEventSize: Int = defaultMaximumEventSize) {
         let limit = max(0, maximumEventSize)
         let (lineLimit, overflow) = limit.addingReportingOverflow(Self.fieldNameAllowance)
         lines = LineDecoder(maximumLineLength: overflow ? .max : lineLimit)
@@ -95,7 +96,7 @@ public struct ServerSentEventDecoder: Sendable {
     /// - Throws: ``ResponseStreamError/eventTooLarge(limit:)`` when an event, or a line, is
     ///   larger than ``maximumEventSize`` allows and no event comes before it in this chunk. The
     ///   decoder then throws the same error for every later chunk, until ``finish()``.
-    public mutating func decode(_ chunk: some ContiguousBytes) throws(ResponseStreamError) -> [ServerSentEvent] {
+    mutating func decode(_ chunk: some ContiguousBytes) throws(ResponseStreamError) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
         do {
             try decode(chunk, into: &events)
@@ -141,7 +142,7 @@ public struct ServerSentEventDecoder: Sendable {
     /// - Throws: ``ResponseStreamError/eventTooLarge(limit:)`` when the last call to
     ///   ``decode(_:)`` returned the events before an event that was too large and no call threw
     ///   that error yet. The decoder is ready for the next stream all the same.
-    public mutating func finish() throws(ResponseStreamError) {
+    mutating func finish() throws(ResponseStreamError) {
         let failure = unthrownFailure
         endStream()
         if let failure { throw failure }

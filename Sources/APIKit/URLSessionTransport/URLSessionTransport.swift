@@ -37,7 +37,7 @@ public final class URLSessionTransport: Transport {
     private let router: URLSessionTaskRouter
     private let spoolDirectory: URL
 
-    /// The transport of every ``Session`` made without one (`Session()`, ``Session/shared``):
+    /// The transport of every ``Session`` made without one (`Session()`):
     /// a `URLSession` with the `.default` configuration, and the temporary directory to spool
     /// to.
     ///
@@ -226,7 +226,7 @@ extension URLSessionTransport: CustomReflectable {
     /// That state changes on other threads while a transfer runs (``shared`` sends for every
     /// `Session()` in the process), and a `Mirror` reads stored properties without their locks:
     /// reflecting it then is a data race (a failed test expectation that showed
-    /// `Session.shared.transport` once crashed swift-testing's reflection of it).
+    /// `Session().transport` once crashed swift-testing's reflection of it).
     public var customMirror: Mirror {
         Mirror(self, children: ["spoolDirectory": spoolDirectory], displayStyle: .class)
     }

@@ -251,7 +251,7 @@ struct SessionDefaultQueryItemTests {
         copy.defaultQueryItems["b"] = "2"
         #expect(original.defaultQueryItems == ["a": "1"])
         #expect(copy.defaultQueryItems == ["a": "1", "b": "2"])
-        #expect(Session.shared.defaultQueryItems.isEmpty)
+        #expect(Session().defaultQueryItems.isEmpty)
     }
 }
 

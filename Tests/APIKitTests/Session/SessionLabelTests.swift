@@ -7,7 +7,7 @@ import Testing
 @Suite("using: passes a Session to every sending call; session: is the spec perform's URLSession")
 struct SessionLabelTests {
     /// A session whose stub answers `body`: a result with that body came through it, not
-    /// through ``Session/shared`` (which would try the network at `stubBase`).
+    /// through a default `Session()` (which would try the network at `stubBase`).
     func session(answering body: String) -> Session {
         Session(transport: StubTransport(.success(body: body)))
     }

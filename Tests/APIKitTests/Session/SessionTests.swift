@@ -266,7 +266,7 @@ struct SessionDefaultHeaderTests {
         copy.interceptors.append(RecordingInterceptor(name: "A", log: EventLog()))
         #expect(original.defaultHeaders == ["A": "1"])
         #expect(original.interceptors.isEmpty)
-        #expect(Session.shared.transport is URLSessionTransport)
+        #expect(Session().transport is URLSessionTransport)
     }
 }
 

