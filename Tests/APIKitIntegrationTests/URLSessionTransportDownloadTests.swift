@@ -76,7 +76,7 @@ private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
     .urlSessionOnly("URLSessionTransport's download task and corelibs' temporary files"))
 struct URLSessionTransportDownloadTests {
     @Test(
-        "download(_:to:) directly, with progress (a delegate's task) and without (a completion handler's): the body at the given file, progress up to the Content-Length, one completion",
+        "download(_:to:) directly, with progress (the file watched) and without: the body at the given file, progress up to the Content-Length, one completion",
         arguments: [true, false])
     func direct(reportsProgress: Bool) async throws {
         let scratch = try ScratchDirectory("download")

@@ -85,7 +85,8 @@ extension Request {
     ///   - options: Options for this call only; they win over the request type's ``options``
     ///     and the session's, member by member.
     ///   - progress: Receives the bytes written so far and the expected total (the
-    ///     `Content-Length`) after each chunk, in order; none after a cancellation.
+    ///     `Content-Length`) as they grow — after each chunk, or over ``URLSessionTransport`` on
+    ///     Linux every 10 ms — in order, the whole body last; none after a cancellation.
     /// - Returns: The file's URL (`destination`), the response and the number of bytes.
     /// - Throws: A ``RequestError``: ``RequestError/unacceptableStatusCode(_:body:response:context:)``
     ///   for a rejected status, with the first 1 MiB of the error body and the
@@ -139,7 +140,7 @@ extension Request {
     ///   - resumable: `true` to keep the partial file of a failed download, to resume it.
     ///   - resumeData: What a failed resumable download left, to fetch only the rest.
     ///   - options: Options for this call only.
-    ///   - progress: Receives the bytes written so far and the expected total after each chunk.
+    ///   - progress: Receives the bytes written so far and the expected total as they grow.
     ///   - completion: Receives the ``DownloadResponse`` or a ``RequestError``.
     /// - Returns: A handle that cancels the download.
     @discardableResult

@@ -1,5 +1,6 @@
 #if canImport(FoundationNetworking)
     import FoundationNetworking
+    import Synchronization
 #endif
 #if canImport(Glibc)
     import Glibc
@@ -39,11 +40,16 @@ final class URLSessionDownloads: Sendable {
         var moveError: (any Error)?
         /// Set by ``cancel(_:)``: the body is not moved to `fileURL` any more.
         var cancelled = false
-        /// The bytes corelibs wrote so far, as `didWriteData` reported them.
+        /// The bytes written so far, as last reported (by `didWriteData`, or by ``poll(_:reportingOn:)``).
         var written: Int64 = 0
-        /// The body's length that `didWriteData` reported (its `Content-Length`), if known.
+        /// The body's length as last reported (its `Content-Length`), if known.
         var expected: Int64?
+        /// The timer of a completion handler's task watched for progress (``watch(_:reportingOn:)``).
+        var watcher: (any DispatchSourceTimer)?
     }
+
+    /// How often the file of a completion handler's download task is looked at for progress.
+    static let pollInterval = DispatchTimeInterval.milliseconds(10)
 
     private let downloads = Locked<[Int: Download]>([:])
 
@@ -62,6 +68,70 @@ final class URLSessionDownloads: Sendable {
     func didResume(_ task: URLSessionDownloadTask) {
         guard let partial = CorelibsDownloadLocation(resumed: task) else { return }
         downloads.withLock { $0[task.taskIdentifier]?.partial = partial }
+    }
+
+    /// Reports the progress of `task`, a completion handler's task that has just been resumed,
+    /// from the length of the file corelibs writes: every ``pollInterval`` the file is looked at,
+    /// and each time it has grown its length is reported on `queue` (the delegate queue, where
+    /// the completion comes too) — see ``poll(_:reportingOn:)``.
+    ///
+    /// corelibs reports progress only to a delegate's download task, and for that one opens,
+    /// seeks and closes the file and queues a `didWriteData` call for every chunk, which made a
+    /// 1 GB download 1.36× as long as a completion handler's task; the file's length costs a
+    /// `stat` a tick.
+    func watch(_ task: URLSessionDownloadTask, reportingOn queue: OperationQueue) {
+        let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
+        timer.schedule(deadline: .now() + Self.pollInterval, repeating: Self.pollInterval)
+        timer.setEventHandler { [self] in poll(task, reportingOn: queue) }
+        let watched = downloads.withLock { downloads -> Bool in
+            guard let index = downloads.index(forKey: task.taskIdentifier) else { return false }
+            downloads.values[index].watcher = timer
+            return true
+        }
+        if watched { timer.resume() }  // else the task has ended already
+    }
+
+    /// One look at the file of a watched task: when it is longer than what was reported, its
+    /// length is reported on `queue`, unless the download has ended or been cancelled by then.
+    ///
+    /// The file is ``CorelibsDownloadLocation/file``, read only once the response head has
+    /// arrived, which `countOfBytesExpectedToReceive` shows (0 until then; the length, or -1
+    /// without one, after). corelibs names the file (a lazy property of the task's protocol
+    /// object) when it makes the transfer's body drain, before the request is sent, on the
+    /// task's serial work queue, and sets the expected count on that queue when the head has
+    /// been read: what that count shows was written after the name, and the acquiring fence
+    /// after reading it orders the name's read after it. (A completion handler's task gets no
+    /// `response` before it ends, and no `countOfBytesReceived` or `progress` at all.)
+    private func poll(_ task: URLSessionDownloadTask, reportingOn queue: OperationQueue) {
+        let watched = downloads.withLock { downloads -> (partial: CorelibsDownloadLocation?, written: Int64)? in
+            guard let download = downloads[task.taskIdentifier], !download.cancelled else { return nil }
+            return (download.partial, download.written)
+        }
+        guard let partial = watched?.partial else { return }
+        let expected = task.countOfBytesExpectedToReceive
+        guard expected != 0 else { return }  // no head yet: the body has not started
+        #if canImport(FoundationNetworking)
+            atomicMemoryFence(ordering: .acquiring)
+        #endif
+        var status = stat()
+        guard let file = partial.file, stat(file.path, &status) == 0, Int64(status.st_size) > watched?.written ?? 0
+        else { return }
+        let written = Int64(status.st_size)
+        queue.addOperation { [self] in report(task, written: written, expected: TransferProgress.known(expected)) }
+    }
+
+    /// Reports `written` bytes of a watched task, unless its download has ended or been
+    /// cancelled, or as many were reported already. Runs on the delegate queue.
+    private func report(_ task: URLSessionDownloadTask, written: Int64, expected: Int64?) {
+        let progress = downloads.withLock { downloads -> ProgressHandler? in
+            guard let index = downloads.index(forKey: task.taskIdentifier), !downloads.values[index].cancelled,
+                written > downloads.values[index].written
+            else { return nil }
+            downloads.values[index].written = written
+            downloads.values[index].expected = expected
+            return downloads.values[index].progress
+        }
+        progress?(TransferProgress(bytesReceived: written, expectedBytesToReceive: expected))
     }
 
     /// Reports the bytes written so far.
@@ -138,6 +208,12 @@ final class URLSessionDownloads: Sendable {
     ///   - error: What stopped the transfer, or `nil`.
     func didEnd(_ task: URLSessionDownloadTask, location: URL?, error: (any Error)?) {
         if let location {
+            // a watched task's last step, the whole body, before its completion
+            var status = stat()
+            if error == nil, stat(location.path, &status) == 0 {
+                let expected = TransferProgress.known(task.countOfBytesExpectedToReceive)
+                report(task, written: Int64(status.st_size), expected: expected)
+            }
             didFinish(task, at: location)
         }
         if error != nil {
@@ -158,6 +234,7 @@ final class URLSessionDownloads: Sendable {
     /// the completion. Returns whether `task` was a download.
     func didComplete(_ task: URLSessionTask, error: (any Error)?) -> Bool {
         guard let download = downloads.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return false }
+        download.watcher?.cancel()
         if let file = download.partial?.file {
             _ = unlink(file.path)
         }

@@ -143,13 +143,13 @@ public final class URLSessionTransport: Transport {
     /// Sends `request` as a `URLSessionDownloadTask` and moves the body to `fileURL` once it
     /// has arrived, reporting the bytes written as they are when `progress` is given.
     ///
-    /// Without `progress` the task has a completion handler; with it, the session's delegate
-    /// hears of every chunk. That is what progress costs on Linux: corelibs then opens, seeks
-    /// and closes the file for each chunk and queues a `didWriteData` call for it, while a
-    /// completion handler's task writes through one open handle (the delegate's task takes
-    /// about 1.36× the time for 1 GB; `Benchmarks/README.md`, "Download 1 GB"). A completion
-    /// handler's task reports nothing as it goes on Linux — corelibs updates neither its
-    /// `progress` nor its `countOfBytesReceived` — so progress cannot be had from it.
+    /// On Linux the task has a completion handler, with `progress` or without: corelibs reports
+    /// progress only to a delegate's download task, and for it opens, seeks and closes the file
+    /// for each chunk and queues a `didWriteData` call, which made a 1 GB download about 1.36×
+    /// as long. With `progress`, the length of the file corelibs writes is looked at every 10 ms
+    /// instead, and reported each time it has grown; the last step, the whole body, comes just
+    /// before `completion`. On Apple platforms, with `progress` the session's delegate hears of
+    /// every chunk.
     ///
     /// On Linux the download task writes each chunk to its file inside libcurl's callback, so a
     /// disk slower than the network holds the network back and memory stays flat — which the
@@ -171,7 +171,7 @@ public final class URLSessionTransport: Transport {
     ///   - request: The request to send.
     ///   - fileURL: Where to write the body.
     ///   - progress: Receives the bytes written so far on the delegate queue, never after
-    ///     `completion`; `nil` for the faster task without it.
+    ///     `completion`; on Linux every 10 ms while the file grows, and the whole body last.
     ///   - completion: Receives the response once the body is at `fileURL`, or the error; on
     ///     the delegate queue.
     /// - Returns: The transfer, to cancel it.
@@ -186,7 +186,8 @@ public final class URLSessionTransport: Transport {
         }
         let downloads = router.downloads
         let task: URLSessionDownloadTask
-        if progress != nil {
+        let reportsThroughDelegate = Self.reportsDownloadsThroughDelegate && progress != nil
+        if reportsThroughDelegate {
             task = session.downloadTask(with: request)
         } else {
             // The handler needs its task, which exists only once the handler is given: set
@@ -201,8 +202,19 @@ public final class URLSessionTransport: Transport {
         downloads.register(task, to: fileURL, progress: progress, completion: completion)
         task.resume()
         downloads.didResume(task)
+        if progress != nil, !reportsThroughDelegate {
+            downloads.watch(task, reportingOn: session.delegateQueue)
+        }
         return URLSessionDownloadHandle(task: task, downloads: downloads)
     }
+
+    /// Whether a download with progress uses a delegate's task: on Apple platforms. On Linux a
+    /// completion handler's task, whose file is watched (``URLSessionDownloads/watch(_:reportingOn:)``).
+    #if canImport(FoundationNetworking)
+        private static let reportsDownloadsThroughDelegate = false
+    #else
+        private static let reportsDownloadsThroughDelegate = true
+    #endif
 
     private func start(
         _ request: URLRequest,
