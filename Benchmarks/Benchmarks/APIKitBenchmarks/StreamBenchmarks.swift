@@ -75,8 +75,8 @@ func registerStreamBenchmarks() {
         maxDuration: .seconds(2),
         maxIterations: 200
     )
-    Benchmark("Decode SSE 10,000 events in 4 KB chunks: ResponseStream.serverSentEvents", configuration: configuration) {
-        benchmark in
+    let name = "Decode SSE 10,000 events in 4 KB chunks: ResponseStream.serverSentEvents"
+    Benchmark(name, configuration: configuration) { benchmark in
         for _ in benchmark.scaledIterations {
             let start = ContinuousClock.now
             let events = try await StreamFixtures.decodeChunks()
