@@ -88,7 +88,8 @@ final class URLSessionDownloads: Sendable {
             downloads.values[index].watcher = timer
             return true
         }
-        if watched { timer.resume() }  // else the task has ended already
+        if !watched { timer.cancel() }  // the task has ended already: the handler never runs
+        timer.resume()  // a source is activated before its release, cancelled or not
     }
 
     /// One look at the file of a watched task: when it is longer than what was reported, its
