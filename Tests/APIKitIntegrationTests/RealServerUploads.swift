@@ -42,9 +42,10 @@ struct CapturingTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        base.send(request) { [exchanges] result in
+        base.send(request, progress: progress) { [exchanges] result in
             exchanges.append(Exchange(request: request, answer: try? result.get().data))
             completion(result)
         }

@@ -131,9 +131,10 @@ struct StampingTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        base.send(request, completion: completion)
+        base.send(request, progress: progress, completion: completion)
     }
 
     func stream(

@@ -51,7 +51,7 @@ func send(
     let probe = CompletionProbe<Result<TransportResponse, any Error>>()
     // a transport's task may hold the completion (a spooled upload does): the transport holds
     // the task for as long as it needs it, and the test lets go of it once it has the result
-    var task: (any TransportTask)? = transport.send(urlRequest, completion: probe.handler)
+    var task: (any TransportTask)? = transport.send(urlRequest, progress: nil, completion: probe.handler)
     if let cancelAfter {
         if cancelAfter > 0 { await pause(cancelAfter) }
         task?.cancel()
@@ -144,7 +144,7 @@ struct UploadFramingTests {
         let request = try FilePartUpload(base: fault, path: "never", file: .file(file)).makeURLRequest()
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         // the task (a spooled upload) holds the completion; the test lets go of it at the end
-        var task: (any TransportTask)? = transport.send(request, completion: probe.handler)
+        var task: (any TransportTask)? = transport.send(request, progress: nil, completion: probe.handler)
         // Wait until the whole body is in the spool file: the upload is then on the wire.
         let deadline = ContinuousClock.now + .seconds(20)
         while ContinuousClock.now < deadline {
@@ -238,9 +238,10 @@ struct UploadFramingTests {
 
         func send(
             _ request: URLRequest,
+            progress: ProgressHandler?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
-            base.send(request) { result in
+            base.send(request, progress: progress) { result in
                 if case .success(let response) = result { responses.withLock { $0.append(response.data) } }
                 completion(result)
             }

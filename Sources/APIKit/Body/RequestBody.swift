@@ -18,12 +18,13 @@
 ///
 ///     func send(
 ///         _ request: URLRequest,
+///         progress: ProgressHandler?,
 ///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
 ///     ) -> any TransportTask {
 ///         if let body = request.requestBody {
 ///             print("sending \(body.length) bytes", body.fileURL.map { "from \($0.path)" } ?? "")
 ///         }
-///         return base.send(request, completion: completion)
+///         return base.send(request, progress: progress, completion: completion)
 ///     }
 /// }
 /// ```

@@ -194,17 +194,9 @@ final class RequestPipeline<R: Request>: Sendable {
             logged?.end(result)
             completion(result)
         }
-        let task: any TransportTask
-        if let progress {
-            // a transfer still reports while its cancellation is delivered: not to the caller
-            task = session.transport.send(
-                urlRequest,
-                progress: { step in if !handle.isFinished { progress(step) } },
-                completion: transportCompletion
-            )
-        } else {
-            task = session.transport.send(urlRequest, completion: transportCompletion)
-        }
+        // a transfer still reports while its cancellation is delivered: not to the caller
+        let reporting = progress.map { progress in { @Sendable step in if !handle.isFinished { progress(step) } } }
+        let task = session.transport.send(urlRequest, progress: reporting, completion: transportCompletion)
         guard let deadline else { return task }
         deadline.arm(cancelling: task) {
             let timedOut: Result<TransportResponse, any Error> = .failure(TransferDeadline.timedOut)

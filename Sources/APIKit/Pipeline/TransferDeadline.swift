@@ -9,7 +9,7 @@
 ///
 /// ```swift nocheck
 /// let deadline = TransferDeadline(seconds: 30, time: session.time)
-/// let task = transport.send(request) { result in
+/// let task = transport.send(request, progress: nil) { result in
 ///     guard deadline.claim() else { return }   // the timer already answered
 ///     completion(result)
 /// }

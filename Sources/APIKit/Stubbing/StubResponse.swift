@@ -55,7 +55,7 @@ public struct StubResponse: Sendable {
 
     /// A response whose body arrives in chunks, `interval` seconds apart: what a
     /// ``ResponseStream`` reads chunk by chunk (``StubTransport/stream(_:onEvent:)``), and what
-    /// ``StubTransport/send(_:completion:)`` answers joined, once the last chunk is due.
+    /// ``StubTransport/send(_:progress:completion:)`` answers joined, once the last chunk is due.
     ///
     /// ```swift
     /// let stub = StubTransport(.stream(headers: ["Content-Type": "text/event-stream"],

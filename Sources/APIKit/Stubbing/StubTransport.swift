@@ -54,17 +54,31 @@ public struct StubTransport: Transport {
         self.init { _ in response }
     }
 
-    /// Answers `request` from the stub, asynchronously.
+    /// Answers `request` from the stub, asynchronously, reporting synthetic progress just
+    /// before the answer when `progress` is given: the whole body sent, then the whole stubbed
+    /// body received.
+    ///
+    /// The body size is that of `httpBody`, or the length of a streamed body when known (the
+    /// stream is not read). A failure or a cancellation reports no progress.
+    ///
+    /// ```swift
+    /// let session = Session(transport: StubTransport(.success(body: "ok")))
+    /// _ = try await request.response(using: session, progress: { print($0.bytesReceived) })   // 2
+    /// ```
     ///
     /// - Parameters:
     ///   - request: The request to answer.
+    ///   - progress: Receives two steps (sent, then received) before `completion`, if given.
     ///   - completion: Receives the stubbed response or error, once, on a global queue;
     ///     `URLError(.cancelled)` when the task is cancelled first.
     /// - Returns: The stubbed transfer, to cancel it.
     public func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
+        let completion =
+            progress.map { TransferProgress.reportingEnd(of: request, to: $0, then: completion) } ?? completion
         let task = StubTask(completion: completion)
         DispatchQueue.global().async { [respond, time] in
             guard !task.isFinished else { return }

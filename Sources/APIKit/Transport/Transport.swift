@@ -15,10 +15,11 @@
 ///
 ///     func send(
 ///         _ request: URLRequest,
+///         progress: ProgressHandler?,
 ///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
 ///     ) -> any TransportTask {
 ///         print("→", request.httpMethod ?? "GET", request.url?.path ?? "")
-///         return base.send(request, completion: completion)
+///         return base.send(request, progress: progress, completion: completion)
 ///     }
 /// }
 /// ```
@@ -38,11 +39,32 @@
 ///   `Content-Length` or `Transfer-Encoding` of its own: APIKit rejects them
 ///   (``BuildError/framingHeader(_:source:)``).
 public protocol Transport: Sendable {
-    /// Starts sending `request`.
+    /// Starts sending `request`, reporting the transfer's progress as it goes when `progress` is
+    /// given.
+    ///
+    /// One method for both: a transport that cannot observe its transfers ignores `progress`
+    /// (or, like ``StubTransport``, reports the totals once the transfer has ended), and a
+    /// transport that wraps another passes it on. With `progress` `nil` nobody is listening: a
+    /// transport may take a cheaper road (``URLSessionTransport`` then sends a plain data task).
+    ///
+    /// ```swift
+    /// struct Counting: Transport {
+    ///     let base: any Transport
+    ///     func send(
+    ///         _ request: URLRequest,
+    ///         progress: ProgressHandler?,
+    ///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ///     ) -> any TransportTask {
+    ///         base.send(request, progress: progress, completion: completion)
+    ///     }
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - request: The request as APIKit built it: default headers, options and every
     ///     interceptor applied.
+    ///   - progress: Receives the progress, any number of times, in order, and never after
+    ///     `completion`; `nil` when nobody asked for it.
     ///   - completion: Receives the response or the transport's error, exactly once, never
     ///     before `send` returns. APIKit processes the response where this is called (unless
     ///     the session has a completion queue), so call it from a queue that may run a little
@@ -50,6 +72,7 @@ public protocol Transport: Sendable {
     /// - Returns: The transfer in flight, to cancel it.
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
 
@@ -57,9 +80,9 @@ public protocol Transport: Sendable {
     ///
     /// This is what ``Request/response(using:options:progress:)`` awaits, in the caller's task,
     /// for a request sent once without interceptors, progress, a resource timeout or a
-    /// completion queue; every other call takes ``send(_:completion:)``.
+    /// completion queue; every other call takes ``send(_:progress:completion:)``.
     ///
-    /// The default implementation calls ``send(_:completion:)`` and awaits its completion: every
+    /// The default implementation calls ``send(_:progress:completion:)`` and awaits its completion: every
     /// transport has it. A transport that can resume the awaiting task straight from where the
     /// response ends implements it, and saves the thread the completion would run on
     /// (`AsyncHTTPClientTransport` resumes it from its event loop).
@@ -67,7 +90,7 @@ public protocol Transport: Sendable {
     /// Rules a transport follows:
     ///
     /// - it returns the response and its whole body, or throws the error that stopped the
-    ///   transfer (a `URLError` where one fits), as ``send(_:completion:)`` completes;
+    ///   transfer (a `URLError` where one fits), as ``send(_:progress:completion:)`` completes;
     /// - cancelling the awaiting task stops the transfer, and the call then throws soon,
     ///   usually `URLError(.cancelled)`; the default implementation throws it at once, without
     ///   waiting for the transport's completion, which it then ignores.
@@ -83,29 +106,10 @@ public protocol Transport: Sendable {
     /// - Throws: The error that stopped the transfer.
     func send(_ request: URLRequest) async throws -> TransportResponse
 
-    /// Starts sending `request`, reporting the transfer's progress as it goes.
-    ///
-    /// The default implementation calls ``send(_:completion:)`` and reports no progress: a
-    /// transport that can observe its transfers implements this (``URLSessionTransport``
-    /// does; ``StubTransport``, which has no transfer to watch,
-    /// reports its totals in two steps once it has ended).
-    ///
-    /// - Parameters:
-    ///   - request: The request as APIKit built it.
-    ///   - progress: Receives the progress, any number of times, in order, and never after
-    ///     `completion`.
-    ///   - completion: As for ``send(_:completion:)``.
-    /// - Returns: The transfer in flight, to cancel it.
-    func send(
-        _ request: URLRequest,
-        progress: @escaping ProgressHandler,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask
-
     /// Starts sending `request` and reports its response as it arrives: the head, then the
     /// body in chunks, then the end.
     ///
-    /// The default implementation calls ``send(_:completion:)`` and reports the whole body as
+    /// The default implementation calls ``send(_:progress:completion:)`` and reports the whole body as
     /// one chunk once it has arrived: every transport can stream, but only one that implements
     /// this reports chunks as they arrive (``URLSessionTransport`` and ``StubTransport`` do;
     /// a `URLSession` given to `perform(session:)` does not, as APIKit is not its delegate).
@@ -205,7 +209,7 @@ public protocol Transport: Sendable {
 }
 
 extension Transport {
-    /// Sends `request` with ``send(_:completion:)`` and awaits its completion.
+    /// Sends `request` with ``send(_:progress:completion:)`` and awaits its completion.
     ///
     /// Cancelling the awaiting task cancels the transfer and throws `URLError(.cancelled)` at
     /// once; the transport's own completion, when it comes, is ignored. A task cancelled before
@@ -220,24 +224,7 @@ extension Transport {
 }
 
 extension Transport {
-    /// Sends `request` with ``send(_:completion:)``, without reporting progress.
-    ///
-    /// - Parameters:
-    ///   - request: The request as APIKit built it.
-    ///   - progress: Never called.
-    ///   - completion: As for ``send(_:completion:)``.
-    /// - Returns: The transfer in flight, to cancel it.
-    public func send(
-        _ request: URLRequest,
-        progress: @escaping ProgressHandler,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        send(request, completion: completion)
-    }
-}
-
-extension Transport {
-    /// Sends `request` with ``send(_:completion:)`` and reports the response, the whole body as
+    /// Sends `request` with ``send(_:progress:completion:)`` and reports the response, the whole body as
     /// one chunk (none when it is empty), and the end.
     ///
     /// - Parameters:
@@ -248,7 +235,7 @@ extension Transport {
         _ request: URLRequest,
         onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask {
-        send(request) { result in
+        send(request, progress: nil) { result in
             switch result {
             case .success(let response):
                 onEvent(.response(response.urlResponse))

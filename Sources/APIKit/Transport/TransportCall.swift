@@ -1,4 +1,4 @@
-/// One ``Transport/send(_:completion:)`` awaited: the default implementation of
+/// One ``Transport/send(_:progress:completion:)`` awaited: the default implementation of
 /// ``Transport/send(_:)``.
 ///
 /// The continuation is resumed exactly once: with the transport's outcome, or — when the
@@ -20,7 +20,7 @@ final class TransportCall: Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
                 call.start(continuation) {
-                    transport.send(request) { result in call.finish(result) }
+                    transport.send(request, progress: nil) { result in call.finish(result) }
                 }
             }
         } onCancel: {

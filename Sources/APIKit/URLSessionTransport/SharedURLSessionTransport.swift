@@ -18,10 +18,27 @@ struct SharedURLSessionTransport: Transport {
     /// The caller's session.
     let urlSession: URLSession
 
+    /// Sends `request` with a completion handler's task; with `progress`, reports the transfer's
+    /// totals once it has ended: a session APIKit does not delegate for cannot show a transfer
+    /// while it runs.
+    ///
+    /// Just before a response is delivered, `progress` receives two steps, as
+    /// ``StubTransport`` reports them: the whole body sent (its known length), then the whole
+    /// response body received. A failed or cancelled transfer reports none. For progress while
+    /// the transfer runs, send through a ``URLSessionTransport`` (`Session()` does).
+    ///
+    /// - Parameters:
+    ///   - request: The request to send.
+    ///   - progress: Receives the two final steps, before `completion`, on the delegate queue.
+    ///   - completion: Receives the response and body, or the error; on the delegate queue.
+    /// - Returns: The transfer, to cancel it.
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
+        let completion =
+            progress.map { TransferProgress.reportingEnd(of: request, to: $0, then: completion) } ?? completion
         // Most requests have no body stream: a data task, as before bodies were framed here,
         // without the closures of the upload path (callgrind: ~3k instructions a request).
         guard URLSessionUpload.needsFraming(request) else {
@@ -36,27 +53,6 @@ struct SharedURLSessionTransport: Transport {
             }
             return urlSession.dataTask(with: request, completionHandler: URLSession.handler(completion))
         }
-    }
-
-    /// Sends `request` like ``send(_:completion:)`` and reports its totals once it has ended:
-    /// a session APIKit does not delegate for cannot show a transfer while it runs.
-    ///
-    /// Just before a response is delivered, `progress` receives two steps, as
-    /// ``StubTransport`` reports them: the whole body sent (its known length), then the whole
-    /// response body received. A failed or cancelled transfer reports none. For progress while
-    /// the transfer runs, send through a ``URLSessionTransport`` (`Session()` does).
-    ///
-    /// - Parameters:
-    ///   - request: The request to send.
-    ///   - progress: Receives the two final steps, before `completion`, on the delegate queue.
-    ///   - completion: Receives the response and body, or the error; on the delegate queue.
-    /// - Returns: The transfer, to cancel it.
-    func send(
-        _ request: URLRequest,
-        progress: @escaping ProgressHandler,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        send(request, completion: TransferProgress.reportingEnd(of: request, to: progress, then: completion))
     }
 
 }

@@ -70,30 +70,13 @@ public final class URLSessionTransport: Transport {
         session.finishTasksAndInvalidate()
     }
 
-    /// Sends `request`, without reporting progress; a body of known length goes out with its
-    /// `Content-Length` (see ``RequestBody``).
+    /// Sends `request`, reporting its progress when `progress` is given; a body of known length
+    /// goes out with its `Content-Length` (see ``RequestBody``).
     ///
-    /// A request whose body needs no framing of APIKit's is a data task with a completion
-    /// handler, as a `URLSession` transport sends it; a body from disk goes through the
-    /// delegate, whose byte counts let a cancellation wait for a moment when corelibs cannot
-    /// crash on it.
-    ///
-    /// - Parameters:
-    ///   - request: The request to send.
-    ///   - completion: Receives the response and body, or the error; on the delegate queue.
-    /// - Returns: The transfer, to cancel it.
-    public func send(
-        _ request: URLRequest,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        guard URLSessionUpload.needsFraming(request) else {
-            return session.sendDataTask(request, completion: completion)
-        }
-        return start(request, progress: nil, completion: completion)
-    }
-
-    /// Sends `request`, reporting its progress; a body of known length goes out with its
-    /// `Content-Length` (see ``RequestBody``).
+    /// Without `progress`, a request whose body needs no framing of APIKit's is a data task with
+    /// a completion handler, as a `URLSession` transport sends it; with `progress`, or with a
+    /// body from disk, the task goes through the delegate, whose byte counts report the
+    /// progress and let a cancellation wait for a moment when corelibs cannot crash on it.
     ///
     /// - Parameters:
     ///   - request: The request to send.
@@ -102,10 +85,13 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
-        progress: @escaping ProgressHandler,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        start(request, progress: progress, completion: completion)
+        guard progress != nil || URLSessionUpload.needsFraming(request) else {
+            return session.sendDataTask(request, completion: completion)
+        }
+        return start(request, progress: progress, completion: completion)
     }
 
     /// Sends `request` and reports the response, then each chunk of the body as the data

@@ -61,10 +61,11 @@ final class HeldTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let inner = inner
-        let release: @Sendable () -> Void = { _ = inner.send(request, completion: completion) }
+        let release: @Sendable () -> Void = { _ = inner.send(request, progress: progress, completion: completion) }
         let ready = held.withLock { held -> [@Sendable () -> Void] in
             held.arrived += 1
             guard held.arrived >= count else {
@@ -101,15 +102,18 @@ final class GatedTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        guard holds(request) else { return inner.send(request, completion: completion) }
+        guard holds(request) else { return inner.send(request, progress: progress, completion: completion) }
         let inner = inner
         let isHeld = gate.withLock { gate in
-            if !gate.isOpen { gate.waiting.append { _ = inner.send(request, completion: completion) } }
+            if !gate.isOpen {
+                gate.waiting.append { _ = inner.send(request, progress: progress, completion: completion) }
+            }
             return !gate.isOpen
         }
-        guard isHeld else { return inner.send(request, completion: completion) }
+        guard isHeld else { return inner.send(request, progress: progress, completion: completion) }
         held.record(request)
         return HeldTask()
     }

@@ -13,6 +13,7 @@ private struct SendOnlyTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let response = HTTPURLResponse(
@@ -56,9 +57,10 @@ private final class FileWritingTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        StubTransport(.success(status: 200, body: "sent")).send(request, completion: completion)
+        StubTransport(.success(status: 200, body: "sent")).send(request, progress: progress, completion: completion)
     }
 
     func stream(
@@ -127,9 +129,10 @@ private final class PushTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        StubTransport(.success(status: 200, body: "sent")).send(request, completion: completion)
+        StubTransport(.success(status: 200, body: "sent")).send(request, progress: progress, completion: completion)
     }
 
     func stream(

@@ -19,9 +19,22 @@ struct ObservingConformanceTests {
         requireSendable(URLSessionTransport.self)
     }
 
-    @Test("a transport that only implements send(_:completion:) still answers a call with progress, reporting none")
+    /// A transport that cannot observe its transfers: it ignores the `progress` it is given.
+    struct IgnoringProgress: Transport {
+        let base: any Transport
+
+        func send(
+            _ request: URLRequest,
+            progress: ProgressHandler?,
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+        ) -> any TransportTask {
+            base.send(request, progress: nil, completion: completion)
+        }
+    }
+
+    @Test("a transport that ignores the progress it is given still answers a call with progress, reporting none")
     func transportWithoutProgress() async throws {
-        let transport = RecordingTransport(StubTransport(.success(body: "plain")))
+        let transport = RecordingTransport(IgnoringProgress(base: StubTransport(.success(body: "plain"))))
         let recorder = ProgressRecorder()
 
         let value = try await SecretRequest().response(
@@ -30,5 +43,18 @@ struct ObservingConformanceTests {
         #expect(value == "plain")
         #expect(transport.sent.withLock { $0.count } == 1)
         #expect(recorder.all.isEmpty)
+    }
+
+    @Test("a transport that wraps another passes the progress on: the stub's two steps arrive through it")
+    func wrapperPassesProgressOn() async throws {
+        let transport = RecordingTransport(StubTransport(.success(body: "plain")))
+        let recorder = ProgressRecorder()
+
+        let value = try await SecretRequest().response(
+            using: Session(transport: transport), progress: recorder.handler)
+
+        #expect(value == "plain")
+        #expect(recorder.all.map(\.bytesReceived) == [0, 5])
+        #expect(recorder.all.last?.expectedBytesToReceive == 5)
     }
 }

@@ -20,6 +20,7 @@ struct ScriptedTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let index = sent.withLock { sent in
@@ -27,7 +28,7 @@ struct ScriptedTransport: Transport {
             return sent.count - 1
         }
         let answer = script[min(index, script.count - 1)]
-        return StubTransport(answer).send(request, completion: completion)
+        return StubTransport(answer).send(request, progress: progress, completion: completion)
     }
 }
 

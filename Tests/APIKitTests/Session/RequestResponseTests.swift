@@ -130,10 +130,12 @@ struct RequestResponseTests {
 
         func send(
             _ request: URLRequest,
+            progress: ProgressHandler?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             roads.withLock { $0.append("completion") }
-            return StubTransport(.success(body: "by completion")).send(request, completion: completion)
+            return StubTransport(.success(body: "by completion")).send(
+                request, progress: progress, completion: completion)
         }
 
         func send(_ request: URLRequest) async throws -> TransportResponse {
@@ -167,7 +169,7 @@ struct RequestResponseTests {
     }
 
     @Test(
-        "a plain call awaits the transport's async send; a call that needs the completion road takes send(_:completion:)",
+        "a plain call awaits the transport's async send; a call that needs the completion road takes send(_:progress:completion:)",
         arguments: Road.allCases)
     func roads(road: Road) async throws {
         let transport = RoadTransport()

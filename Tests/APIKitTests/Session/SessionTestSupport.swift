@@ -76,11 +76,12 @@ struct RecordingTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         sent.withLock { $0.append(request) }
         log?.append("send")
-        return base.send(request) { [results] result in
+        return base.send(request, progress: progress) { [results] result in
             results.record(result)
             completion(result)
         }

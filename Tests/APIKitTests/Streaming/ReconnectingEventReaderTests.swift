@@ -32,6 +32,7 @@ final class ScriptedStreamTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         queue.async { completion(.failure(URLError(.unsupportedURL))) }

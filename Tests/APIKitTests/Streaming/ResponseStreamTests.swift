@@ -276,9 +276,10 @@ struct ObservedTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        ObservedTask(base: base.send(request, completion: completion), onCancel: onCancel)
+        ObservedTask(base: base.send(request, progress: progress, completion: completion), onCancel: onCancel)
     }
 
     func stream(
@@ -295,9 +296,10 @@ struct SendOnlyStub: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        base.send(request, completion: completion)
+        base.send(request, progress: progress, completion: completion)
     }
 }
 
@@ -320,6 +322,7 @@ final class ManualTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         queue.async { completion(.failure(URLError(.unsupportedURL))) }

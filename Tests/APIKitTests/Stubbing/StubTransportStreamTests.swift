@@ -50,9 +50,10 @@ private struct SendOnlyTransport: Transport {
 
     func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        base.send(request, completion: completion)
+        base.send(request, progress: progress, completion: completion)
     }
 }
 
@@ -70,7 +71,7 @@ struct StubTransportStreamTests {
     func sendJoinsChunks() async throws {
         let stub = StubTransport(.stream(chunks: ["ab", "cd"], interval: 0.01))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        _ = stub.send(URLRequest(url: stubBase)) { probe.record($0) }
+        _ = stub.send(URLRequest(url: stubBase), progress: nil) { probe.record($0) }
         let response = try #require(await probe.first()).get()
         #expect(String(decoding: response.data, as: UTF8.self) == "abcd")
     }

@@ -13,7 +13,7 @@ struct StubTransportTests {
     ) async -> (result: Result<TransportResponse, any Error>?, returned: Bool) {
         let probe = CompletionProbe<(Result<TransportResponse, any Error>, Bool)>()
         _ = InsideCall.run {
-            transport.send(request) { probe.record(($0, !InsideCall.isInside)) }
+            transport.send(request, progress: nil) { probe.record(($0, !InsideCall.isInside)) }
         }
         let first = await probe.first()
         return (first?.0, first?.1 ?? false)
@@ -70,7 +70,7 @@ struct StubTransportTests {
             return .success(body: "late", delay: 30)
         }
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        let task = transport.send(URLRequest(url: stubBase), completion: probe.handler)
+        let task = transport.send(URLRequest(url: stubBase), progress: nil, completion: probe.handler)
         _ = await asked.first()
 
         task.cancel()

@@ -6,7 +6,7 @@ import Testing
 
 /// `Transport.send(_:)`'s default: the completion form awaited, exactly once, whatever comes
 /// first — the transport's answer or the awaiting task's cancellation.
-@Suite("Transport.send(_:) by default: send(_:completion:) awaited")
+@Suite("Transport.send(_:) by default: send(_:progress:completion:) awaited")
 struct TransportCallTests {
     /// A transport that answers only when the test says, and records its cancellations.
     final class HeldTransport: Transport, Sendable {
@@ -21,6 +21,7 @@ struct TransportCallTests {
 
         func send(
             _ request: URLRequest,
+            progress: ProgressHandler?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             completions.withLock { $0.append(completion) }

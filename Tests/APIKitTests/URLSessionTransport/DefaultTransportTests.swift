@@ -47,7 +47,7 @@ struct DefaultTransportTests {
         let endpoint = StubEndpoint(.status(200, body: "direct"))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
 
-        let task = stubbedTransport().send(URLRequest(url: endpoint.base), completion: probe.handler)
+        let task = stubbedTransport().send(URLRequest(url: endpoint.base), progress: nil, completion: probe.handler)
 
         #expect(task is URLSessionDataTask)
         let response = try #require(await probe.first()).get()
@@ -61,7 +61,7 @@ struct DefaultTransportTests {
         let endpoint = StubEndpoint(.status(200, delay: 30))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
 
-        let task = stubbedTransport().send(URLRequest(url: endpoint.base), completion: probe.handler)
+        let task = stubbedTransport().send(URLRequest(url: endpoint.base), progress: nil, completion: probe.handler)
         task.cancel()
 
         let result = try #require(await probe.first())

@@ -8,7 +8,9 @@ import Testing
 struct URLSessionTransportTests {
     func send(_ request: URLRequest) async -> Result<TransportResponse, any Error>? {
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        _ = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(request) { probe.record($0) }
+        _ = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(request, progress: nil) {
+            probe.record($0)
+        }
         return await probe.first()
     }
 
@@ -31,7 +33,9 @@ struct URLSessionTransportTests {
     func cancel() async throws {
         let endpoint = StubEndpoint(.status(200, delay: 30))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        let task = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(URLRequest(url: endpoint.base)) {
+        let task = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(
+            URLRequest(url: endpoint.base), progress: nil
+        ) {
             probe.record($0)
         }
         #expect((task as? URLSessionDataTask)?.state == .running)

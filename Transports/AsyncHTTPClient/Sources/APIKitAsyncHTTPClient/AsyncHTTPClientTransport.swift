@@ -218,29 +218,36 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends `request` with AsyncHTTPClient, without reporting progress.
+    /// Sends `request` with AsyncHTTPClient, reporting its upload and download progress when
+    /// `progress` is given.
     ///
     /// - Parameters:
     ///   - request: The request as APIKit built it.
+    ///   - progress: Receives the progress as chunks of the body are handed to the client and
+    ///     chunks of the response arrive; in order, never after `completion`.
     ///   - completion: Receives the response and its whole body, or the error (a `URLError`
     ///     where one fits), exactly once, on a Dispatch thread.
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
+        progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        // The common request (a body in memory or none) runs on the event loop, without a task.
-        if let transfer = EventLoopTransfer.start(request, on: client, owner: self, completion: completion) {
+        // The common request (a body in memory or none, no progress) runs on the event loop,
+        // without a task.
+        if progress == nil,
+            let transfer = EventLoopTransfer.start(request, on: client, owner: self, completion: completion)
+        {
             return transfer
         }
-        return start(request, progress: nil, completion: completion)
+        return start(request, progress: progress, completion: completion)
     }
 
     /// Sends `request` with AsyncHTTPClient and returns its response, in the awaiting task.
     ///
     /// A request whose body is in memory (or absent) resumes the awaiting task straight from
     /// the event loop where its response ended: no thread runs between them. Any other goes
-    /// through a task on Dispatch's threads, as ``send(_:completion:)`` does.
+    /// through a task on Dispatch's threads, as ``send(_:progress:completion:)`` does.
     ///
     /// - Parameter request: The request as APIKit built it.
     /// - Returns: The response and its whole body.
@@ -262,23 +269,6 @@ public final class AsyncHTTPClientTransport: Transport {
         }
     }
 
-    /// Sends `request` with AsyncHTTPClient, reporting its upload and download progress.
-    ///
-    /// - Parameters:
-    ///   - request: The request as APIKit built it.
-    ///   - progress: Receives the progress as chunks of the body are handed to the client and
-    ///     chunks of the response arrive; in order, never after `completion`.
-    ///   - completion: Receives the response and its whole body, or the error (a `URLError`
-    ///     where one fits), exactly once, on a Dispatch thread.
-    /// - Returns: The transfer, to cancel it.
-    public func send(
-        _ request: URLRequest,
-        progress: @escaping ProgressHandler,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        start(request, progress: progress, completion: completion)
-    }
-
     /// Sends `request` with AsyncHTTPClient and reports the response as it arrives: the head,
     /// each chunk of the body as AsyncHTTPClient reads it, then the end.
     ///
@@ -287,7 +277,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// one: a consumer that takes its time slows the transfer down (AsyncHTTPClient stops
     /// reading from the socket) instead of piling chunks up in memory. ``APIKit/TransportTask/cancel()`` closes the
     /// connection and ends the events with `.failed(URLError(.cancelled))`; the idle timeout
-    /// (`URLRequest.timeoutInterval`) applies between chunks, as it does for ``send(_:completion:)``.
+    /// (`URLRequest.timeoutInterval`) applies between chunks, as it does for ``send(_:progress:completion:)``.
     ///
     /// ```swift
     /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))

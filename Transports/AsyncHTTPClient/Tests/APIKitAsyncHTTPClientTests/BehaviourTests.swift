@@ -44,7 +44,7 @@ struct BehaviourTests {
     ) {
         let caller = pthread_self()
         let inSend = Protected(true)
-        _ = transport.send(request) { result in
+        _ = transport.send(request, progress: nil) { result in
             if inSend.value, pthread_equal(caller, pthread_self()) != 0 { calledInside.withLock { $0 = true } }
             completion(result)
         }
@@ -101,7 +101,7 @@ struct BehaviourTests {
                     })
                 else { return }
                 let started = Date()
-                _ = transport.send(never) { result in
+                _ = transport.send(never, progress: nil) { result in
                     neverEnded.record((result, Date().timeIntervalSince(started)))
                     release.signal()
                 }
@@ -141,7 +141,7 @@ struct BehaviourTests {
         let transport = AsyncHTTPClientTransport(configuration: configuration)
         let holdTag = UUID().uuidString
         let never = try #require(URL(string: FaultServer.baseURL.absoluteString + "/never?tag=\(holdTag)"))
-        let holding = (0..<2).map { _ in transport.send(URLRequest(url: never)) { _ in } }
+        let holding = (0..<2).map { _ in transport.send(URLRequest(url: never), progress: nil) { _ in } }
         // both connections taken once the server has both requests (30 s at most)
         var held: [Int] = []
         for _ in 0..<600 where held.count < 2 {

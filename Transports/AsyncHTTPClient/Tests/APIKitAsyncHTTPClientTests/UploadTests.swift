@@ -24,7 +24,7 @@ struct UploadTests {
         #expect(request.requestBody?.inMemoryData == nil, "the body must be streamed from disk")
 
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        let task = AsyncHTTPClientTransport().send(request) { result in
+        let task = AsyncHTTPClientTransport().send(request, progress: nil) { result in
             #expect(temporarySpoolFiles().subtracting(spooledBefore).isEmpty, "a spool file was written")
             probe.record(result)
         }
