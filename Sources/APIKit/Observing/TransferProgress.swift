@@ -60,13 +60,15 @@ public struct TransferProgress: Sendable, Hashable {
 
     /// The completion of a transport that cannot watch a transfer run (``StubTransport``, a plain
     /// `URLSession`): on success it reports the transfer's two final steps to `progress`, then
-    /// calls `completion`; a failure or a cancellation reports none.
+    /// calls `completion`; a failure or a cancellation reports none. Without `progress`, it is
+    /// `completion` itself.
     static func reportingEnd(
         of request: URLRequest,
-        to progress: @escaping ProgressHandler,
+        to progress: ProgressHandler?,
         then completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable (Result<TransportResponse, any Error>) -> Void {
-        { result in
+        guard let progress else { return completion }
+        return { result in
             if case .success(let response) = result { reportEnded(request, response: response, to: progress) }
             completion(result)
         }

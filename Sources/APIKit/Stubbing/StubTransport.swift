@@ -77,8 +77,7 @@ public struct StubTransport: Transport {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let completion =
-            progress.map { TransferProgress.reportingEnd(of: request, to: $0, then: completion) } ?? completion
+        let completion = TransferProgress.reportingEnd(of: request, to: progress, then: completion)
         let task = StubTask(completion: completion)
         DispatchQueue.global().async { [respond, time] in
             guard !task.isFinished else { return }

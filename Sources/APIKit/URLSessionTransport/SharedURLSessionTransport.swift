@@ -37,8 +37,7 @@ struct SharedURLSessionTransport: Transport {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        let completion =
-            progress.map { TransferProgress.reportingEnd(of: request, to: $0, then: completion) } ?? completion
+        let completion = TransferProgress.reportingEnd(of: request, to: progress, then: completion)
         // Most requests have no body stream: a data task, as before bodies were framed here,
         // without the closures of the upload path (callgrind: ~3k instructions a request).
         guard URLSessionUpload.needsFraming(request) else {
