@@ -44,19 +44,6 @@ final class StreamEventLog: Sendable {
     }
 }
 
-/// A transport that only implements `send`: it streams through the protocol's default.
-private struct SendOnlyTransport: Transport {
-    let base: StubTransport
-
-    func send(
-        _ request: URLRequest,
-        progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        base.send(request, progress: progress, completion: completion)
-    }
-}
-
 @Suite("Transport.stream: the seam for streamed responses")
 struct StubTransportStreamTests {
     @Test("a stubbed stream delivers the response, each chunk in order, then finished")
@@ -102,7 +89,7 @@ struct StubTransportStreamTests {
 
     @Test("a transport with only send streams the whole body as one chunk")
     func defaultImplementation() async {
-        let transport = SendOnlyTransport(base: StubTransport(.stream(chunks: ["a", "b"])))
+        let transport = SendOnlyStub(base: StubTransport(.stream(chunks: ["a", "b"])))
         let log = StreamEventLog()
         _ = transport.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 200", "data ab", "finished"])
@@ -110,7 +97,7 @@ struct StubTransportStreamTests {
 
     @Test("the default implementation sends no chunk for an empty body")
     func defaultImplementationEmptyBody() async {
-        let transport = SendOnlyTransport(base: StubTransport(.success(status: 204)))
+        let transport = SendOnlyStub(base: StubTransport(.success(status: 204)))
         let log = StreamEventLog()
         _ = transport.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 204", "finished"])
