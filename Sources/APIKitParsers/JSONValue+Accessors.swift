@@ -110,9 +110,4 @@ extension JSONValue {
         }
         return value
     }
-
-    /// Whether the value is `null`.
-    public var isNull: Bool {
-        self == .null
-    }
 }

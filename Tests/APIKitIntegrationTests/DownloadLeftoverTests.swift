@@ -61,7 +61,7 @@ struct DownloadLeftoverTests {
             let resume = try #require(error?.downloadResumeData)
             #expect(resume.bytesReceived == received)
             #expect(files(holding: marker, besides: directory) == [resume.partialFileURL.path])
-            resume.removePartialFile()
+            try FileManager.default.removeItem(at: resume.partialFileURL)
         }
         #expect(files(holding: marker, besides: directory) == [])
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["body.bin"])

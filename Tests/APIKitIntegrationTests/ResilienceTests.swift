@@ -110,7 +110,7 @@ struct ResilienceIntegrationTests {
     func retriedStatus() async throws {
         let waits = Protected<[TimeInterval]>([])
         let counter = AttemptCounter()
-        let session = Session(transport: TestTransport.shared, interceptors: [counter], retryPolicy: .default)
+        let session = Session(transport: TestTransport.shared, interceptors: [counter], retryPolicy: RetryPolicy())
             .recordingWaits(into: waits)
         do {
             _ = try await StatusRequest(code: 503).response(using: session)
@@ -128,7 +128,7 @@ struct ResilienceIntegrationTests {
     func retriedConnection() async throws {
         let waits = Protected<[TimeInterval]>([])
         let base = try HTTPBin.refusedURL()
-        let session = Session(transport: TestTransport.shared, retryPolicy: .default).recordingWaits(into: waits)
+        let session = Session(transport: TestTransport.shared, retryPolicy: RetryPolicy()).recordingWaits(into: waits)
         do {
             _ = try await GetRequest(path: "anything", parser: RawDataParser(), base: base).response(using: session)
             Issue.record("expected a transport error")

@@ -20,7 +20,7 @@ struct JSONParserJSONValueTests {
         #expect(value["user"]?["id"]?.intValue == 7)
         #expect(value["user"]?["ratio"]?.doubleValue == 0.5)
         #expect(value["user"]?["admin"]?.boolValue == false)
-        #expect(value["user"]?["boss"]?.isNull == true)
+        #expect(value["user"]?["boss"] == .null)
         #expect(value["user"]?["missing"]?[3] == nil)
     }
 

@@ -35,8 +35,7 @@ struct JSONValueAccessorsTests {
     @Test("a member that is null is .null, not nil")
     func nullMember() {
         #expect(Self.document["user"]?["manager"] == .null)
-        #expect(Self.document["user"]?["manager"]?.isNull == true)
-        #expect(Self.document["user"]?["id"]?.isNull == false)
+        #expect(Self.document["user"]?["id"] != .null)
     }
 
     @Test("stringValue reads strings only")
@@ -79,15 +78,15 @@ struct JSONValueAccessorsTests {
         #expect(JSONValue.string("true").boolValue == nil)
     }
 
-    @Test("arrayValue, objectValue and isNull read their own case only")
+    @Test("arrayValue and objectValue read their own case only; null equals only null")
     func containers() {
         #expect(JSONValue.array([1]).arrayValue == [1])
         #expect(JSONValue.object(["a": 1]).arrayValue == nil)
         #expect(JSONValue.object(["a": 1]).objectValue == ["a": 1])
         #expect(JSONValue.array([]).objectValue == nil)
-        #expect(JSONValue.null.isNull)
-        #expect(!JSONValue.integer(0).isNull)
-        #expect(!JSONValue.string("").isNull)
-        #expect(!JSONValue.bool(false).isNull)
+        #expect(JSONValue.null == .null)
+        #expect(JSONValue.integer(0) != .null)
+        #expect(JSONValue.string("") != .null)
+        #expect(JSONValue.bool(false) != .null)
     }
 }

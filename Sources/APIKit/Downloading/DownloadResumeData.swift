@@ -1,9 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// What a resumable download that failed left behind: its partial file and what is needed to
 /// ask the server for the rest.
 ///
@@ -17,8 +11,9 @@
 ///
 /// The partial file is a hidden file next to the destination, never the destination itself.
 /// It stays until a resumed download completes (it becomes the destination) or fails for
-/// good; call ``removePartialFile()`` to give up on it. The value is `Codable`, so it can
-/// outlive the process.
+/// good; to give up on it, remove the file at ``partialFileURL``
+/// (`try? FileManager.default.removeItem(at: resume.partialFileURL)`). The value is `Codable`,
+/// so it can outlive the process.
 ///
 /// ```swift
 /// do {
@@ -59,15 +54,6 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         self.bytesReceived = bytesReceived
         self.validator = validator
         self.url = url
-    }
-
-    /// Removes the partial file, to give up on resuming; does nothing when it is gone.
-    ///
-    /// ```swift
-    /// error.downloadResumeData?.removePartialFile()
-    /// ```
-    public func removePartialFile() {
-        _ = unlink(partialFileURL.path)
     }
 
     /// The validator of `response` to send as `If-Range`, as RFC 9110 (13.1.5) allows it: a

@@ -69,8 +69,10 @@ public enum BuildError: Error, Sendable {
             }
         }
     }
-    /// A header that frames the message — `Content-Length`, `Transfer-Encoding` or another
-    /// that ``framingHeaderNames`` lists — was set by something other than the transport, which
+    /// A header that frames the message or belongs to one connection — `Content-Length`,
+    /// `Transfer-Encoding`, `TE`, `Trailer`, `Connection`, `Keep-Alive`, `Proxy-Connection` or
+    /// `Upgrade` (RFC 9112 section 6, RFC 9110 section 7.6.1) — was set by something other than
+    /// the transport, which
     /// frames every body from what the body says about itself (its length). Nothing was sent.
     /// The source names where the header came from; its value is not kept.
     case framingHeader(_ name: String, source: HeaderSource)
@@ -159,17 +161,6 @@ public enum BuildError: Error, Sendable {
             [field]
         }
     }
-}
-
-extension BuildError {
-    /// The headers that frame an HTTP/1.1 message or belong to one connection, which the
-    /// transport alone sets (RFC 9112 section 6, RFC 9110 section 7.6.1; HTTP/2 forbids the
-    /// connection-specific ones): `Content-Length`, `Transfer-Encoding`, `TE`, `Trailer`,
-    /// `Connection`, `Keep-Alive`, `Proxy-Connection` and `Upgrade`. Setting one anywhere —
-    /// a wrapper, ``Session/defaultHeaders``, ``Request/intercept(urlRequest:)``, an
-    /// ``Interceptor`` or an ``Authenticator`` — fails the request with
-    /// ``framingHeader(_:source:)``.
-    public static let framingHeaderNames: [String] = HTTPSyntax.framingHeaderNames
 }
 
 extension BuildError: CustomStringConvertible {

@@ -48,7 +48,7 @@ public struct BodyEncoding: Hashable, Sendable, CustomStringConvertible {
     /// ``FileBody``.
     ///
     /// - Parameter contentType: The media type of the file; `nil` for the one its extension
-    ///   implies (``MultipartFile/mimeType(forPathExtension:)``).
+    ///   implies (the table ``MultipartFile`` uses).
     /// - Returns: The encoding.
     public static func file(contentType: String? = nil) -> BodyEncoding {
         BodyEncoding(kind: .file(contentType: contentType))

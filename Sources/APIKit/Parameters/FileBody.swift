@@ -22,7 +22,7 @@
 /// is a readable regular file and notes its size, which is sent as `Content-Length`; a file that
 /// cannot be read fails with ``BuildError/unreadableFile(field:key:path:reason:)`` and nothing
 /// is sent. The content type defaults to the one the file's extension implies
-/// (``MultipartFile/mimeType(forPathExtension:)``); a ``Header`` named `Content-Type` replaces
+/// (the table ``MultipartFile`` uses); a ``Header`` named `Content-Type` replaces
 /// it. Each attempt of a retried request reads the file again from its start, and the transfer
 /// reports upload progress and can be cancelled like any other.
 ///

@@ -13,8 +13,9 @@
 /// ```
 ///
 /// The filename defaults to the file URL's last path component, and the media type to the
-/// one ``mimeType(forPathExtension:)`` gives for the filename's extension
-/// (`application/octet-stream` for an unknown one); both can be given instead.
+/// one a built-in table gives for the filename's extension, compared case-insensitively
+/// (`image/png` for `png`, `application/octet-stream` for an unknown one; ``mimeType`` tells
+/// which was chosen); both can be given instead.
 ///
 /// A file on disk is never read into memory: building the request only checks that it is a
 /// readable regular file and notes its size, and its bytes are read in small chunks while
@@ -46,7 +47,8 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
     /// - Returns: The file part's value.
     public static func file(_ url: URL, filename: String? = nil, mimeType: String? = nil) -> MultipartFile {
         let name = filename ?? url.lastPathComponent
-        return MultipartFile(source: .file(url), filename: name, mimeType: mimeType ?? Self.mimeType(forFilename: name))
+        return MultipartFile(
+            source: .file(url), filename: name, mimeType: mimeType ?? MIMETypeTable.mimeType(forFilename: name))
     }
 
     /// Bytes in memory, sent as a file.
@@ -58,24 +60,8 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
     /// - Returns: The file part's value.
     public static func data(_ data: Data, filename: String, mimeType: String? = nil) -> MultipartFile {
         MultipartFile(
-            source: .data(data), filename: filename, mimeType: mimeType ?? Self.mimeType(forFilename: filename))
-    }
-
-    /// The media type APIKit sends for a file with this extension, compared case-insensitively:
-    /// for example `"image/png"` for `"png"`, `"application/octet-stream"` for one it does not know.
-    ///
-    /// ```swift
-    /// let type = MultipartFile.mimeType(forPathExtension: "JPG")   // "image/jpeg"
-    /// ```
-    ///
-    /// - Parameter pathExtension: The extension, without the dot.
-    /// - Returns: The media type.
-    public static func mimeType(forPathExtension pathExtension: String) -> String {
-        MIMETypeTable.mimeType(forPathExtension: pathExtension)
-    }
-
-    private static func mimeType(forFilename filename: String) -> String {
-        MIMETypeTable.mimeType(forFilename: filename)
+            source: .data(data), filename: filename, mimeType: mimeType ?? MIMETypeTable.mimeType(forFilename: filename)
+        )
     }
 
     /// Throws: a file has no representation outside a multipart body.

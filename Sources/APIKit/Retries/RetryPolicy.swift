@@ -1,7 +1,7 @@
 /// When and how often a ``Session`` sends a request again after a failure: opt-in, bounded,
 /// with exponential backoff, full jitter and `Retry-After`.
 ///
-/// By default a session does not retry (``never``). With ``default`` it retries idempotent
+/// By default a session does not retry (``never``). With `RetryPolicy()` it retries idempotent
 /// methods (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`, `TRACE`) up to 3 attempts in all, on
 /// transport failures that a new attempt may fix (timeout, lost connection, no network…, never a
 /// cancellation) and on the status codes 408, 429, 500, 502, 503 and 504. Before each retry it
@@ -9,7 +9,7 @@
 /// else the ``backoff`` delay.
 ///
 /// ```swift
-/// var api = Session(retryPolicy: .default)
+/// var api = Session(retryPolicy: RetryPolicy())
 /// api.retryPolicy.maxAttempts = 5
 /// let user = try await UserRequest(id: 1).response(using: api)
 /// // still failing after 5 attempts: the error says so
@@ -69,13 +69,13 @@ public struct RetryPolicy: Sendable {
     /// }
     /// ```
     public static let never = RetryPolicy(maxAttempts: 1)
-    /// Up to 3 attempts for idempotent methods, on transient failures and status codes, with
-    /// exponential backoff from 0.5 seconds and full jitter.
-    public static let `default` = RetryPolicy()
 
-    /// Creates a policy; every parameter has the ``default`` policy's value.
+    /// Creates a policy; with no argument, up to 3 attempts for idempotent methods, on
+    /// transient failures and status codes, with exponential backoff from 0.5 seconds and full
+    /// jitter.
     ///
     /// ```swift
+    /// let standard = RetryPolicy()
     /// let policy = RetryPolicy(maxAttempts: 4, backoff: .init(baseDelay: 1, maxDelay: 10))
     /// ```
     ///

@@ -64,7 +64,7 @@ extension Request {
     /// ``RequestHandle/cancel()`` no further step is passed on.
     ///
     /// ```swift
-    /// let api = Session(retryPolicy: .default)
+    /// let api = Session(retryPolicy: RetryPolicy())
     /// let handle = UserRequest(id: 1).perform(using: api, options: RequestOptions(timeout: 5)) { result in
     ///     print(result)   // Result<UserRequest.Response, RequestError>
     /// }

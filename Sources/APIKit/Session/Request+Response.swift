@@ -15,7 +15,7 @@ extension Request {
     /// ```swift
     /// let push = try await SetPushRequest(accessToken: token, pushReplyMe: true).response()
     ///
-    /// let api = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: .default)
+    /// let api = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: RetryPolicy())
     /// let user = try await UserRequest(id: 1).response(using: api, options: RequestOptions(timeout: 5))
     /// ```
     ///

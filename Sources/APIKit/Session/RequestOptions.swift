@@ -34,7 +34,7 @@ public struct RequestOptions: Sendable, Hashable {
     /// `URLSessionConfiguration.timeoutIntervalForResource`, which is per session.
     ///
     /// It applies to each attempt, not to the whole call: with a ``RetryPolicy`` that retries
-    /// `URLError(.timedOut)` (``RetryPolicy/default`` does, for idempotent methods), each
+    /// `URLError(.timedOut)` (`RetryPolicy()` does, for idempotent methods), each
     /// attempt has the full time again, so a call can last up to `maxAttempts` ×
     /// `resourceTimeout` plus the delays between attempts. Interceptors, credential refreshes
     /// and parsing are not counted.

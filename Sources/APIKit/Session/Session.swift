@@ -30,7 +30,7 @@
 ///
 /// ```swift
 /// let api = Session(
-///     retryPolicy: .default,
+///     retryPolicy: RetryPolicy(),
 ///     credentialStore: CredentialStore(BearerAuthenticator(auth: client), credential: savedToken),
 ///     errorBodyDecoder: .json(APIFailure.self)
 /// )
@@ -106,7 +106,7 @@ public struct Session: Sendable {
     ///   - logger: Receives every request as sent and every response, redacted; `nil` logs nothing.
     ///
     /// ```swift
-    /// let session = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: .default, logger: .print)
+    /// let session = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: RetryPolicy(), logger: .print)
     /// ```
     public init(
         transport: any Transport = URLSessionTransport.shared,

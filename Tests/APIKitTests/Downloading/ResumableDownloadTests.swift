@@ -131,7 +131,7 @@ struct ResumableDownloadTests {
     @Test("resume data whose partial file was deleted fails with partialFileUnusable before sending anything")
     func partialFileDeleted() async throws {
         let resume = try await interrupted()
-        resume.removePartialFile()
+        try FileManager.default.removeItem(at: resume.partialFileURL)
         let calls = Protected(0)
         let transport = StubTransport { _ in
             calls.withLock { $0 += 1 }
@@ -181,7 +181,7 @@ struct ResumableDownloadTests {
         #expect(resume.bytesReceived == 5)
         #expect(resume.validator == "Tue, 24 Nov 2026 10:00:00 GMT")
         #expect(try Data(contentsOf: resume.partialFileURL) == Data("first".utf8))
-        resume.removePartialFile()
+        try FileManager.default.removeItem(at: resume.partialFileURL)
         #expect(try scratch.names().isEmpty)
     }
 

@@ -78,7 +78,7 @@ struct FramingHeaderTests {
 
     @Test("every framing header name is recognised, in any case; others are not")
     func names() {
-        for name in BuildError.framingHeaderNames {
+        for name in HTTPSyntax.framingHeaderNames {
             #expect(HTTPSyntax.isFramingHeader(name))
             #expect(HTTPSyntax.isFramingHeader(name.uppercased()))
             #expect(HTTPSyntax.isFramingHeader(name.lowercased()))

@@ -18,7 +18,7 @@ struct ResilienceArticleTests {
 
     @Test("Retrying: 3 attempts, the description says so")
     func retrying() async throws {
-        var policy = RetryPolicy.default
+        var policy = RetryPolicy()
         policy.backoff = RetryPolicy.Backoff(baseDelay: 0.2, multiplier: 2, maxDelay: 2)
         let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
             .timed(by: WaitRecorder())  // not in the article: the test does not wait

@@ -81,7 +81,7 @@ struct RetryPolicyTests {
         #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 3) == nil)
         #expect(RetryPolicy.never.retryDelay(after: Self.response(503), method: .get, attempt: 1) == nil)
         #expect(RetryPolicy.never.maxAttempts == 1)
-        #expect(RetryPolicy.default.maxAttempts == 3)
+        #expect(RetryPolicy().maxAttempts == 3)
     }
 
     @Test("exponential backoff, capped by maxDelay; full jitter scales it by the random number")
@@ -151,7 +151,7 @@ struct RetryPolicyTests {
                 return reason
             }
         }
-        #expect(reason(.default) == nil)
+        #expect(reason(RetryPolicy()) == nil)
         #expect(reason(.never) == nil)
         #expect(reason(RetryPolicy(maxAttempts: 0))?.contains("maxAttempts 0") == true)
         #expect(reason(RetryPolicy(backoff: .init(baseDelay: -1)))?.contains("backoff.baseDelay") == true)

@@ -180,7 +180,7 @@ struct RequestResponseTests {
         case .plain, .requestPolicy: break
         case .interceptor: session.interceptors = [RecordingInterceptor(name: "A", log: EventLog())]
         case .progress: progress = { _ in }
-        case .sessionRetries: session.retryPolicy = .default
+        case .sessionRetries: session.retryPolicy = RetryPolicy()
         case .credentialStore: session.credentialStore = CredentialStore(Bearer(), credential: "t")
         case .resourceTimeout: options = RequestOptions(resourceTimeout: 30)
         case .completionQueue: session.completionQueue = DispatchQueue(label: "completion")

@@ -168,7 +168,7 @@ struct SessionDefaultQueryItemTests {
                 attempts.withLock { $0 += 1 }
                 return attempts.withLock { $0 } < 3 ? .success(status: 503) : .success(body: "ok")
             })
-        let session = Session(transport: transport, defaultQueryItems: ["api_key": "k"], retryPolicy: .default)
+        let session = Session(transport: transport, defaultQueryItems: ["api_key": "k"], retryPolicy: RetryPolicy())
             .timed(by: WaitRecorder())
 
         #expect(try await ItemsRequest().response(using: session) == "ok")

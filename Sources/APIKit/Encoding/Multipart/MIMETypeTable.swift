@@ -6,13 +6,13 @@ enum MIMETypeTable {
     /// The type for an unknown extension.
     static let fallback = "application/octet-stream"
 
-    /// The type for an extension, compared ASCII case-insensitively.
     /// The media type for a filename's extension; the fallback without one.
     static func mimeType(forFilename filename: String) -> String {
         guard let dot = filename.lastIndex(of: "."), dot != filename.startIndex else { return fallback }
         return mimeType(forPathExtension: String(filename[filename.index(after: dot)...]))
     }
 
+    /// The type for an extension, compared ASCII case-insensitively.
     static func mimeType(forPathExtension pathExtension: String) -> String {
         types[pathExtension.lowercased()] ?? fallback
     }
