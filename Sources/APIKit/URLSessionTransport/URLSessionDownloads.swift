@@ -195,9 +195,9 @@ final class URLSessionDownloads: Sendable {
         _ = unlink(source.path)  // gone already once renamed into place
     }
 
-    /// Ends the download of `task`, made with a completion handler (no progress was asked
-    /// for): what a delegate's task reports as `didFinishDownloadingTo` and
-    /// `didCompleteWithError`, told at once.
+    /// Ends the download of `task`, made with a completion handler: what a delegate's task
+    /// reports as `didFinishDownloadingTo` and `didCompleteWithError`, told at once. A watched
+    /// task (one with a progress handler) reports the whole body as its last step first.
     ///
     /// Such a task never reports `didWriteData`, so after a failure the bytes written are read
     /// from the length of the partial file corelibs left, and the expected ones from the task,
@@ -209,9 +209,10 @@ final class URLSessionDownloads: Sendable {
     ///   - error: What stopped the transfer, or `nil`.
     func didEnd(_ task: URLSessionDownloadTask, location: URL?, error: (any Error)?) {
         if let location {
-            // a watched task's last step, the whole body, before its completion
+            // a watched task's last step, the whole body, before its completion; no stat without one
+            let watched = error == nil && downloads.withLock { $0[task.taskIdentifier]?.progress != nil }
             var status = stat()
-            if error == nil, stat(location.path, &status) == 0 {
+            if watched, stat(location.path, &status) == 0 {
                 let expected = TransferProgress.known(task.countOfBytesExpectedToReceive)
                 report(task, written: Int64(status.st_size), expected: expected)
             }
