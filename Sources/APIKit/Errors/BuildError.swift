@@ -72,9 +72,9 @@ public enum BuildError: Error, Sendable {
     /// A header that frames the message or belongs to one connection — `Content-Length`,
     /// `Transfer-Encoding`, `TE`, `Trailer`, `Connection`, `Keep-Alive`, `Proxy-Connection` or
     /// `Upgrade` (RFC 9112 section 6, RFC 9110 section 7.6.1) — was set by something other than
-    /// the transport, which
-    /// frames every body from what the body says about itself (its length). Nothing was sent.
-    /// The source names where the header came from; its value is not kept.
+    /// the transport, which frames every body from what the body says about itself (its
+    /// length). Nothing was sent. The source names where the header came from; its value is not
+    /// kept.
     case framingHeader(_ name: String, source: HeaderSource)
     /// A ``RequestOptions/timeout`` or ``RequestOptions/resourceTimeout`` that is zero, negative, infinite or NaN.
     case invalidTimeout(TimeInterval)
