@@ -11,8 +11,9 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     public let url: URL?
     /// How many times the request was sent: more than 1 after retries (``RetryPolicy``) or a
     /// replay after a credential refresh (``CredentialStore``); 1 otherwise, also for errors
-    /// raised before anything was sent and for ``RequestError/cancelled(context:)`` (the
-    /// handle that reports a cancellation does not know how far the attempts went).
+    /// raised before anything was sent and for the ``RequestError/cancelled(context:)`` of a
+    /// request other than a download (the handle that reports such a cancellation does not know
+    /// how far the attempts went; a download's tells its attempt).
     public let attempts: Int
     /// `base` and `path` as declared, for errors raised before the URL exists.
     let declaredLocation: String

@@ -22,8 +22,10 @@
 public enum RequestError: Error {
     /// The declaration could not be turned into a `URLRequest`; nothing was sent.
     case buildFailed(BuildError, context: RequestContext)
-    /// ``Request/intercept(urlRequest:)`` or a session ``Interceptor``'s
-    /// ``Interceptor/adapt(_:for:)`` threw; nothing was sent.
+    /// ``Request/intercept(urlRequest:)``, a session ``Interceptor``'s
+    /// ``Interceptor/adapt(_:for:)`` or the session's ``Authenticator`` (applying or refreshing
+    /// the credential) threw. Nothing was sent, except after a rejected credential: a failed
+    /// refresh (``CredentialRefreshFailed``) follows a request that was sent and answered 401.
     case requestInterceptorFailed(any Error, context: RequestContext)
     /// The request could not be sent or no response arrived (usually a `URLError`:
     /// refused connection, timeout, TLS failure).
@@ -47,7 +49,8 @@ public enum RequestError: Error {
     public enum Stage: String, Sendable, Hashable, CaseIterable {
         /// Encoding the declaration into a `URLRequest`.
         case build
-        /// ``Request/intercept(urlRequest:)`` and the session's ``Interceptor/adapt(_:for:)``.
+        /// ``Request/intercept(urlRequest:)``, the session's ``Interceptor/adapt(_:for:)`` and
+        /// its ``Authenticator``.
         case requestInterceptor
         /// Sending the request and receiving the response.
         case transport
@@ -130,7 +133,7 @@ public enum RequestError: Error {
 
 extension RequestError: LocalizedError, CustomStringConvertible {
     /// `<request>: <what failed>`, for example
-    /// `POST https://api.example.com/v1/login (LoginRequest): server answered with status code 502`.
+    /// `POST https://api.example.com/v1/login (LoginRequest): server answered with status code 502 (0 body bytes)`.
     /// After retries, the text ends with the number of attempts: `… status code 503 (0 body
     /// bytes) after 3 attempts`. A decoded ``errorBody`` is named by its type, never printed.
     public var errorDescription: String? {

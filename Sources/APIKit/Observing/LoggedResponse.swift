@@ -2,8 +2,8 @@
 /// time since the request was handed to the transport, the body size and the redacted
 /// headers — or, when the transfer failed, which error stopped it.
 ///
-/// Logged where the transport calls back, before interceptors, the status check and the
-/// parser run; so `elapsed` is the network time, and a 500 is logged like a 200.
+/// Logged when the transport ends (usually where it calls back), before interceptors, the
+/// status check and the parser run; so `elapsed` is the network time, and a 500 is logged like a 200.
 ///
 /// ```swift
 /// let logger = RequestLogger { event in

@@ -24,9 +24,10 @@
 /// By default no header value (but a few harmless ones such as `Content-Type`), query value,
 /// cookie, token or body byte appears in any event; see ``LogPrivacy`` to opt in.
 ///
-/// `log` is called on the transport's callback queue (for `URLSession`, its delegate queue),
-/// the request event before `send` and the response event before the response is processed:
-/// keep it quick.
+/// `log` may be called on any thread: the request event where the request is handed to the
+/// transport, just before `send` (the caller's thread, or the task that ran the interceptors),
+/// and the response event usually where the transport calls back, before the response is
+/// processed: keep it quick.
 public struct RequestLogger: Sendable {
     /// What the events may show.
     public var privacy: LogPrivacy
@@ -43,7 +44,7 @@ public struct RequestLogger: Sendable {
     ///
     /// - Parameters:
     ///   - privacy: What the events may show; nothing secret by default.
-    ///   - log: Receives each event, on the transport's callback queue.
+    ///   - log: Receives each event, on any thread (see above).
     public init(privacy: LogPrivacy = LogPrivacy(), _ log: @escaping @Sendable (RequestLogEvent) -> Void) {
         self.privacy = privacy
         self.log = log

@@ -8,7 +8,8 @@ public struct BodyParameter: Sendable {
     public var encoding: BodyEncoding
     /// How the value is written (`Date`, `Bool`, `nil`, and for form bodies arrays and
     /// nesting); members it does not state come from the request's
-    /// ``Request/encodingStrategy``, then the defaults. Whole bodies ignore it.
+    /// ``Request/encodingStrategy``, then the defaults. A whole JSON body (``BodyEncoding/wholeJSON``)
+    /// uses its dates and bools members; raw and file bodies ignore it.
     public var strategy: EncodingStrategy
 
     /// Creates a body field.

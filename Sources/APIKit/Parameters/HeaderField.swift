@@ -1,6 +1,7 @@
 /// One HTTP header field: a name and a value.
 public struct HeaderField: Hashable, Sendable {
-    /// The field name, such as `"Authorization"`. Compared case-insensitively.
+    /// The field name, such as `"Authorization"`. A request's names are checked for duplicates
+    /// case-insensitively; two `HeaderField` values are equal only when their names match exactly.
     public var name: String
     /// The field value.
     public var value: String

@@ -22,6 +22,7 @@
 
     /// Waits `seconds` (a negative value is taken as 0).
     ///
+    /// - Parameter seconds: How long to wait.
     /// - Throws: `CancellationError` when the waiting task is cancelled.
     func sleep(for seconds: TimeInterval) async throws
 
@@ -29,6 +30,9 @@
     /// of the source's choosing and never before this returns, unless the returned timer is
     /// cancelled first.
     ///
+    /// - Parameters:
+    ///   - seconds: When to run `action`.
+    ///   - action: What to run.
     /// - Returns: The timer, to cancel it.
     func schedule(after seconds: TimeInterval, _ action: @escaping @Sendable () -> Void) -> any ScheduledAction
 }

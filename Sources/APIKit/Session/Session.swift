@@ -22,7 +22,8 @@
 /// ``Request/intercept(urlRequest:)``, the interceptors' ``Interceptor/adapt(_:for:)`` in list
 /// order, send, their ``Interceptor/inspect(_:data:for:)`` in reverse order, the request's
 /// ``Request/intercept(urlResponse:)``, the parser, ``Request/response(from:urlResponse:)``.
-/// With no interceptors every stage runs synchronously, on the transport's callback queue.
+/// With no interceptors, retry policy or credential store every stage runs synchronously, on the
+/// transport's callback queue.
 ///
 /// Opt-in, a session also sends failed requests again (``retryPolicy``), refreshes a rejected
 /// credential once for all requests in flight (``credentialStore``) and decodes the API's
@@ -40,8 +41,10 @@ public struct Session: Sendable {
     /// tests.
     public var transport: any Transport
     /// Where the response is processed and the completion called; `nil` for where the
-    /// transport calls back (the `URLSession`'s delegate queue), or a global queue for outcomes
-    /// that do not come from the transport (build errors, cancellation).
+    /// transport calls back (``URLSessionTransport``: its delegate queue) when nothing runs in
+    /// between, and a global queue otherwise: after interceptors, a retry policy or a credential
+    /// store, a resource timeout, and for outcomes that do not come from the transport (build
+    /// errors, cancellation).
     public var completionQueue: DispatchQueue?
     /// Headers added to every request that does not declare a header of the same name
     /// (compared case-insensitively), before ``Request/intercept(urlRequest:)`` runs.

@@ -24,8 +24,9 @@
 /// | `dates` | ``DateEncoding/iso8601`` | query, form, JSON |
 /// | `nils` | ``NilEncoding/omit`` | query, form, JSON |
 ///
-/// Headers, ``KeyQuery``, ``QueryDict`` (whose values are strings), path segments and whole
-/// bodies (``JSONBody``, ``DataBody``) are not affected.
+/// Headers, ``KeyQuery``, ``QueryDict`` (whose values are strings), path segments and raw or
+/// file bodies (``DataBody``, ``FileBody``) are not affected; a whole JSON body (``JSONBody``)
+/// takes `dates` and `bools` only.
 ///
 /// Start with a static member and chain the others: `.dates(.secondsSince1970).bools(.numeric)`;
 /// that is the one way to write a strategy (its members are not set one by one).
