@@ -30,6 +30,9 @@
 public struct FormURLEncodedDataParser: Parser, Sendable {
     /// What ``FormURLEncodedDataParser`` does with a key that occurs more
     /// than once in a body.
+    ///
+    /// The parser returns `[String: String]`, which holds one value per key: a repeated key is
+    /// an error by default rather than a value silently dropped.
     public enum DuplicateKeyPolicy: Sendable {
         /// Throw a ``ParsingError`` with
         /// ``ParsingError/Reason/duplicateKey(_:)``.

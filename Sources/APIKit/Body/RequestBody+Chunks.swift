@@ -23,6 +23,9 @@ extension RequestBody {
 
     /// The bytes of a ``RequestBody`` in chunks, read as they are asked for: see
     /// ``RequestBody/chunks(size:)``.
+    ///
+    /// Each iteration reads the body again from its start, so a retried request can be sent
+    /// again; a file that shrank or cannot be read throws ``RequestBodyError``.
     public struct Chunks: AsyncSequence, Sendable {
         let segments: [Segment]
         let size: Int

@@ -49,6 +49,9 @@ public enum BuildError: Error, Sendable {
     case unreadableFile(field: String, key: String, path: String, reason: UnreadableFileReason)
 
     /// Why a file to upload cannot be read.
+    ///
+    /// Carried by ``BuildError/unreadableFile(field:key:path:reason:)``; its description is
+    /// the end of the error's sentence.
     public enum UnreadableFileReason: Sendable, Hashable, CustomStringConvertible {
         /// The URL is not a `file:` URL.
         case notFileURL
@@ -83,6 +86,9 @@ public enum BuildError: Error, Sendable {
     case invalidRetryPolicy(String)
 
     /// Why a value cannot fill a path segment.
+    ///
+    /// Carried by ``BuildError/invalidPathValue(_:field:reason:)``; its description is the end
+    /// of the error's sentence, and never shows the value.
     public enum InvalidPathValueReason: Sendable, Hashable, CustomStringConvertible {
         /// An empty value, which would make an empty segment (`users//posts`).
         case empty
@@ -106,6 +112,9 @@ public enum BuildError: Error, Sendable {
     }
 
     /// Why a value cannot be written into a query string or a form body.
+    ///
+    /// Carried by ``BuildError/unsupportedValue(field:key:reason:)``; its description is the
+    /// end of the error's sentence.
     public enum UnsupportedValueReason: Sendable, Hashable, CustomStringConvertible {
         /// The value needs nesting that this place cannot express (a path segment holds one
         /// value). The type name is given. In query strings and form bodies objects and lists

@@ -1,4 +1,8 @@
 /// Where a header of a request came from, named in ``BuildError/framingHeader(_:source:)``.
+///
+/// A framing header can be set in several places besides the declaration; the source tells
+/// which one to fix. Its description names it: the property, `Session.defaultHeaders`,
+/// `intercept(urlRequest:)`, the interceptor's type or the authenticator.
 public enum HeaderSource: Sendable, Hashable, CustomStringConvertible {
     /// A property of the configuration (a ``Header`` or ``HeaderDict``, or a wrapper of your
     /// own): its name, without the `_` that property wrappers add.

@@ -88,4 +88,7 @@ public struct TransferProgress: Sendable, Hashable {
 }
 
 /// Receives a request's ``TransferProgress``.
+///
+/// Called where the transport reports, in order, never after the request's completion and not
+/// after it is cancelled; return quickly (see ``TransferProgress``).
 public typealias ProgressHandler = @Sendable (TransferProgress) -> Void

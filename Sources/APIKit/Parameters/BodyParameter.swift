@@ -1,4 +1,13 @@
 /// One declared body field: a key, an `Encodable` value and how the body is encoded.
+///
+/// What a ``BodyProtocol`` wrapper returns from ``BodyProtocol/bodyParameters``. All of a
+/// request's body parameters must share one ``BodyEncoding``, and a whole body (``JSONBody``,
+/// ``DataBody``, ``FileBody``) must be the only one; otherwise building fails with
+/// ``BuildError/conflictingBodies(_:_:)``.
+///
+/// ```swift
+/// let name = BodyParameter(key: "name", value: "Ada", encoding: .json)   // {"name":"Ada"}
+/// ```
 public struct BodyParameter: Sendable {
     /// The key: a JSON object member name or a form field name.
     public var key: String

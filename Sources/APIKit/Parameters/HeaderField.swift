@@ -1,4 +1,13 @@
 /// One HTTP header field: a name and a value.
+///
+/// What a ``HeaderProtocol`` wrapper returns from ``HeaderProtocol/headerFields``. Building the
+/// request checks each name (an HTTP token) and value (no CR, LF or NUL) and fails with a
+/// ``BuildError`` naming the property otherwise; two fields whose names differ only in case are
+/// a duplicate.
+///
+/// ```swift
+/// let requestID = HeaderField(name: "X-Request-ID", value: UUID().uuidString)
+/// ```
 public struct HeaderField: Hashable, Sendable {
     /// The field name, such as `"Authorization"`. A request's names are checked for duplicates
     /// case-insensitively; two `HeaderField` values are equal only when their names match exactly.

@@ -5,6 +5,9 @@
 /// ``strategy`` and the request's ``Request/encodingStrategy`` can change that.
 public struct QueryParameter: Sendable {
     /// What a query item carries besides its key.
+    ///
+    /// An encodable value is written as `key=value` by the query rules; ``keyOnly`` writes the
+    /// key alone (`?debug`), as ``KeyQuery`` does.
     public enum Value: Sendable {
         /// A value, encoded by the query rules; an `Optional` that is `nil` omits the item.
         case encodable(any Encodable & Sendable)
