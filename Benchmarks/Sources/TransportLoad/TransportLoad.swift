@@ -14,6 +14,8 @@
 //     --event-loops N   threads of the HTTPClient's own event loop group; 0: the shared singleton
 //                       group, as the harness uses (one thread per core) [0]
 //     --body B          items (1.7 KB) or user (252 bytes) [items]
+//     --tracer T        default (the HTTPClient configuration's own: the bootstrapped tracer, a
+//                       no-op one when none is) or none (`tracing.tracer = nil`: no span) [default]
 //     --count N         instead of the rounds: 5 requests of each client, then exactly N more of
 //                       each, one at a time, and nothing printed. For counting instructions
 //                       (scripts/transport-counts.sh runs it under callgrind with N = 0 and N = K:
@@ -48,6 +50,7 @@ struct Options {
     var rounds = 3
     var eventLoops = 0
     var body = Body.items
+    var tracer = true
     var count: Int?
 
     init(_ arguments: [String]) {
@@ -64,6 +67,9 @@ struct Options {
             case "--body":
                 guard let chosen = Body(rawValue: value) else { Self.usage("unknown body \(value)") }
                 body = chosen
+            case "--tracer":
+                guard ["default", "none"].contains(value) else { Self.usage("unknown tracer \(value)") }
+                tracer = value == "default"
             default: Self.usage("unknown option \(flag)")
             }
         }
@@ -145,11 +151,15 @@ enum Shared {
     static let userRequest = UserRequest(base: URL(string: base)!)
     nonisolated(unsafe) static var eventLoops = 0
     nonisolated(unsafe) static var body = Body.items
+    nonisolated(unsafe) static var tracer = true
 
     static let httpClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
         configuration.connectionPool.concurrentHTTP1ConnectionsPerHostSoftLimit = 64
         configuration.timeout.read = .seconds(30)
+        if !tracer {
+            configuration.tracing.tracer = nil
+        }
         let group: any EventLoopGroup =
             eventLoops > 0
             ? MultiThreadedEventLoopGroup(numberOfThreads: eventLoops) : HTTPClient.defaultEventLoopGroup
@@ -460,6 +470,7 @@ enum TransportLoad {
         let options = Options(Array(CommandLine.arguments.dropFirst()))
         Shared.eventLoops = options.eventLoops
         Shared.body = options.body
+        Shared.tracer = options.tracer
         let clients = options.clients.compactMap(Client.init)
         if let count = options.count {
             for client in clients { send(client, times: 5) }
