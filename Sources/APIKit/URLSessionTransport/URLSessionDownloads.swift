@@ -108,16 +108,13 @@ final class URLSessionDownloads: Sendable {
             guard let download = downloads[task.taskIdentifier], !download.cancelled else { return nil }
             return (download.partial, download.written)
         }
-        guard let partial = watched?.partial else { return }
+        guard let watched, let partial = watched.partial else { return }
         let expected = task.countOfBytesExpectedToReceive
         guard expected != 0 else { return }  // no head yet: the body has not started
         #if canImport(FoundationNetworking)
             atomicMemoryFence(ordering: .acquiring)
         #endif
-        var status = stat()
-        guard let file = partial.file, stat(file.path, &status) == 0, Int64(status.st_size) > watched?.written ?? 0
-        else { return }
-        let written = Int64(status.st_size)
+        guard let file = partial.file, let written = Self.length(of: file), written > watched.written else { return }
         queue.addOperation { [self] in report(task, written: written, expected: TransferProgress.known(expected)) }
     }
 
@@ -211,17 +208,15 @@ final class URLSessionDownloads: Sendable {
         if let location {
             // a watched task's last step, the whole body, before its completion; no stat without one
             let watched = error == nil && downloads.withLock { $0[task.taskIdentifier]?.progress != nil }
-            var status = stat()
-            if watched, stat(location.path, &status) == 0 {
+            if watched, let written = Self.length(of: location) {
                 let expected = TransferProgress.known(task.countOfBytesExpectedToReceive)
-                report(task, written: Int64(status.st_size), expected: expected)
+                report(task, written: written, expected: expected)
             }
             didFinish(task, at: location)
         }
         if error != nil {
             let partial = downloads.withLock { $0[task.taskIdentifier]?.partial?.file }
-            var written = stat()
-            let length = partial.flatMap { stat($0.path, &written) == 0 ? Int64(written.st_size) : nil }
+            let length = partial.flatMap(Self.length(of:))
             let expected = task.countOfBytesExpectedToReceive
             downloads.withLock { downloads in
                 guard let index = downloads.index(forKey: task.taskIdentifier) else { return }
@@ -256,6 +251,12 @@ final class URLSessionDownloads: Sendable {
             download.completion(.failure(URLError(.badServerResponse)))
         }
         return true
+    }
+
+    /// The length of the file at `url`, or `nil` when it cannot be read (gone, say).
+    private static func length(of url: URL) -> Int64? {
+        var status = stat()
+        return stat(url.path, &status) == 0 ? Int64(status.st_size) : nil
     }
 
     /// Whether `location` and the directory of `fileURL` are on different file systems
