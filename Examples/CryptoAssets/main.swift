@@ -26,6 +26,10 @@ enum CrypticAPI {
     static let base: URL = server.appendingPathComponent("anything/api/v2")
 
     static let session = Session(defaultHeaders: ["User-Agent": "Cryptic/1.0"])
+
+    /// Messari's dates: `2024-01-31`.
+    static let dates = EncodingStrategy(
+        dates: .custom { Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day().format($0) })
 }
 
 /// What every method of the API shares: the base, GET, and Cryptic's chaining steps.
@@ -37,9 +41,7 @@ extension CrypticMethod {
     var configuration: Self { self }
 
     /// Messari writes dates as `2024-01-31`.
-    var encodingStrategy: EncodingStrategy {
-        .dates(.formatted(Date.ISO8601FormatStyle(timeZone: .gmt).year().month().day()))
-    }
+    var encodingStrategy: EncodingStrategy { CrypticAPI.dates }
 
     /// Cryptic's `configure { }`: a modified copy of the request, for chaining.
     func configure(_ update: (inout Self) -> Void) -> Self {
@@ -77,7 +79,7 @@ extension CrypticAPI {
         /// `GET /assets`
         struct All: CrypticMethod {
             typealias Response = Echo
-            @Query("fields", strategy: .arrays(.commaSeparated)) var fields: [String]? = nil
+            @Query("fields", strategy: .init(arrays: .commaSeparated)) var fields: [String]? = nil
             @Query("limit") var limit: Int? = nil
             var path: String { "assets" }
         }
@@ -86,7 +88,7 @@ extension CrypticAPI {
         struct Profile: CrypticMethod {
             typealias Response = Echo
             @PathSegment("asset") var asset: AssetKey = ""
-            @Query("fields", strategy: .arrays(.commaSeparated)) var fields = [
+            @Query("fields", strategy: .init(arrays: .commaSeparated)) var fields = [
                 "symbol", "name", "overview", "background",
             ]
             var path: String { "assets/{asset}/profile" }
@@ -106,8 +108,8 @@ extension CrypticAPI {
             @Query("start") var start = Date()
             @Query("end") var end = Date()
             @Query("interval") var interval = "1d"
-            @Query("fields", strategy: .arrays(.commaSeparated)) var fields = ["symbol", "values"]
-            @Query("columns", strategy: .arrays(.commaSeparated)) var columns = ["close"]
+            @Query("fields", strategy: .init(arrays: .commaSeparated)) var fields = ["symbol", "values"]
+            @Query("columns", strategy: .init(arrays: .commaSeparated)) var columns = ["close"]
             @Query("timestamp-format") var timestampFormat = "unix-seconds"
             var path: String { "assets/{asset}/metrics/price/time-series" }
         }

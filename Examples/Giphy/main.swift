@@ -163,9 +163,9 @@ case let other:
 // decodes for every rejected call. httpbin cannot answer 403 with a body, so this one call uses the
 // same session with a stub transport answering as Giphy does for a bad key.
 var stubbed = Giphy.session
-stubbed.transport = StubTransport(
+stubbed.transport = StubTransport { _ in
     .success(status: 403, body: #"{"meta": {"status": 403, "msg": "Forbidden", "error_code": "invalid_api_key"}}"#)
-)
+}
 do {
     _ = try await Giphy.GetRandomImage(tag: "cat").response(using: stubbed)
     check(false, "a 403 should fail")

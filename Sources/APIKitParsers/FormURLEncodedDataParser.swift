@@ -44,7 +44,7 @@ public struct FormURLEncodedDataParser: Parser, Sendable {
     }
 
     /// What the parser does with a key that occurs more than once.
-    public let duplicateKeys: DuplicateKeyPolicy
+    let duplicateKeys: DuplicateKeyPolicy
 
     /// Creates a form data parser.
     ///

@@ -1,6 +1,6 @@
-/// The decoder of every ``JSONParser`` made with ``JSONParser/init()``. Its options are never
-/// changed, and `JSONDecoder.decode` may be called from several threads at once.
-private let defaultJSONDecoder = JSONDecoder()
+/// The decoder of every ``JSONParser`` made without one. Its options are never changed, and
+/// `JSONDecoder.decode` may be called from several threads at once.
+@usableFromInline let defaultJSONDecoder = JSONDecoder()
 
 /// Decodes a JSON response body into a `Decodable` value.
 ///
@@ -46,24 +46,27 @@ public struct JSONParser<Object: Decodable>: Parser, Sendable {
     // documents `decode` as safe to call concurrently), so it is stored as is.
     private let decoder: JSONDecoder
 
-    /// Creates a parser that decodes with a `JSONDecoder` with default options.
+    /// Creates a parser that decodes with `decoder`, or with a `JSONDecoder` with default
+    /// options.
     ///
-    /// All such parsers share one decoder, which nothing can change: a request's
-    /// `parser` (APIKit's `Request.parser`) is made each time it is asked for (for the `Accept` header
-    /// as well as for the response), and making a `JSONDecoder` each time cost more
-    /// than a tenth of building a small request.
-    public init() {
-        self.decoder = defaultJSONDecoder
-    }
-
-    /// Creates a parser that decodes with the given decoder.
+    /// Without an argument, all parsers share one decoder, which nothing can change: a
+    /// request's `parser` (APIKit's `Request.parser`) is made each time it is asked for (for
+    /// the `Accept` header as well as for the response), and making a `JSONDecoder` each time
+    /// cost more than a tenth of building a small request.
     ///
-    /// The parser keeps a reference to `decoder`; configure the decoder
-    /// before creating the parser and do not change it afterwards, as a
-    /// change would affect requests already under way.
+    /// The parser keeps a reference to a `decoder` you give; configure it before creating the
+    /// parser and do not change it afterwards, as a change would affect requests already under
+    /// way.
     ///
-    /// - Parameter decoder: The decoder to use.
-    public init(decoder: JSONDecoder) {
+    /// ```swift
+    /// let plain = JSONParser<User>()
+    /// let decoder = JSONDecoder()
+    /// decoder.dateDecodingStrategy = .secondsSince1970
+    /// let dated = JSONParser<Event>(decoder: decoder)
+    /// ```
+    ///
+    /// - Parameter decoder: The decoder to use; the shared default one when omitted.
+    public init(decoder: JSONDecoder = defaultJSONDecoder) {
         self.decoder = decoder
     }
 

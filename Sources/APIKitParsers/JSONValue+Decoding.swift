@@ -30,9 +30,8 @@ extension JSONValue {
     ///
     /// - Parameters:
     ///   - type: The type to decode.
-    ///   - decoder: The decoder to use; `nil`, the default, uses a
-    ///     `JSONDecoder` with default options, shared as ``JSONParser/init()``
-    ///     shares it.
+    ///   - decoder: The decoder to use; `nil`, the default, uses the `JSONDecoder` with
+    ///     default options that ``JSONParser/init(decoder:)`` shares when given none.
     /// - Returns: The decoded value.
     /// - Throws: A ``ParsingError`` as ``JSONParser/parse(data:)`` throws it
     ///   when the value does not match `T`, and one with
@@ -41,7 +40,7 @@ extension JSONValue {
     ///   write (no parsed value does). Any other error that `T`'s
     ///   `init(from:)` throws, unchanged.
     public func decode<T: Decodable>(_ type: T.Type = T.self, decoder: JSONDecoder? = nil) throws -> T {
-        let parser = decoder.map { JSONParser<T>(decoder: $0) } ?? JSONParser<T>()
+        let parser = JSONParser<T>(decoder: decoder ?? defaultJSONDecoder)
         let body: Data
         do {
             body = try jsonValueEncoder.encode(self)

@@ -3,7 +3,7 @@
 /// initializer.
 ///
 /// The body is decoded as ``StringParser`` decodes it, in the parser's
-/// ``encoding`` (UTF-8 unless you choose another, with a leading UTF-8 byte
+/// the parser's encoding (UTF-8 unless you choose another, with a leading UTF-8 byte
 /// order mark stripped and invalid bytes an error), then whitespace and
 /// newlines around the text are trimmed — every character whose
 /// `Character.isWhitespace` is `true`, so `" 42\r\n"` reads as `42` — and the
@@ -31,7 +31,7 @@
 ///
 /// Failures are ``ParsingError``s naming the parser, such as
 /// `StringConvertibleParser<Int>`:
-/// - bytes that are not valid text in ``encoding``:
+/// - bytes that are not valid text in the parser's encoding:
 ///   ``ParsingError/Reason/invalidTextEncoding(_:)``;
 /// - an empty body (zero bytes) that `Value` rejects:
 ///   ``ParsingError/Reason/emptyBody``. `String` accepts it and gives `""`;
@@ -49,7 +49,7 @@ public struct StringConvertibleParser<Value: LosslessStringConvertible>: Parser,
     }
 
     /// The encoding the body is expected to be in.
-    public let encoding: String.Encoding
+    let encoding: String.Encoding
 
     /// Creates a parser for the text of a `Value` in the given encoding.
     ///
@@ -75,7 +75,7 @@ public struct StringConvertibleParser<Value: LosslessStringConvertible>: Parser,
     /// - Parameter data: The response body.
     /// - Returns: The value the body's text stands for.
     /// - Throws: A ``ParsingError`` if the body is not valid text in
-    ///   ``encoding`` (``ParsingError/Reason/invalidTextEncoding(_:)``), is
+    ///   the parser's encoding (``ParsingError/Reason/invalidTextEncoding(_:)``), is
     ///   empty and `Value` needs content (``ParsingError/Reason/emptyBody``),
     ///   or is text that `Value` rejects
     ///   (``ParsingError/Reason/notConvertible(expected:text:)``).

@@ -1,7 +1,7 @@
 /// Reads a response body as text in a given encoding.
 ///
 /// Decoding is strict: a body that is not valid in the parser's
-/// ``encoding`` throws ``ParsingError`` with
+/// the parser's encoding throws ``ParsingError`` with
 /// ``ParsingError/Reason/invalidTextEncoding(_:)``. The parser never returns
 /// a string in which bad bytes were replaced by U+FFFD. An empty body gives
 /// the empty string.
@@ -31,7 +31,7 @@
 /// ```
 public struct StringParser: Parser, Sendable {
     /// The encoding the body is expected to be in.
-    public let encoding: String.Encoding
+    let encoding: String.Encoding
 
     /// Creates a parser for text in the given encoding.
     ///
@@ -45,7 +45,7 @@ public struct StringParser: Parser, Sendable {
         nil
     }
 
-    /// Decodes the body as text in ``encoding``.
+    /// Decodes the body as text in the parser's encoding.
     ///
     /// ```swift
     /// let text = try StringParser(encoding: .utf16LittleEndian)
@@ -57,7 +57,7 @@ public struct StringParser: Parser, Sendable {
     /// - Returns: The text; empty for an empty body.
     /// - Throws: A ``ParsingError`` with
     ///   ``ParsingError/Reason/invalidTextEncoding(_:)`` if the body is not
-    ///   valid text in ``encoding``.
+    ///   valid text in the parser's encoding.
     public func parse(data: Data) throws -> String {
         try decode(data, reportingAs: Self.self)
     }

@@ -14,18 +14,18 @@ struct EchoFilter: Encodable, Sendable {
 struct StrategyQueryRequest: JSONDecodableRequest, RequestConfiguration {
     typealias Response = Echo<NoJSONBody>
 
-    @Query("ids", strategy: .arrays(.brackets)) var ids = [1, 2]
-    @Query("pos", strategy: .arrays(.indexed)) var positions = ["x", "y"]
-    @Query("csv", strategy: .arrays(.commaSeparated)) var csv = ["a,b", "c"]
-    @Query("word", strategy: .arrays(.commaSeparated)) var word = "p,q"
+    @Query("ids", strategy: .init(arrays: .brackets)) var ids = [1, 2]
+    @Query("pos", strategy: .init(arrays: .indexed)) var positions = ["x", "y"]
+    @Query("csv", strategy: .init(arrays: .commaSeparated)) var csv = ["a,b", "c"]
+    @Query("word", strategy: .init(arrays: .commaSeparated)) var word = "p,q"
     @Query("filter") var filter = EchoFilter()
-    @Query("dotted", strategy: .nesting(.dotted)) var dotted = ["k": 1]
+    @Query("dotted", strategy: .init(nesting: .dotted)) var dotted = ["k": 1]
     @Query("on") var on = true
     @Query("at") var at = Date(timeIntervalSince1970: 1_700_000_000.25)
     @Query("cursor") var cursor: String? = nil
-    @Query("literal", strategy: .bools(.literal)) var literal = false
+    @Query("literal", strategy: .init(bools: .literal)) var literal = false
 
-    var encodingStrategy: EncodingStrategy { .bools(.numeric).dates(.millisecondsSince1970).nils(.empty) }
+    var encodingStrategy: EncodingStrategy { .init(bools: .numeric, dates: .millisecondsSince1970, nils: .empty) }
 
     var base = HTTPBin.baseURL
     var path = "anything/strategies-query"
@@ -37,11 +37,11 @@ struct StrategyQueryRequest: JSONDecodableRequest, RequestConfiguration {
 struct StrategyFormRequest: JSONDecodableRequest, RequestConfiguration {
     typealias Response = Echo<NoJSONBody>
 
-    @Field("filter", strategy: .nesting(.dotted)) var filter = EchoFilter()
-    @Field("ids", strategy: .arrays(.commaSeparated)) var ids = [3, 4]
-    @Field("on", strategy: .bools(.numeric)) var on = false
-    @Field("at", strategy: .dates(.secondsSince1970)) var at = Date(timeIntervalSince1970: 1_700_000_000)
-    @Field("gone", strategy: .nils(.null)) var gone: Int? = nil
+    @Field("filter", strategy: .init(nesting: .dotted)) var filter = EchoFilter()
+    @Field("ids", strategy: .init(arrays: .commaSeparated)) var ids = [3, 4]
+    @Field("on", strategy: .init(bools: .numeric)) var on = false
+    @Field("at", strategy: .init(dates: .secondsSince1970)) var at = Date(timeIntervalSince1970: 1_700_000_000)
+    @Field("gone", strategy: .init(nils: .null)) var gone: Int? = nil
 
     var base = HTTPBin.baseURL
     var path = "anything/strategies-form"
@@ -71,12 +71,12 @@ struct StrategyJSONRequest: JSONDecodableRequest, RequestConfiguration {
     typealias Response = Echo<Body>
 
     @JSON("on") var on = true
-    @JSON("at", strategy: .dates(.secondsSince1970)) var at = Date(timeIntervalSince1970: 1_700_000_000.5)
+    @JSON("at", strategy: .init(dates: .secondsSince1970)) var at = Date(timeIntervalSince1970: 1_700_000_000.5)
     @JSON("inner") var inner = InnerValue()
-    @JSON("gone", strategy: .nils(.null)) var gone: Int? = nil
+    @JSON("gone", strategy: .init(nils: .null)) var gone: Int? = nil
     @JSON("skipped") var skipped: Int? = nil
 
-    var encodingStrategy: EncodingStrategy { .bools(.numeric).dates(.iso8601WithFractionalSeconds) }
+    var encodingStrategy: EncodingStrategy { .init(bools: .numeric, dates: .iso8601WithFractionalSeconds) }
 
     var base = HTTPBin.baseURL
     var path = "anything/strategies-json"

@@ -31,10 +31,12 @@ struct StringConvertibleParserTests {
     }
 
     @Test("sends no Accept header and defaults to UTF-8")
-    func defaults() {
+    func defaults() throws {
         #expect(StringConvertibleParser<Int>().contentType == nil)
-        #expect(StringConvertibleParser<Int>().encoding == .utf8)
-        #expect(StringConvertibleParser<Int>(encoding: .isoLatin1).encoding == .isoLatin1)
+        // "é" in UTF-8: the default reads one character; ISO Latin-1 reads two
+        let utf8 = Data([0xC3, 0xA9])
+        #expect(try StringConvertibleParser<String>().parse(data: utf8) == "é")
+        #expect(try StringConvertibleParser<String>(encoding: .isoLatin1).parse(data: utf8) == "\u{C3}\u{A9}")
     }
 
     @Test("reads Int, Bool, Double, String and a type of one's own")

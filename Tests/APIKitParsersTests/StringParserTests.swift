@@ -5,11 +5,13 @@ import Testing
 @Suite("StringParser")
 struct StringParserTests {
     @Test("sends no Accept header and defaults to UTF-8")
-    func defaults() {
+    func defaults() throws {
         let parser = StringParser()
         #expect(parser.contentType == nil)
-        #expect(parser.encoding == .utf8)
-        #expect(StringParser(encoding: .isoLatin1).encoding == .isoLatin1)
+        // "café" in UTF-8: the default reads it; ISO Latin-1 reads its two-byte é as two characters
+        let utf8 = Data([0x63, 0x61, 0x66, 0xC3, 0xA9])
+        #expect(try parser.parse(data: utf8) == "café")
+        #expect(try StringParser(encoding: .isoLatin1).parse(data: utf8) == "caf\u{C3}\u{A9}")
     }
 
     @Test(

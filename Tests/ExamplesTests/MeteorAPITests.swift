@@ -43,7 +43,7 @@ struct MeteorAPITests {
 
     @Test("the mock's progress steps reach the caller of send before its completion")
     func progressFromTheMock() async throws {
-        let stub = StubTransport(.success(body: #"{"files": {}, "form": {}}"#))
+        let stub = StubTransport { _ in .success(body: #"{"files": {}, "form": {}}"#) }
         let client = MeteorClient(server: server, session: Session(transport: stub))
         let steps = Protected<[TransferProgress]>([])  // recorded from the transport's queue
 
@@ -81,7 +81,7 @@ struct MeteorAPITests {
     func offline() async throws {
         let client = MeteorClient(
             server: server,
-            session: Session(transport: StubTransport(.failure(URLError(.notConnectedToInternet))))
+            session: Session(transport: StubTransport { _ in .failure(URLError(.notConnectedToInternet)) })
         )
 
         let error = await #expect(throws: RequestError.self) {
@@ -99,7 +99,7 @@ struct MeteorAPITests {
     func notFound() async throws {
         let client = MeteorClient(
             server: server,
-            session: Session(transport: StubTransport(.success(status: 404, body: "<html>Not Found</html>")))
+            session: Session(transport: StubTransport { _ in .success(status: 404, body: "<html>Not Found</html>") })
         )
 
         let error = await #expect(throws: RequestError.self) {

@@ -369,7 +369,7 @@ enum ReadingCorpus {
             // Mostly the template that fits, and a method that takes a body.
             path: input.byte() < 192 ? Value.templates[0] : input.pick(Value.templates + ["{x}", "{id}/{id}"]),
             method: input.byte() < 192
-                ? input.pick([.post, .put, .patch]) : input.pick([.get, .delete, .head, "BREW"]),
+                ? input.pick([.post, .put, .patch]) : input.pick([.get, .delete, .head, HTTPMethod(rawValue: "BREW")]),
             configuration: Value(&input),
             encodingStrategy: input.strategy()
         )

@@ -42,7 +42,9 @@ let file = URL(fileURLWithPath: "/tmp/upload.bin")
 let destination = URL(fileURLWithPath: "/tmp/report.pdf")
 let reportURL = destination
 let partial = URL(fileURLWithPath: "/tmp/report.pdf.partial")
-let resume = DownloadResumeData(partialFileURL: partial, bytesReceived: 1024, validator: nil)
+let resume = try! JSONDecoder().decode(
+    DownloadResumeData.self,
+    from: Data(#"{"partialFileURL": "file:///tmp/report.pdf.partial", "bytesReceived": 1024}"#.utf8))
 let urlRequest = URLRequest(url: url)
 let response: URLResponse = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!
 let httpResponse = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!

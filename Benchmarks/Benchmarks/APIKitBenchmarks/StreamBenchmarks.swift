@@ -39,7 +39,7 @@ enum StreamFixtures {
 
     /// The events of a stream whose body arrives as `chunks`, read as a user reads them.
     static func events(of chunks: [Data]) async throws -> [ServerSentEvent] {
-        let stub = StubTransport(.stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks))
+        let stub = StubTransport { _ in .stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks) }
         var events: [ServerSentEvent] = []
         events.reserveCapacity(eventCount)
         for try await event in EventsRequest().stream(using: Session(transport: stub)).serverSentEvents {

@@ -38,18 +38,16 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// download sends its own request's URL.
     public var url: URL?
 
-    /// Creates resume data, for example one read back from disk or made up in a test.
-    ///
-    /// ```swift
-    /// let resume = DownloadResumeData(partialFileURL: partial, bytesReceived: 1024, validator: "\"v1\"")
-    /// ```
+    /// Creates resume data; APIKit makes it when a resumable download fails. Callers get one
+    /// from ``RequestError/downloadResumeData``, or decode one they stored (the type is
+    /// `Codable`).
     ///
     /// - Parameters:
     ///   - partialFileURL: The partial file.
     ///   - bytesReceived: How many bytes it holds.
     ///   - validator: The `ETag` or `Last-Modified` of the response the bytes came from.
     ///   - url: The URL they came from.
-    public init(partialFileURL: URL, bytesReceived: Int64, validator: String? = nil, url: URL? = nil) {
+    init(partialFileURL: URL, bytesReceived: Int64, validator: String? = nil, url: URL? = nil) {
         self.partialFileURL = partialFileURL
         self.bytesReceived = bytesReceived
         self.validator = validator

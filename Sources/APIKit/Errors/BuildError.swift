@@ -140,7 +140,7 @@ public enum BuildError: Error, Sendable {
                 "a value of type \(type) needs nesting, which a single value such as a path segment cannot express"
             case .elementNotExpressible(let key, let element, let arrays):
                 "the element at \"\(key.debugEscaped)\" is a nested \(element), which ArrayEncoding.\(arrays) cannot "
-                    + "write unambiguously; use .arrays(.indexed)"
+                    + "write unambiguously; use EncodingStrategy(arrays: .indexed)"
             case .nonFiniteNumber:
                 "a non-finite number (NaN or infinity) has no text form"
             case .notData(let type):

@@ -24,7 +24,7 @@ public struct BodyParameter: Sendable {
     /// Creates a body field.
     ///
     /// ```swift
-    /// let at = BodyParameter(key: "at", value: Date(), encoding: .json, strategy: .dates(.secondsSince1970))
+    /// let at = BodyParameter(key: "at", value: Date(), encoding: .json, strategy: .init(dates: .secondsSince1970))
     /// ```
     ///
     /// - Parameters:

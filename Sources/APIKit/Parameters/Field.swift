@@ -17,8 +17,8 @@
 /// ISO 8601), and the same ``EncodingStrategy`` changes them:
 ///
 /// ```swift
-/// @Field("roles", strategy: .arrays(.indexed)) var roles = ["admin"]           // roles[0]=admin
-/// @Field("at", strategy: .dates(.secondsSince1970).bools(.numeric)) var at = Date()
+/// @Field("roles", strategy: .init(arrays: .indexed)) var roles = ["admin"]           // roles[0]=admin
+/// @Field("at", strategy: .init(bools: .numeric, dates: .secondsSince1970)) var at = Date()
 /// ```
 ///
 /// The body is sent with `Content-Type: application/x-www-form-urlencoded; charset=utf-8`.
@@ -39,7 +39,7 @@ public struct Field<Value: Encodable & Sendable>: BodyProtocol {
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the field.
     ///   - key: The field name.
-    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///   - strategy: How the value is written, such as `.init(dates: .secondsSince1970)`; by default
     ///     as the request's ``Request/encodingStrategy`` says.
     public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key

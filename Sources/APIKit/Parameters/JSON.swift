@@ -21,9 +21,9 @@
 /// request's — apply; arrays and objects stay JSON arrays and objects:
 ///
 /// ```swift
-/// @JSON("assignee", strategy: .nils(.null)) var assignee: String? = nil     // "assignee":null
-/// @JSON("due", strategy: .dates(.millisecondsSince1970)) var due = Date()   // "due":1714564800000
-/// @JSON("flags", strategy: .bools(.numeric)) var flags = ["beta": true]     // "flags":{"beta":1}
+/// @JSON("assignee", strategy: .init(nils: .null)) var assignee: String? = nil    // "assignee":null
+/// @JSON("due", strategy: .init(dates: .millisecondsSince1970)) var due = Date()  // "due":1714564800000
+/// @JSON("flags", strategy: .init(bools: .numeric)) var flags = ["beta": true]    // "flags":{"beta":1}
 /// ```
 ///
 /// Declaring `@JSON` together with ``Field`` fails with ``BuildError/conflictingBodies(_:_:)``;
@@ -44,7 +44,7 @@ public struct JSON<Value: Encodable & Sendable>: BodyProtocol {
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the member.
     ///   - key: The member name.
-    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///   - strategy: How the value is written, such as `.init(dates: .secondsSince1970)`; by default
     ///     as the request's ``Request/encodingStrategy`` says.
     public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key

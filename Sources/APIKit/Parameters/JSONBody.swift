@@ -14,15 +14,15 @@
 ///
 /// Like every other value wrapper, it takes a `strategy:` over the request's
 /// ``Request/encodingStrategy``. For a whole JSON body two of its parts apply, everywhere in
-/// the value: dates (ISO 8601 by default; `.dates(.secondsSince1970)` writes `86400`) and bools
-/// (`.bools(.numeric)` writes `1` and `0`). The others do not: arrays and nesting shape query and
+/// the value: dates (ISO 8601 by default; `dates: .secondsSince1970` writes `86400`) and bools
+/// (`bools: .numeric` writes `1` and `0`). The others do not: arrays and nesting shape query and
 /// form text, and JSON has arrays and objects of its own; and `nil` inside the value is written
 /// as the type's own `encode(to:)` says, as with `JSONEncoder` — a synthesized conformance leaves
 /// a `nil` member out, `container.encode(note, forKey: .note)` writes `"note":null` — while a
 /// `nil` whole value sends no body.
 ///
 /// ```swift
-/// @JSONBody(strategy: .dates(.secondsSince1970).bools(.numeric)) var events: [Event] = []
+/// @JSONBody(strategy: .init(bools: .numeric, dates: .secondsSince1970)) var events: [Event] = []
 /// ```
 @propertyWrapper
 public struct JSONBody<Value: Encodable & Sendable>: BodyProtocol {
@@ -36,12 +36,12 @@ public struct JSONBody<Value: Encodable & Sendable>: BodyProtocol {
     ///
     /// ```swift
     /// @JSONBody var items: [Item] = []
-    /// @JSONBody(strategy: .dates(.secondsSince1970)) var events: [Event] = []
+    /// @JSONBody(strategy: .init(dates: .secondsSince1970)) var events: [Event] = []
     /// ```
     ///
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` sends no body.
-    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; `.inherit`
+    ///   - strategy: How the value is written, such as `.init(dates: .secondsSince1970)`; `.inherit`
     ///     (the request's ``Request/encodingStrategy``) by default.
     public init(wrappedValue: Value, strategy: EncodingStrategy = .inherit) {
         self.wrappedValue = wrappedValue

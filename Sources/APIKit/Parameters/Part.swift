@@ -20,8 +20,8 @@
 ///   `true`/`false`, dates as ISO 8601; numbers, URLs and UUIDs as text), in UTF-8 with no
 ///   `Content-Type` (multipart's default, `text/plain`);
 /// - an array of scalars is one text part per element, all with the same name;
-/// - `nil` sends no part, unless the ``EncodingStrategy`` says `.nils(.empty)` (an empty part)
-///   or `.nils(.null)` (a part holding `null`);
+/// - `nil` sends no part, unless the ``EncodingStrategy`` says `nils: .empty` (an empty part)
+///   or `nils: .null` (a part holding `null`);
 /// - `Data` is a part of type `application/octet-stream` without a filename;
 /// - a ``MultipartFile`` (or an array of them) is a file part, as ``FilePart`` sends it;
 /// - any other `Encodable` value (a struct, a dictionary, an array of structs) is one part of
@@ -29,7 +29,7 @@
 ///
 /// The `Bool`, `Date` and `nil` members of the field's `strategy`, or else of the request's
 /// ``Request/encodingStrategy``, apply to text parts and JSON parts alike
-/// (`@Part("at", strategy: .dates(.secondsSince1970)) var at = Date()`); array and nesting
+/// (`@Part("at", strategy: .init(dates: .secondsSince1970)) var at = Date()`); array and nesting
 /// strategies do not, since parts are not flattened into keys.
 ///
 /// Parts are written in declaration order, and several may share a name. The body is sent

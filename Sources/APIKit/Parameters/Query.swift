@@ -30,12 +30,12 @@
 /// other ways; the field's overrides the request's member by member:
 ///
 /// ```swift
-/// @Query("ids", strategy: .arrays(.commaSeparated)) var ids = [1, 2]        // ids=1,2
-/// @Query("tags", strategy: .arrays(.brackets)) var tags = ["a", "b"]        // tags[]=a&tags[]=b
-/// @Query("filter", strategy: .nesting(.dotted)) var filter = Filter()       // filter.status=open
-/// @Query("since", strategy: .dates(.secondsSince1970)) var since = Date()   // since=1714564800
-/// @Query("on", strategy: .bools(.numeric)) var on = true                    // on=1
-/// @Query("cursor", strategy: .nils(.empty)) var cursor: String? = nil       // cursor=
+/// @Query("ids", strategy: .init(arrays: .commaSeparated)) var ids = [1, 2]       // ids=1,2
+/// @Query("tags", strategy: .init(arrays: .brackets)) var tags = ["a", "b"]       // tags[]=a&tags[]=b
+/// @Query("filter", strategy: .init(nesting: .dotted)) var filter = Filter()      // filter.status=open
+/// @Query("since", strategy: .init(dates: .secondsSince1970)) var since = Date()  // since=1714564800
+/// @Query("on", strategy: .init(bools: .numeric)) var on = true                   // on=1
+/// @Query("cursor", strategy: .init(nils: .empty)) var cursor: String? = nil      // cursor=
 /// ```
 ///
 /// See ``EncodingStrategy`` for every rule. A list of lists or of objects can only be written
@@ -56,7 +56,7 @@ public struct Query<Value: Encodable & Sendable>: QueryProtocol {
     /// - Parameters:
     ///   - wrappedValue: The value; `nil` omits the item.
     ///   - key: The query key.
-    ///   - strategy: How the value is written, such as `.dates(.secondsSince1970)`; by default
+    ///   - strategy: How the value is written, such as `.init(dates: .secondsSince1970)`; by default
     ///     as the request's ``Request/encodingStrategy`` says.
     public init(wrappedValue: Value, _ key: String, strategy: EncodingStrategy = .inherit) {
         self.key = key

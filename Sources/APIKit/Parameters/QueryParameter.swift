@@ -26,7 +26,7 @@ public struct QueryParameter: Sendable {
     /// Creates a query item whose value is encoded by the query rules.
     ///
     /// ```swift
-    /// let ids = QueryParameter(key: "ids", value: [1, 2], strategy: .arrays(.commaSeparated))   // ids=1,2
+    /// let ids = QueryParameter(key: "ids", value: [1, 2], strategy: .init(arrays: .commaSeparated))   // ids=1,2
     /// ```
     ///
     /// - Parameters:

@@ -1,17 +1,17 @@
 /// The method of an HTTP request, such as `GET` or `POST`.
 ///
 /// `HTTPMethod` is an open set: the common methods are static members, and any
-/// other method can be written as a string literal.
+/// other method is made from its wire form.
 ///
 /// ```swift
 /// let method: HTTPMethod = .post
-/// let custom: HTTPMethod = "PURGE"
+/// let custom = HTTPMethod(rawValue: "PURGE")
 /// ```
 ///
 /// A method that is not a valid HTTP token (RFC 9110, for example one that holds
 /// a space) is rejected with ``BuildError/invalidMethod(_:)`` when the request
 /// is built; nothing is sent.
-public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+public struct HTTPMethod: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The method as sent on the wire, for example `"GET"`.
     public let rawValue: String
 
@@ -23,32 +23,25 @@ public struct HTTPMethod: RawRepresentable, Hashable, Sendable, ExpressibleByStr
         self.rawValue = rawValue
     }
 
-    /// Creates a method from a string literal, as in `let method: HTTPMethod = "PURGE"`.
-    ///
-    /// - Parameter value: The method exactly as it is sent.
-    public init(stringLiteral value: String) {
-        self.rawValue = value
-    }
-
     /// The method's wire form.
     public var description: String { rawValue }
 
     /// `GET`: retrieves a resource.
-    public static let get: HTTPMethod = "GET"
+    public static let get = HTTPMethod(rawValue: "GET")
     /// `HEAD`: like `GET`, without a response body.
-    public static let head: HTTPMethod = "HEAD"
+    public static let head = HTTPMethod(rawValue: "HEAD")
     /// `POST`: submits data to a resource.
-    public static let post: HTTPMethod = "POST"
+    public static let post = HTTPMethod(rawValue: "POST")
     /// `PUT`: replaces a resource.
-    public static let put: HTTPMethod = "PUT"
+    public static let put = HTTPMethod(rawValue: "PUT")
     /// `PATCH`: partially modifies a resource.
-    public static let patch: HTTPMethod = "PATCH"
+    public static let patch = HTTPMethod(rawValue: "PATCH")
     /// `DELETE`: deletes a resource.
-    public static let delete: HTTPMethod = "DELETE"
+    public static let delete = HTTPMethod(rawValue: "DELETE")
     /// `OPTIONS`: asks which methods and options a resource supports.
-    public static let options: HTTPMethod = "OPTIONS"
+    public static let options = HTTPMethod(rawValue: "OPTIONS")
     /// `TRACE`: echoes the received request.
-    public static let trace: HTTPMethod = "TRACE"
+    public static let trace = HTTPMethod(rawValue: "TRACE")
     /// `CONNECT`: opens a tunnel to the server.
-    public static let connect: HTTPMethod = "CONNECT"
+    public static let connect = HTTPMethod(rawValue: "CONNECT")
 }

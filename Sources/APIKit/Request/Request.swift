@@ -121,7 +121,7 @@ public protocol Request: Sendable {
     /// this one member by member.
     ///
     /// ```swift
-    /// var encodingStrategy: EncodingStrategy { .dates(.millisecondsSince1970).bools(.numeric) }
+    /// var encodingStrategy: EncodingStrategy { .init(bools: .numeric, dates: .millisecondsSince1970) }
     /// ```
     var encodingStrategy: EncodingStrategy { get }
 

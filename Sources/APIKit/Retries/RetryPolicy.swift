@@ -140,7 +140,7 @@ public struct RetryPolicy: Sendable {
     ///   - now: The current date, for a `Retry-After` HTTP date.
     ///   - random: A number in `0...1` for the jitter.
     /// - Returns: Seconds to wait before the next attempt, or `nil` for no retry.
-    public func retryDelay(
+    func retryDelay(
         after outcome: Result<TransportResponse, any Error>,
         method: HTTPMethod,
         attempt: Int,

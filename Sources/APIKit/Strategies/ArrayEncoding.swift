@@ -1,10 +1,10 @@
 /// How an array is written into a query string or a form body.
 ///
 /// ```swift
-/// @Query("ids") var ids = [1, 2]                                            // ids=1&ids=2
-/// @Query("ids", strategy: .arrays(.brackets)) var bracketed = [1, 2]        // ids[]=1&ids[]=2
-/// @Query("ids", strategy: .arrays(.indexed)) var indexed = [1, 2]           // ids[0]=1&ids[1]=2
-/// @Query("ids", strategy: .arrays(.commaSeparated)) var joined = [1, 2]     // ids=1,2
+/// @Query("ids") var ids = [1, 2]                                               // ids=1&ids=2
+/// @Query("ids", strategy: .init(arrays: .brackets)) var bracketed = [1, 2]     // ids[]=1&ids[]=2
+/// @Query("ids", strategy: .init(arrays: .indexed)) var indexed = [1, 2]        // ids[0]=1&ids[1]=2
+/// @Query("ids", strategy: .init(arrays: .commaSeparated)) var joined = [1, 2]  // ids=1,2
 /// ```
 ///
 /// Brackets are part of the key and are percent-encoded with it (`ids%5B%5D=1`), as every

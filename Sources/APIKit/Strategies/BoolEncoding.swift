@@ -2,8 +2,8 @@
 ///
 /// ```swift
 /// @Query("active") var active = true                                     // active=true
-/// @Query("active", strategy: .bools(.numeric)) var numeric = true        // active=1
-/// @JSON("active", strategy: .bools(.numeric)) var json = true            // {"active":1}
+/// @Query("active", strategy: .init(bools: .numeric)) var numeric = true  // active=1
+/// @JSON("active", strategy: .init(bools: .numeric)) var json = true      // {"active":1}
 /// ```
 ///
 /// The strategy applies to every `Bool` in the value, nested ones and array elements too.

@@ -2,18 +2,18 @@
 ///
 /// ```swift
 /// let date = Date(timeIntervalSince1970: 1_700_000_000.25)
-/// @Query("at") var at = date                                                   // at=2023-11-14T22:13:20Z
-/// @Query("at", strategy: .dates(.iso8601WithFractionalSeconds)) var precise = date  // at=2023-11-14T22:13:20.250Z
-/// @Query("at", strategy: .dates(.secondsSince1970)) var seconds = date         // at=1700000000.25
-/// @Query("at", strategy: .dates(.millisecondsSince1970)) var milliseconds = date  // at=1700000000250
-/// @JSON("at", strategy: .dates(.secondsSince1970)) var json = date             // {"at":1700000000.25}
-/// @Query("day", strategy: .dates(.custom { $0.formatted(.iso8601.year().month().day()) })) var day = date
-///                                                                              // day=2023-11-14
+/// @Query("at") var at = date                                                              // at=2023-11-14T22:13:20Z
+/// @Query("at", strategy: .init(dates: .iso8601WithFractionalSeconds)) var precise = date  // at=2023-11-14T22:13:20.250Z
+/// @Query("at", strategy: .init(dates: .secondsSince1970)) var seconds = date              // at=1700000000.25
+/// @Query("at", strategy: .init(dates: .millisecondsSince1970)) var milliseconds = date    // at=1700000000250
+/// @JSON("at", strategy: .init(dates: .secondsSince1970)) var json = date                  // {"at":1700000000.25}
+/// @Query("day", strategy: .init(dates: .custom { $0.formatted(.iso8601.year().month().day()) })) var day = date
+///                                                                                         // day=2023-11-14
 /// ```
 ///
 /// ISO 8601 texts are in UTC. Seconds and milliseconds are numbers — in JSON too — with no
 /// locale: whole seconds have no fraction (`1700000000`), and milliseconds are rounded to a
-/// whole number. ``custom(_:)`` and ``formatted(_:)`` produce text, a string in JSON. The
+/// whole number. ``custom(_:)`` produces text, a string in JSON. The
 /// strategy applies to every `Date` in the value, nested ones and array elements too.
 public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
     enum Kind: Hashable, Sendable {
@@ -24,36 +24,22 @@ public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
         case custom(CustomFormat)
     }
 
-    /// A user's formatting function. Two are equal when they come from equal format styles
-    /// (``formatted(_:)``), or are the same value made by one call to ``custom(_:)``:
-    /// closures cannot be compared. A class, so that a strategy stays one word wide and
-    /// cheap to copy into every parameter.
+    /// A user's formatting function. Two are equal when they are the same value, made by one
+    /// call to ``custom(_:)``: closures cannot be compared. A class, so that a strategy stays
+    /// one word wide and cheap to copy into every parameter.
     final class CustomFormat: Hashable, Sendable {
         let format: @Sendable (Date) -> String
-        /// The format style it was made from, if any.
-        let style: (any Hashable & Sendable)?
 
-        init(format: @escaping @Sendable (Date) -> String, style: (any Hashable & Sendable)?) {
+        init(format: @escaping @Sendable (Date) -> String) {
             self.format = format
-            self.style = style
         }
 
         static func == (lhs: CustomFormat, rhs: CustomFormat) -> Bool {
-            if lhs === rhs { return true }
-            guard let left = lhs.style, let right = rhs.style else { return false }
-            return equal(left, right)
+            lhs === rhs
         }
 
         func hash(into hasher: inout Hasher) {
-            if let style {
-                hasher.combine(AnyHashable(style))
-            } else {
-                hasher.combine(ObjectIdentifier(self))
-            }
-        }
-
-        private static func equal<T: Hashable>(_ left: T, _ right: Any) -> Bool {
-            (right as? T) == left
+            hasher.combine(ObjectIdentifier(self))
         }
     }
 
@@ -74,29 +60,18 @@ public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
     /// Text made by your own function; a JSON string in JSON bodies.
     ///
     /// ```swift
-    /// @Query("day", strategy: .dates(.custom { $0.formatted(.iso8601.year().month().day()) }))
+    /// @Query("day", strategy: .init(dates: .custom { $0.formatted(.iso8601.year().month().day()) }))
     /// var day = Date()   // day=2024-05-01
+    ///
+    /// let dayStyle = Date.ISO8601FormatStyle().year().month().day()   // or any FormatStyle
+    /// @Field("start", strategy: .init(dates: .custom { dayStyle.format($0) })) var start = Date()
     /// ```
     ///
     /// - Parameter format: Returns the text for a date. It is called while the request is
     ///   built, on the thread that builds it.
     /// - Returns: The strategy. Closures cannot be compared: it equals only itself.
     public static func custom(_ format: @escaping @Sendable (Date) -> String) -> DateEncoding {
-        DateEncoding(kind: .custom(CustomFormat(format: format, style: nil)))
-    }
-
-    /// Text made by a Foundation format style; a JSON string in JSON bodies.
-    ///
-    /// ```swift
-    /// @Field("day", strategy: .dates(.formatted(Date.ISO8601FormatStyle().year().month().day())))
-    /// var day = Date()   // day=2024-05-01
-    /// ```
-    ///
-    /// - Parameter style: The format style; strategies made from equal styles are equal.
-    /// - Returns: The strategy.
-    public static func formatted<Style: FormatStyle & Sendable>(_ style: Style) -> DateEncoding
-    where Style.FormatInput == Date, Style.FormatOutput == String {
-        DateEncoding(kind: .custom(CustomFormat(format: { style.format($0) }, style: style)))
+        DateEncoding(kind: .custom(CustomFormat(format: format)))
     }
 
     /// The strategy's name: `"iso8601"`, `"iso8601WithFractionalSeconds"`, `"secondsSince1970"`,

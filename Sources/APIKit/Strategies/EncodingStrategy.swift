@@ -6,12 +6,12 @@
 ///
 /// ```swift
 /// struct SearchRequest: JSONDecodableRequest, RequestConfiguration {
-///     @Query("ids", strategy: .arrays(.brackets)) var ids = [1, 2]                 // ids[]=1&ids[]=2
-///     @Query("since") var since = Date(timeIntervalSince1970: 0)                    // since=0 (the request's)
-///     @Query("open", strategy: .bools(.literal)) var open = true                     // open=true (the field's)
-///     @Query("archived") var archived = false                                        // archived=0
+///     @Query("ids", strategy: .init(arrays: .brackets)) var ids = [1, 2]  // ids[]=1&ids[]=2
+///     @Query("since") var since = Date(timeIntervalSince1970: 0)          // since=0 (the request's)
+///     @Query("open", strategy: .init(bools: .literal)) var open = true    // open=true (the field's)
+///     @Query("archived") var archived = false                             // archived=0
 ///
-///     var encodingStrategy: EncodingStrategy { .dates(.secondsSince1970).bools(.numeric) }
+///     var encodingStrategy: EncodingStrategy { .init(bools: .numeric, dates: .secondsSince1970) }
 ///     // ...
 /// }
 /// ```
@@ -28,8 +28,10 @@
 /// file bodies (``DataBody``, ``FileBody``) are not affected; a whole JSON body (``JSONBody``)
 /// takes `dates` and `bools` only.
 ///
-/// Start with a static member and chain the others: `.dates(.secondsSince1970).bools(.numeric)`;
-/// that is the one way to write a strategy (its members are not set one by one).
+/// Write one with its initializer, naming the members it states:
+/// `EncodingStrategy(bools: .numeric, dates: .secondsSince1970)`, or `.init(arrays: .brackets)`
+/// where the type is known — the one way to write a strategy (its members are not set one by
+/// one), like every other configuration value of APIKit.
 public struct EncodingStrategy: Hashable, Sendable {
     /// How arrays are written; `nil` inherits.
     var arrays: ArrayEncoding?
@@ -43,9 +45,20 @@ public struct EncodingStrategy: Hashable, Sendable {
     /// How `Date` is written; `nil` inherits.
     var dates: DateEncoding?
 
-    /// A strategy stating the given members; the others inherit. Users start from a static
-    /// member and chain the others instead: one spelling.
-    init(
+    /// A strategy stating the given members; the others inherit.
+    ///
+    /// ```swift
+    /// @Query("ids", strategy: .init(arrays: .brackets)) var ids = [1, 2]   // ids[]=1&ids[]=2
+    /// var encodingStrategy: EncodingStrategy { .init(bools: .numeric, dates: .secondsSince1970) }
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - arrays: How arrays are written; `nil` inherits.
+    ///   - nesting: How nested objects are written; `nil` inherits.
+    ///   - bools: How `Bool` is written; `nil` inherits.
+    ///   - dates: How `Date` is written; `nil` inherits.
+    ///   - nils: How `nil` is written; `nil` inherits.
+    public init(
         arrays: ArrayEncoding? = nil,
         nesting: NestingEncoding? = nil,
         bools: BoolEncoding? = nil,
@@ -70,73 +83,6 @@ public struct EncodingStrategy: Hashable, Sendable {
         dates: .iso8601,
         nils: .omit
     )
-
-    /// A strategy stating how arrays are written.
-    ///
-    /// - Parameter arrays: The array strategy.
-    /// - Returns: The strategy.
-    public static func arrays(_ arrays: ArrayEncoding) -> EncodingStrategy { EncodingStrategy(arrays: arrays) }
-
-    /// A strategy stating how nested objects are written.
-    ///
-    /// - Parameter nesting: The nesting strategy.
-    /// - Returns: The strategy.
-    public static func nesting(_ nesting: NestingEncoding) -> EncodingStrategy { EncodingStrategy(nesting: nesting) }
-
-    /// A strategy stating how `Bool` is written.
-    ///
-    /// - Parameter bools: The `Bool` strategy.
-    /// - Returns: The strategy.
-    public static func bools(_ bools: BoolEncoding) -> EncodingStrategy { EncodingStrategy(bools: bools) }
-
-    /// A strategy stating how `Date` is written.
-    ///
-    /// - Parameter dates: The `Date` strategy.
-    /// - Returns: The strategy.
-    public static func dates(_ dates: DateEncoding) -> EncodingStrategy { EncodingStrategy(dates: dates) }
-
-    /// A strategy stating how `nil` is written.
-    ///
-    /// - Parameter nils: The `nil` strategy.
-    /// - Returns: The strategy.
-    public static func nils(_ nils: NilEncoding) -> EncodingStrategy { EncodingStrategy(nils: nils) }
-
-    /// This strategy, also stating how arrays are written.
-    ///
-    /// - Parameter arrays: The array strategy.
-    /// - Returns: The strategy.
-    public func arrays(_ arrays: ArrayEncoding) -> EncodingStrategy { with(\.arrays, arrays) }
-
-    /// This strategy, also stating how nested objects are written.
-    ///
-    /// - Parameter nesting: The nesting strategy.
-    /// - Returns: The strategy.
-    public func nesting(_ nesting: NestingEncoding) -> EncodingStrategy { with(\.nesting, nesting) }
-
-    /// This strategy, also stating how `Bool` is written.
-    ///
-    /// - Parameter bools: The `Bool` strategy.
-    /// - Returns: The strategy.
-    public func bools(_ bools: BoolEncoding) -> EncodingStrategy { with(\.bools, bools) }
-
-    /// This strategy, also stating how `Date` is written.
-    ///
-    /// - Parameter dates: The `Date` strategy.
-    /// - Returns: The strategy.
-    public func dates(_ dates: DateEncoding) -> EncodingStrategy { with(\.dates, dates) }
-
-    /// This strategy, also stating how `nil` is written.
-    ///
-    /// - Parameter nils: The `nil` strategy.
-    /// - Returns: The strategy.
-    public func nils(_ nils: NilEncoding) -> EncodingStrategy { with(\.nils, nils) }
-
-    /// This strategy with one member set.
-    private func with<Member>(_ member: WritableKeyPath<Self, Member?>, _ value: Member) -> EncodingStrategy {
-        var copy = self
-        copy[keyPath: member] = value
-        return copy
-    }
 
     /// This strategy's members, and `base`'s where this one states none.
     ///

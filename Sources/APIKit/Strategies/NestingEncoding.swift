@@ -5,7 +5,7 @@
 /// struct Filter: Encodable { var status = "open"; var owner = "me" }
 ///
 /// @Query("filter") var filter = Filter()                                     // filter[status]=open&filter[owner]=me
-/// @Query("filter", strategy: .nesting(.dotted)) var dotted = Filter()        // filter.status=open&filter.owner=me
+/// @Query("filter", strategy: .init(nesting: .dotted)) var dotted = Filter()  // filter.status=open&filter.owner=me
 /// ```
 ///
 /// Members keep the order in which the type encodes them (declaration order for synthesized

@@ -1,10 +1,10 @@
 /// How `nil` is written, in query strings, form bodies and JSON bodies.
 ///
 /// ```swift
-/// @Query("cursor") var cursor: String? = nil                              // (nothing)
-/// @Query("cursor", strategy: .nils(.empty)) var empty: String? = nil      // cursor=
-/// @Query("cursor", strategy: .nils(.null)) var null: String? = nil        // cursor=null
-/// @JSON("note", strategy: .nils(.null)) var note: String? = nil           // {"note":null}
+/// @Query("cursor") var cursor: String? = nil                                // (nothing)
+/// @Query("cursor", strategy: .init(nils: .empty)) var empty: String? = nil  // cursor=
+/// @Query("cursor", strategy: .init(nils: .null)) var null: String? = nil    // cursor=null
+/// @JSON("note", strategy: .init(nils: .null)) var note: String? = nil       // {"note":null}
 /// ```
 ///
 /// In a query string or a form body the strategy applies to every `nil` the value encodes:

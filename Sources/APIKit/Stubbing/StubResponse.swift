@@ -58,8 +58,9 @@ public struct StubResponse: Sendable {
     /// ``StubTransport/send(_:progress:completion:)`` answers joined, once the last chunk is due.
     ///
     /// ```swift
-    /// let stub = StubTransport(.stream(headers: ["Content-Type": "text/event-stream"],
-    ///                                  chunks: ["data: hel", "lo\n\n"], interval: 0.05))
+    /// let stub = StubTransport { _ in
+    ///     .stream(headers: ["Content-Type": "text/event-stream"], chunks: ["data: hel", "lo\n\n"], interval: 0.05)
+    /// }
     /// for try await event in EventsRequest().stream(using: Session(transport: stub)).serverSentEvents {
     ///     print(event.data)   // hello
     /// }

@@ -26,7 +26,12 @@ public struct StubTransport: Transport {
     /// What the delays are measured by: the real time, unless a test drives it by hand.
     private let time: any TimeSource
 
-    /// A transport that answers each request with what `respond` returns for it.
+    /// A transport that answers each request with what `respond` returns for it; one that
+    /// ignores its argument answers every request alike.
+    ///
+    /// ```swift
+    /// let session = Session(transport: StubTransport { _ in .success(status: 204) })
+    /// ```
     ///
     /// - Parameter respond: Called once per request sent, on a global queue, with the request
     ///   as APIKit built it (headers, body, options and every interceptor applied). Its body,
@@ -41,17 +46,10 @@ public struct StubTransport: Transport {
     ///
     /// - Parameters:
     ///   - time: What the delays are measured by.
-    ///   - respond: As for ``init(_:)-(URLRequest)->StubResponse``.
+    ///   - respond: As for ``init(_:)``.
     @_spi(Testing) public init(time: any TimeSource, _ respond: @escaping @Sendable (URLRequest) -> StubResponse) {
         self.respond = respond
         self.time = time
-    }
-
-    /// A transport that answers every request with `response`.
-    ///
-    /// - Parameter response: The answer to every request.
-    public init(_ response: StubResponse) {
-        self.init { _ in response }
     }
 
     /// Answers `request` from the stub, asynchronously, reporting synthetic progress just
@@ -62,7 +60,7 @@ public struct StubTransport: Transport {
     /// stream is not read). A failure or a cancellation reports no progress.
     ///
     /// ```swift
-    /// let session = Session(transport: StubTransport(.success(body: "ok")))
+    /// let session = Session(transport: StubTransport { _ in .success(body: "ok") })
     /// _ = try await request.response(using: session, progress: { print($0.bytesReceived) })   // 2
     /// ```
     ///
@@ -134,7 +132,7 @@ public struct StubTransport: Transport {
     /// `interval` seconds after the one before, any other body as one chunk — then the end.
     ///
     /// ```swift
-    /// let stub = StubTransport(.stream(chunks: ["{\"n\":1}\n", "{\"n\":2}\n"], interval: 0.1))
+    /// let stub = StubTransport { _ in .stream(chunks: ["{\"n\":1}\n", "{\"n\":2}\n"], interval: 0.1) }
     /// let task = stub.stream(URLRequest(url: url)) { event in print(event) }
     /// ```
     ///

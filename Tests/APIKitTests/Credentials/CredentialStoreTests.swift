@@ -272,7 +272,7 @@ struct CredentialStoreTests {
         #expect(authenticator.count == 0)
 
         let forbidden = Session(
-            transport: StubTransport(.success(status: 403)), credentialStore: CredentialStore(authenticator))
+            transport: StubTransport { _ in .success(status: 403) }, credentialStore: CredentialStore(authenticator))
         #expect(await forbidden.performProbed(TextRequest()).result?.errorValue?.statusCode == 403)
         #expect(authenticator.count == 0)
     }

@@ -56,8 +56,9 @@ struct InPlaceFieldTests {
         #expect(request.header("Content-Type") == "application/json")
         #expect(request.bodyText == #"{"title":"Notes \"1\"","count":3,"ratio":0.5,"draft":false,"labels":["x"]}"#)
         let strategies: [EncodingStrategy] = [
-            .nils(.empty), .nils(.null), .bools(.numeric), .arrays(.brackets), .arrays(.commaSeparated),
-            .arrays(.indexed),
+            .init(nils: .empty), .init(nils: .null), .init(bools: .numeric), .init(arrays: .brackets),
+            .init(arrays: .commaSeparated),
+            .init(arrays: .indexed),
         ]
         for strategy in strategies {
             _ = try urlRequest(Common(), method: .post, strategy: strategy)

@@ -23,7 +23,7 @@ struct DownloadTests {
     static let immediateRetries = RetryPolicy(backoff: .init(baseDelay: 0, jitter: false))
 
     func session(_ stub: StubResponse, errorBodyDecoder: ErrorBodyDecoder? = nil) -> Session {
-        Session(transport: StubTransport(stub), errorBodyDecoder: errorBodyDecoder)
+        Session(transport: StubTransport { _ in stub }, errorBodyDecoder: errorBodyDecoder)
     }
 
     @Test("chunks are written in order; the file is the only one left in the directory")
@@ -153,7 +153,8 @@ struct DownloadTests {
     func missingDirectory() async throws {
         let nowhere = directory.appendingPathComponent("missing/body.bin")
         let error = await #expect(throws: RequestError.self) {
-            let retrying = Session(transport: StubTransport(.stream(chunks: ["x"])), retryPolicy: Self.immediateRetries)
+            let retrying = Session(
+                transport: StubTransport { _ in .stream(chunks: ["x"]) }, retryPolicy: Self.immediateRetries)
             return try await StreamedRequest().download(to: nowhere, using: retrying)
         }
         guard case .transportFailed(DownloadError.fileWriteFailed, _) = error else {

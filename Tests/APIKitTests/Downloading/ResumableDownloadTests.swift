@@ -31,7 +31,9 @@ struct ResumableDownloadTests {
     /// A download of `0123456789` (ETag `"v1"`) cut off after `01234`: the resume data it left.
     func interrupted() async throws -> DownloadResumeData {
         let session = Session(
-            transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])))
+            transport: StubTransport { _ in
+                .stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])
+            })
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumable: true)
         }
@@ -95,8 +97,9 @@ struct ResumableDownloadTests {
     func contentRangeMismatch() async throws {
         let resume = try await interrupted()
         let session = Session(
-            transport: StubTransport(
-                .stream(status: 206, headers: ["Content-Range": "bytes 0-9/10"], chunks: ["0123456789"])),
+            transport: StubTransport { _ in
+                .stream(status: 206, headers: ["Content-Range": "bytes 0-9/10"], chunks: ["0123456789"])
+            },
             retryPolicy: DownloadTests.immediateRetries)
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
@@ -114,7 +117,9 @@ struct ResumableDownloadTests {
     func rangeNotSatisfiable() async throws {
         let resume = try await interrupted()
         let session = Session(
-            transport: StubTransport(.stream(status: 416, headers: ["Content-Range": "bytes */5"], chunks: [String]())),
+            transport: StubTransport { _ in
+                .stream(status: 416, headers: ["Content-Range": "bytes */5"], chunks: [String]())
+            },
             retryPolicy: DownloadTests.immediateRetries)
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
@@ -193,7 +198,7 @@ struct ResumableDownloadTests {
             }
         }
         let resume = try await interrupted()
-        let session = Session(transport: StubTransport(.stream(chunks: ["x"])), interceptors: [Refusing()])
+        let session = Session(transport: StubTransport { _ in .stream(chunks: ["x"]) }, interceptors: [Refusing()])
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
         }
@@ -223,7 +228,9 @@ struct ResumableDownloadTests {
     @Test("without the opt-in, a cut-off body carries no resume data and leaves nothing")
     func notResumable() async throws {
         let session = Session(
-            transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])))
+            transport: StubTransport { _ in
+                .stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234"])
+            })
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session)
         }
@@ -317,7 +324,9 @@ struct ResumableDownloadTests {
     @Test("a partial file without a validator is not resumed: no Range, no If-Range; the 200 rewrites it from byte 0")
     func noValidatorStartsAgain() async throws {
         let session = Session(
-            transport: StubTransport(.stream(headers: ["Content-Length": "10", "ETag": #"W/"v1""#], chunks: ["01234"])))
+            transport: StubTransport { _ in
+                .stream(headers: ["Content-Length": "10", "ETag": #"W/"v1""#], chunks: ["01234"])
+            })
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumable: true)
         }

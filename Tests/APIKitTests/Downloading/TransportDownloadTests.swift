@@ -60,7 +60,8 @@ private final class FileWritingTransport: Transport {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        StubTransport(.success(status: 200, body: "sent")).send(request, progress: progress, completion: completion)
+        StubTransport { _ in .success(status: 200, body: "sent") }.send(
+            request, progress: progress, completion: completion)
     }
 
     func stream(
@@ -68,7 +69,7 @@ private final class FileWritingTransport: Transport {
         onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask {
         calls.withLock { $0.streams += 1 }
-        return StubTransport(.stream(headers: ["Content-Length": "8"], chunks: ["streamed"]))
+        return StubTransport { _ in .stream(headers: ["Content-Length": "8"], chunks: ["streamed"]) }
             .stream(request, onEvent: onEvent)
     }
 
@@ -132,7 +133,8 @@ private final class PushTransport: Transport {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        StubTransport(.success(status: 200, body: "sent")).send(request, progress: progress, completion: completion)
+        StubTransport { _ in .success(status: 200, body: "sent") }.send(
+            request, progress: progress, completion: completion)
     }
 
     func stream(
@@ -263,7 +265,7 @@ struct TransportDownloadTests {
     @Test("a transport failing before the response completes with its error, and writes nothing")
     func defaultFailureBeforeResponse() async throws {
         let file = directory.appendingPathComponent("direct.download")
-        let stub = StubTransport(.failure(URLError(.cannotConnectToHost)))
+        let stub = StubTransport { _ in .failure(URLError(.cannotConnectToHost)) }
         let result = await withCheckedContinuation { continuation in
             _ = stub.download(URLRequest(url: stubBase), to: file, progress: { _ in }) {
                 continuation.resume(returning: $0)

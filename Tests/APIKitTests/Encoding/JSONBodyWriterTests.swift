@@ -64,7 +64,7 @@ struct JSONBodyWriterTests {
                 .init(field: "b", parameter: .init(key: "b", value: [String]?.some(sample), encoding: .json)),
                 .init(field: "c", parameter: .init(key: "c", value: [String]?.none, encoding: .json)),
             ]
-            let body = try Self.write(members, strategy: .bools(.numeric))
+            let body = try Self.write(members, strategy: .init(bools: .numeric))
             #expect(
                 String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected)}", "strings #\(index)")
             let document = try JSONBodyWriter.document(
@@ -78,7 +78,7 @@ struct JSONBodyWriterTests {
                 .init(field: "b", parameter: .init(key: "b", value: [Int]?.some(sample), encoding: .json)),
                 .init(field: "c", parameter: .init(key: "c", value: [Int]?.none, encoding: .json)),
             ]
-            let body = try Self.write(members, strategy: .nils(.null))
+            let body = try Self.write(members, strategy: .init(nils: .null))
             #expect(
                 String(decoding: body, as: UTF8.self) == "{\"a\":\(expected),\"b\":\(expected),\"c\":null}",
                 "ints #\(index)")

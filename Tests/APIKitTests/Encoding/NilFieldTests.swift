@@ -26,20 +26,20 @@ struct NilFieldTests {
         #expect(request.header("Content-Type") == "application/json")
     }
 
-    @Test("the request's .nils(.empty) and .nils(.null) still write nil query items and JSON members")
+    @Test("the request's .init(nils: .empty) and .init(nils: .null) still write nil query items and JSON members")
     func requestStrategyWritesNil() throws {
-        let empty = try urlRequest(AllNil(), method: .post, strategy: .nils(.empty))
+        let empty = try urlRequest(AllNil(), method: .post, strategy: .init(nils: .empty))
         #expect(empty.percentEncodedQuery == "q=&ids=")
-        let null = try urlRequest(AllNil(), method: .post, strategy: .nils(.null))
+        let null = try urlRequest(AllNil(), method: .post, strategy: .init(nils: .null))
         #expect(null.percentEncodedQuery == "q=null&ids=null")
         #expect(null.bodyText == #"{"title":null,"labels":null}"#)
     }
 
     struct FieldStrategies: RequestConfiguration, Sendable {
-        @Query("kept", strategy: .nils(.empty)) var kept: Int? = nil
-        @Query("dropped", strategy: .nils(.omit)) var dropped: Int? = nil
+        @Query("kept", strategy: .init(nils: .empty)) var kept: Int? = nil
+        @Query("dropped", strategy: .init(nils: .omit)) var dropped: Int? = nil
         @Query("inherits") var inherits: Int? = nil
-        @Field("note", strategy: .nils(.null)) var note: String? = nil
+        @Field("note", strategy: .init(nils: .null)) var note: String? = nil
         @Field("gone") var gone: String? = nil
     }
 
@@ -48,7 +48,7 @@ struct NilFieldTests {
         let plain = try urlRequest(FieldStrategies(), method: .post)
         #expect(plain.percentEncodedQuery == "kept=")
         #expect(plain.bodyText == "note=null")
-        let keeping = try urlRequest(FieldStrategies(), method: .post, strategy: .nils(.empty))
+        let keeping = try urlRequest(FieldStrategies(), method: .post, strategy: .init(nils: .empty))
         #expect(keeping.percentEncodedQuery == "kept=&inherits=")
         #expect(keeping.bodyText == "note=null&gone=")
     }
@@ -93,7 +93,7 @@ struct NilFieldTests {
     func nilFilePart() throws {
         let omitted = try urlRequest(NilFile(), method: .post)
         #expect(omitted.bodyText?.contains(#"name="file""#) == false)
-        let empty = try urlRequest(NilFile(), method: .post, strategy: .nils(.empty))
+        let empty = try urlRequest(NilFile(), method: .post, strategy: .init(nils: .empty))
         #expect(empty.bodyText?.contains(#"name="file""#) == true)
     }
 

@@ -22,7 +22,7 @@ struct ErrorBodyTests {
     @Test("the session's decoder reads a non-2xx body; the case still matches and the bytes stay")
     func sessionDecoder() async throws {
         let session = Session(
-            transport: StubTransport(.success(status: 422, body: Self.failureJSON)),
+            transport: StubTransport { _ in .success(status: 422, body: Self.failureJSON) },
             errorBodyDecoder: .json(APIFailure.self)
         )
         for api in ["completion", "async"] {
@@ -52,7 +52,8 @@ struct ErrorBodyTests {
         "a body that does not decode: no errorBody, the raw bytes kept", arguments: ["", "not json", #"{"result": 1}"#])
     func undecodable(body: String) async throws {
         let session = Session(
-            transport: StubTransport(.success(status: 500, body: body)), errorBodyDecoder: .json(APIFailure.self))
+            transport: StubTransport { _ in .success(status: 500, body: body) },
+            errorBodyDecoder: .json(APIFailure.self))
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         #expect(error.statusCode == 500)
         #expect(error.errorBody == nil)
@@ -70,7 +71,7 @@ struct ErrorBodyTests {
             var parser: JSONParser<Int> { JSONParser() }
         }
         let session = Session(
-            transport: StubTransport(.success(status: 200, body: Self.failureJSON)),
+            transport: StubTransport { _ in .success(status: 200, body: Self.failureJSON) },
             errorBodyDecoder: .json(APIFailure.self))
         let error = try #require(await session.performProbed(IntRequest()).result?.errorValue)
         #expect(error.stage == .parsing)
@@ -80,7 +81,7 @@ struct ErrorBodyTests {
     @Test("the request type's decoder wins over the session's")
     func requestDecoderWins() async throws {
         let session = Session(
-            transport: StubTransport(.success(status: 401, body: #"{"reason": "locked"}"#)),
+            transport: StubTransport { _ in .success(status: 401, body: #"{"reason": "locked"}"#) },
             errorBodyDecoder: .json(APIFailure.self)
         )
         let error = try #require(
@@ -100,7 +101,7 @@ struct ErrorBodyTests {
             }
         }
         let session = Session(
-            transport: StubTransport(.success(status: 409, body: "taken")), interceptors: [Reject()],
+            transport: StubTransport { _ in .success(status: 409, body: "taken") }, interceptors: [Reject()],
             errorBodyDecoder: decoder)
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         guard case .responseInterceptorFailed(_, let body, _, _) = error else {
@@ -113,7 +114,7 @@ struct ErrorBodyTests {
 
     @Test("without a decoder nothing is decoded; contexts stay equal whatever the payload")
     func noDecoder() async throws {
-        let session = Session(transport: StubTransport(.success(status: 422, body: Self.failureJSON)))
+        let session = Session(transport: StubTransport { _ in .success(status: 422, body: Self.failureJSON) })
         let error = try #require(await session.performProbed(TextRequest()).result?.errorValue)
         #expect(error.errorBody == nil)
         let decoded = error.context.with(errorBody: APIFailure(result: "error", errors: []))

@@ -191,7 +191,7 @@ struct FailureStageTests {
     @Test("an invalid declaration → .buildFailed; no hook runs and nothing is sent")
     func buildFails() async throws {
         let endpoint = StubEndpoint(.status(200))
-        let request = ProbeRequest(base: endpoint.base, method: "BAD METHOD")
+        let request = ProbeRequest(base: endpoint.base, method: HTTPMethod(rawValue: "BAD METHOD"))
 
         let (result, probe) = await request.performProbed()
 
@@ -200,9 +200,9 @@ struct FailureStageTests {
             Issue.record("expected .buildFailed(.invalidMethod), got \(error)")
             return
         }
-        #expect(method == "BAD METHOD")
+        #expect(method == HTTPMethod(rawValue: "BAD METHOD"))
         #expect(context.url == nil)
-        #expect(context.method == "BAD METHOD")
+        #expect(context.method == HTTPMethod(rawValue: "BAD METHOD"))
         #expect(error.stage == .build)
         #expect(!request.log.names.contains("intercept(urlRequest:)"))
         // a request sent anyway would hold the completion until the stub, which records it, answered

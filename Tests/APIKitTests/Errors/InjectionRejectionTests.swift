@@ -87,7 +87,7 @@ struct InjectionRejectionTests {
 
     @Test("a rejected request never reaches the transport, through perform and async response()")
     func nothingSent() async {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport)
         let requests: [any Request] = [
             TestRequest(configuration: HeaderValue("a\r\nX-Evil: 1")),

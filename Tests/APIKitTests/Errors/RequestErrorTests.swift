@@ -168,7 +168,8 @@ struct RequestErrorTests {
 
     @Test("a build error before the URL exists prints the declared base (redacted) and path")
     func buildErrorUsesDeclaredLocation() throws {
-        let request = ProbeRequest(base: URL(string: "https://api.example.com/v1?token=SECRET")!, method: "BAD METHOD")
+        let request = ProbeRequest(
+            base: URL(string: "https://api.example.com/v1?token=SECRET")!, method: HTTPMethod(rawValue: "BAD METHOD"))
 
         let error: RequestError
         do {

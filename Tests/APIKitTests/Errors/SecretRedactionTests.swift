@@ -47,7 +47,7 @@ struct SecretRedactionTests {
 
     func failure<R: Request>(_ request: R, answer: StubResponse) async -> RequestError? {
         do {
-            _ = try await request.response(using: Session(transport: StubTransport(answer)))
+            _ = try await request.response(using: Session(transport: StubTransport { _ in answer }))
             return nil
         } catch {
             return error

@@ -32,7 +32,8 @@ struct LoggingArticleTests {
     func loggingLines() async throws {
         let recorder = LogRecorder()
         let session = Session(
-            transport: StubTransport(.success(body: String(repeating: "x", count: 612))), logger: recorder.logger())
+            transport: StubTransport { _ in .success(body: String(repeating: "x", count: 612)) },
+            logger: recorder.logger())
 
         _ = try await Login().response(using: session)
 

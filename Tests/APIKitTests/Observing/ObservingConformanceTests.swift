@@ -34,7 +34,7 @@ struct ObservingConformanceTests {
 
     @Test("a transport that ignores the progress it is given still answers a call with progress, reporting none")
     func transportWithoutProgress() async throws {
-        let transport = RecordingTransport(IgnoringProgress(base: StubTransport(.success(body: "plain"))))
+        let transport = RecordingTransport(IgnoringProgress(base: StubTransport { _ in .success(body: "plain") }))
         let recorder = ProgressRecorder()
 
         let value = try await SecretRequest().response(
@@ -47,7 +47,7 @@ struct ObservingConformanceTests {
 
     @Test("a transport that wraps another passes the progress on: the stub's two steps arrive through it")
     func wrapperPassesProgressOn() async throws {
-        let transport = RecordingTransport(StubTransport(.success(body: "plain")))
+        let transport = RecordingTransport(StubTransport { _ in .success(body: "plain") })
         let recorder = ProgressRecorder()
 
         let value = try await SecretRequest().response(

@@ -10,7 +10,8 @@ struct RequestLoggerTests {
     @Test("a request and its response are logged in order, paired by id, with status, size and time")
     func requestAndResponse() async throws {
         let recorder = LogRecorder()
-        let stub = StubTransport(.success(status: 201, headers: ["Content-Type": "text/plain"], body: "created"))
+        let stub = StubTransport { _ in .success(status: 201, headers: ["Content-Type": "text/plain"], body: "created")
+        }
         let session = Session(transport: stub, logger: recorder.logger())
 
         let body = try await SecretRequest().response(using: session)
@@ -63,11 +64,11 @@ struct RequestLoggerTests {
     @Test("no secret — token, cookie, proxy credentials, key header, query value, body — in any line")
     func nothingSecretByDefault() async throws {
         let recorder = LogRecorder()
-        let stub = StubTransport(
+        let stub = StubTransport { _ in
             .success(
                 headers: ["Set-Cookie": "id=\(LogSecrets.cookie)", "X-Api-Key": LogSecrets.apiKey],
                 body: LogSecrets.body)
-        )
+        }
         let session = Session(transport: stub, logger: recorder.logger())
 
         _ = try await SecretRequest().response(using: session)
@@ -91,7 +92,7 @@ struct RequestLoggerTests {
             revealsQueryValues: true,
             revealsBodies: true
         )
-        let stub = StubTransport(.success(headers: ["Set-Cookie": LogSecrets.cookie, "X-Request-Id": "r1"]))
+        let stub = StubTransport { _ in .success(headers: ["Set-Cookie": LogSecrets.cookie, "X-Request-Id": "r1"]) }
         let session = Session(transport: stub, logger: recorder.logger(privacy))
 
         _ = try await SecretRequest().response(using: session)
@@ -114,7 +115,7 @@ struct RequestLoggerTests {
     @Test("the logger sees the request as sent: after default headers, options and every interceptor")
     func seesFinalRequest() async throws {
         let recorder = LogRecorder()
-        let transport = RecordingTransport(StubTransport(.success(body: "ok")))
+        let transport = RecordingTransport(StubTransport { _ in .success(body: "ok") })
         let session = Session(
             transport: transport,
             defaultHeaders: ["User-Agent": "Tests/1"],
@@ -136,7 +137,7 @@ struct RequestLoggerTests {
         let recorder = LogRecorder()
         let failure = URLError(
             .timedOut, userInfo: [NSURLErrorFailingURLErrorKey: URL(string: "https://x.test/?k=\(LogSecrets.query)")!])
-        let session = Session(transport: StubTransport(.failure(failure)), logger: recorder.logger())
+        let session = Session(transport: StubTransport { _ in .failure(failure) }, logger: recorder.logger())
 
         let result = await SecretRequest().result(session: session)
 
@@ -152,7 +153,8 @@ struct RequestLoggerTests {
     @Test("an error status is logged like any response: the logger runs before the status check")
     func errorStatus() async throws {
         let recorder = LogRecorder()
-        let session = Session(transport: StubTransport(.success(status: 503, body: "down")), logger: recorder.logger())
+        let session = Session(
+            transport: StubTransport { _ in .success(status: 503, body: "down") }, logger: recorder.logger())
 
         let result = await SecretRequest().result(session: session)
 
@@ -163,7 +165,8 @@ struct RequestLoggerTests {
     @Test("a cancelled transfer logs its URLError(.cancelled) as the response")
     func cancellation() async throws {
         let recorder = LogRecorder()
-        let session = Session(transport: StubTransport(.success(body: "late", delay: 60)), logger: recorder.logger())
+        let session = Session(
+            transport: StubTransport { _ in .success(body: "late", delay: 60) }, logger: recorder.logger())
         let probe = CompletionProbe<Result<String, RequestError>>()
 
         let handle = SecretRequest().perform(using: session) { probe.record($0) }
@@ -181,7 +184,7 @@ struct RequestLoggerTests {
     func notLogged() async throws {
         let recorder = LogRecorder()
         let session = Session(
-            transport: StubTransport(.success()),
+            transport: StubTransport { _ in .success() },
             defaultHeaders: ["Bad Name": "x"],
             logger: recorder.logger()
         )

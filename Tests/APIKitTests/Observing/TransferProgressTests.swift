@@ -39,7 +39,8 @@ struct TransferProgressTests {
     @Test("StubTransport reports the body sent, then the response received, before the completion")
     func stubProgress() async throws {
         try await expectTotalsAtTheEnd(
-            through: Session(transport: StubTransport(.success(body: "hello"))), request: SecretRequest(), body: "hello"
+            through: Session(transport: StubTransport { _ in .success(body: "hello") }), request: SecretRequest(),
+            body: "hello"
         )
     }
 
@@ -78,13 +79,13 @@ struct TransferProgressTests {
     @Test("async response(progress:) reports the same steps; a stub failure reports none")
     func asyncProgress() async throws {
         let recorder = ProgressRecorder()
-        let session = Session(transport: StubTransport(.success(body: "abc")))
+        let session = Session(transport: StubTransport { _ in .success(body: "abc") })
         let value = try await SecretRequest().response(using: session, progress: recorder.handler)
         #expect(value == "abc")
         #expect(recorder.all.last?.bytesReceived == 3)
 
         let failing = ProgressRecorder()
-        let failed = Session(transport: StubTransport(.failure(URLError(.notConnectedToInternet))))
+        let failed = Session(transport: StubTransport { _ in .failure(URLError(.notConnectedToInternet)) })
         await #expect(throws: RequestError.self) {
             try await SecretRequest().response(using: failed, progress: failing.handler)
         }
@@ -95,7 +96,7 @@ struct TransferProgressTests {
     func cancelled() async throws {
         let recorder = ProgressRecorder()
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let session = Session(transport: StubTransport(.success(body: "late", delay: 60)))
+        let session = Session(transport: StubTransport { _ in .success(body: "late", delay: 60) })
 
         let handle = SecretRequest().perform(using: session, progress: recorder.handler, completion: probe.handler)
         handle.cancel()

@@ -556,16 +556,16 @@ struct MultipartTests {
     struct StrategyParts: RequestConfiguration, Sendable {
         @Part("at") var at = Date(timeIntervalSince1970: 86_400)
         @Part("flags") var flags = [true, false]
-        @Part("note", strategy: .nils(.empty)) var note: String? = nil
+        @Part("note", strategy: .init(nils: .empty)) var note: String? = nil
         @Part("gone") var gone: Int? = nil
-        @Part("when", strategy: .dates(.iso8601)) var when = Date(timeIntervalSince1970: 0)
+        @Part("when", strategy: .init(dates: .iso8601)) var when = Date(timeIntervalSince1970: 0)
         @Part("meta") var meta = ["enabled": true]
     }
 
     @Test("golden: the request's and the field's Bool, Date and nil strategies apply to text and JSON parts")
     func strategies() throws {
         let request = try withBoundary {
-            try urlRequest(StrategyParts(), method: .post, strategy: .dates(.secondsSince1970).bools(.numeric))
+            try urlRequest(StrategyParts(), method: .post, strategy: .init(bools: .numeric, dates: .secondsSince1970))
         }
         var expected = part(#"name="at""#, "86400")
         expected += part(#"name="flags""#, "1") + part(#"name="flags""#, "0")

@@ -131,7 +131,7 @@ struct JSONBodyStrategyTests {
     }
 
     struct Events: RequestConfiguration, Sendable {
-        @JSONBody(strategy: .dates(.secondsSince1970).bools(.numeric)) var events = [
+        @JSONBody(strategy: .init(bools: .numeric, dates: .secondsSince1970)) var events = [
             Event(at: Date(timeIntervalSince1970: 86_400), done: true)
         ]
     }
@@ -144,7 +144,7 @@ struct JSONBodyStrategyTests {
     func strategy() throws {
         #expect(try urlRequest(Events(), method: .post).bodyText == #"[{"at":86400,"done":1}]"#)
         #expect(
-            try urlRequest(Inherits(), method: .post, strategy: .dates(.millisecondsSince1970)).bodyText
+            try urlRequest(Inherits(), method: .post, strategy: .init(dates: .millisecondsSince1970)).bodyText
                 == #"[{"at":86400000,"done":true}]"#)
         #expect(try urlRequest(Inherits(), method: .post).bodyText == #"[{"at":"1970-01-02T00:00:00Z","done":true}]"#)
     }
@@ -159,7 +159,7 @@ struct JSONBodyStrategyScopeTests {
     }
 
     struct Nulls: RequestConfiguration, Sendable {
-        @JSONBody(strategy: .nils(.null).arrays(.indexed).nesting(.dotted)) var items = [
+        @JSONBody(strategy: .init(arrays: .indexed, nesting: .dotted, nils: .null)) var items = [
             Item(note: nil, tags: ["a", "b"], filter: ["x": 1])
         ]
     }

@@ -37,7 +37,7 @@ struct CompletionQueueTests {
         let endpoint = StubEndpoint(stub)
         let request = ProbeRequest(
             base: endpoint.base,
-            method: outcome == .buildError ? "NOT A TOKEN" : .get,
+            method: outcome == .buildError ? HTTPMethod(rawValue: "NOT A TOKEN") : .get,
             failing: outcome == .requestInterceptorError ? .requestInterceptor : nil
         )
         let probe = CompletionProbe<Observation>()

@@ -68,7 +68,8 @@ struct DefaultDeliveryTests {
         #expect(
             status?.onDelegateQueue == true && statusCount == 1, "\(String(describing: status)), \(statusCount) calls")
 
-        let (build, buildCount) = await observe(ProbeRequest(base: success.base, method: "NOT A TOKEN"))
+        let (build, buildCount) = await observe(
+            ProbeRequest(base: success.base, method: HTTPMethod(rawValue: "NOT A TOKEN")))
         #expect(build?.result.errorValue?.stage == .build)
         #expect(
             build?.onDelegateQueue == true && build?.onCallingQueue == false && buildCount == 1,

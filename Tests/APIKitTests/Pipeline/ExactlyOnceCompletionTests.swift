@@ -45,7 +45,7 @@ struct ExactlyOnceCompletionTests {
             }
         let request = ProbeRequest(
             base: endpoint.base,
-            method: scenario == .buildError ? "NOT A TOKEN" : .get,
+            method: scenario == .buildError ? HTTPMethod(rawValue: "NOT A TOKEN") : .get,
             failing: failing
         )
 
@@ -153,7 +153,7 @@ struct ExactlyOnceCompletionTests {
         let endpoint = StubEndpoint(.status(200))
         let probe = CompletionProbe<Result<String, RequestError>>()
 
-        let handle = ProbeRequest(base: endpoint.base, method: "NOT A TOKEN")
+        let handle = ProbeRequest(base: endpoint.base, method: HTTPMethod(rawValue: "NOT A TOKEN"))
             .perform(session: StubURLProtocol.session, completion: probe.handler)
         #expect(handle.isFinished)
         handle.cancel()
@@ -172,7 +172,7 @@ struct ExactlyOnceCompletionTests {
         // FoundationNetworking — "a behaviour for a task that in not in the registry" — a race of
         // corelibs' own that no caller can close; the spec road's cancel is covered by the tests
         // above, one cancel at a time.)
-        let session = Session(transport: StubTransport(.success(body: "fast", delay: 0.0005)))
+        let session = Session(transport: StubTransport { _ in .success(body: "fast", delay: 0.0005) })
         let iterations = 500
         let probes = (0..<iterations).map { _ in CompletionProbe<Result<String, RequestError>>() }
         let cancelQueue = DispatchQueue(label: "apikit.tests.canceller", attributes: .concurrent)

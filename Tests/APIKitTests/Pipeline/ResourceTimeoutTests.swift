@@ -11,7 +11,7 @@ import Testing
 struct ResourceTimeoutTests {
     /// A transport that answers after `seconds` (the stub stops early when cancelled).
     func slow(_ seconds: TimeInterval, body: String = "late") -> RecordingTransport {
-        RecordingTransport(StubTransport(.success(body: body, delay: seconds)))
+        RecordingTransport(StubTransport { _ in .success(body: body, delay: seconds) })
     }
 
     /// A transport that answers after `seconds` of `time` (the stub stops early when cancelled).
@@ -152,7 +152,7 @@ struct ResourceTimeoutTests {
         arguments: [0, -1, Double.nan, Double.infinity]
     )
     func invalid(timeout: TimeInterval) async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport)
         let result = await TextRequest().result(session: session, options: RequestOptions(resourceTimeout: timeout))
         guard case .buildFailed(.invalidTimeout(let reported), _) = try #require(result.errorValue) else {
@@ -173,7 +173,7 @@ struct ResourceTimeoutTests {
 
     @Test("the idle timeout is still written to the URLRequest; the resource timeout is not")
     func urlRequestKeepsIdleTimeout() async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport, options: RequestOptions(timeout: 7, resourceTimeout: 100))
         _ = await TextRequest().result(session: session)
         let sent = try #require(transport.sentRequests.first)

@@ -9,7 +9,7 @@ struct HTTPMethodTests {
     func sentAsWritten() throws {
         #expect(try urlRequest(Empty()).httpMethod == "GET")
         #expect(try urlRequest(Empty(), method: .patch).httpMethod == "PATCH")
-        #expect(try urlRequest(Empty(), method: "PURGE").httpMethod == "PURGE")
+        #expect(try urlRequest(Empty(), method: HTTPMethod(rawValue: "PURGE")).httpMethod == "PURGE")
         #expect(HTTPMethod.delete.rawValue == "DELETE")
         #expect(HTTPMethod(rawValue: "GET") == .get)
     }

@@ -20,7 +20,7 @@ struct ResilienceArticleTests {
     func retrying() async throws {
         var policy = RetryPolicy()
         policy.backoff = RetryPolicy.Backoff(baseDelay: 0.2, multiplier: 2, maxDelay: 2)
-        let api = Session(transport: StubTransport(.success(status: 503)), retryPolicy: policy)
+        let api = Session(transport: StubTransport { _ in .success(status: 503) }, retryPolicy: policy)
             .timed(by: WaitRecorder())  // not in the article: the test does not wait
         do {
             _ = try await Flaky().response(using: api)
@@ -76,7 +76,9 @@ struct ResilienceArticleTests {
 
     @Test("Error bodies: the payload decoded, the case unchanged, the bytes kept")
     func errorBodies() async throws {
-        let stub = StubTransport(.success(status: 422, body: #"{"result": "error", "errors": ["password too short"]}"#))
+        let stub = StubTransport { _ in
+            .success(status: 422, body: #"{"result": "error", "errors": ["password too short"]}"#)
+        }
         let api = Session(transport: stub, errorBodyDecoder: .json(APIFailure.self))
         do {
             _ = try await Login().response(using: api)

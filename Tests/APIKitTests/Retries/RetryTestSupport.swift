@@ -28,7 +28,7 @@ struct ScriptedTransport: Transport {
             return sent.count - 1
         }
         let answer = script[min(index, script.count - 1)]
-        return StubTransport(answer).send(request, progress: progress, completion: completion)
+        return StubTransport { _ in answer }.send(request, progress: progress, completion: completion)
     }
 }
 

@@ -11,7 +11,7 @@ struct RequestOptionsTests {
         request requestOptions: RequestOptions = RequestOptions(),
         call: RequestOptions? = nil
     ) async throws -> (sent: URLRequest, seenByIntercept: URLRequest) {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport, options: options)
         let request = OptionsRequest(base: stubBase, options: requestOptions)
         _ = try await request.response(using: session, options: call)
@@ -75,7 +75,7 @@ struct RequestOptionsTests {
         arguments: [0, -1, Double.nan, Double.infinity]
     )
     func invalidTimeout(timeout: TimeInterval) async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport)
         let request = OptionsRequest(base: stubBase, options: RequestOptions())
 

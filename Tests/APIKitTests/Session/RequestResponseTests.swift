@@ -8,20 +8,20 @@ import Testing
 struct RequestResponseTests {
     @Test("returns the typed response")
     func success() async throws {
-        let session = Session(transport: StubTransport(.success(body: "hello")))
+        let session = Session(transport: StubTransport { _ in .success(body: "hello") })
         let value: String = try await ProbeRequest(base: stubBase).response(using: session)
         #expect(value == "hello")
     }
 
     @Test(".response(using: session) is the same call")
     func sessionResponse() async throws {
-        let session = Session(transport: StubTransport(.success(body: "hi")))
+        let session = Session(transport: StubTransport { _ in .success(body: "hi") })
         #expect(try await ProbeRequest(base: stubBase).response(using: session) == "hi")
     }
 
     @Test("the thrown error is a RequestError without a cast")
     func typedThrows() async {
-        let session = Session(transport: StubTransport(.success(status: 500)))
+        let session = Session(transport: StubTransport { _ in .success(status: 500) })
         do {
             _ = try await ProbeRequest(base: stubBase).response(using: session)
             Issue.record("expected a failure")
@@ -42,7 +42,7 @@ struct RequestResponseTests {
         let expected: RequestError.Stage
         switch stage {
         case .build:
-            request = ProbeRequest(base: stubBase, method: "BAD METHOD")
+            request = ProbeRequest(base: stubBase, method: HTTPMethod(rawValue: "BAD METHOD"))
             expected = .build
         case .requestInterceptor:
             request = ProbeRequest(base: stubBase, failing: .requestInterceptor)
@@ -63,7 +63,7 @@ struct RequestResponseTests {
             request = ProbeRequest(base: stubBase, failing: .responseConversion)
             expected = .responseConversion
         }
-        let session = Session(transport: StubTransport(answer))
+        let session = Session(transport: StubTransport { [answer] _ in answer })
 
         let result = await request.result(session: session)
 
@@ -76,7 +76,7 @@ struct RequestResponseTests {
     @Test("a Task cancelled before the call: .cancelled, and the transport is never called")
     func cancelledBeforeSend() async throws {
         for interceptors in [[], [RecordingInterceptor(name: "A", log: EventLog())]] as [[any Interceptor]] {
-            let transport = RecordingTransport(StubTransport(.success(body: "x")))
+            let transport = RecordingTransport(StubTransport { _ in .success(body: "x") })
             let session = Session(transport: transport, interceptors: interceptors)
             let log = EventLog()
             let task = Task {
@@ -134,7 +134,7 @@ struct RequestResponseTests {
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             roads.withLock { $0.append("completion") }
-            return StubTransport(.success(body: "by completion")).send(
+            return StubTransport { _ in .success(body: "by completion") }.send(
                 request, progress: progress, completion: completion)
         }
 
@@ -200,7 +200,7 @@ struct RequestResponseTests {
     func cancelledDuringAdapt() async throws {
         let waiting = CompletionProbe<String>()
         let cancelled = CompletionProbe<String>()
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let interceptor = RecordingInterceptor(
             name: "A",
             log: EventLog(),
@@ -230,7 +230,7 @@ struct RequestResponseTests {
             waiting: waiting,
             cancelled: cancelled
         )
-        let session = Session(transport: StubTransport(.success(body: "x")), interceptors: [interceptor])
+        let session = Session(transport: StubTransport { _ in .success(body: "x") }, interceptors: [interceptor])
         let requestLog = EventLog()
         let task = Task {
             await ProbeRequest(base: stubBase, log: requestLog).result(session: session)

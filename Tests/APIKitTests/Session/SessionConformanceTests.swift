@@ -34,7 +34,7 @@ struct SessionConformanceTests {
 
     @Test("a configuration property named `options` is a query item, not the request's options")
     func ownOptionsProperty() async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let request = OwnOptionsPropertyRequest()
         _ = try await request.response(using: Session(transport: transport))
         #expect(request.options == "verbose")

@@ -28,7 +28,7 @@ struct SessionDefaultQueryItemTests {
 
     /// The URL `request` is sent to through a session with `items`.
     func sentURL(_ request: ItemsRequest = ItemsRequest(), items: [String: String]) async throws -> String {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport, defaultQueryItems: items)
         _ = try await request.response(using: session)
         return try #require(transport.sentRequests.first?.url?.absoluteString)
@@ -133,7 +133,7 @@ struct SessionDefaultQueryItemTests {
     @Test("intercept(urlRequest:) and every interceptor see the items; the transport sends them once")
     func seenByInterceptors() async throws {
         let log = EventLog()
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(
             transport: transport,
             defaultQueryItems: ["api_key": "k"],
@@ -151,7 +151,7 @@ struct SessionDefaultQueryItemTests {
 
     @Test("the completion API adds them the same way")
     func completionAPI() async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport, defaultQueryItems: ["api_key": "k"])
 
         let (result, _) = await session.performProbed(ItemsRequest())
@@ -179,7 +179,7 @@ struct SessionDefaultQueryItemTests {
 
     @Test("an empty key fails every request as .buildFailed(.emptyQueryKey) naming Session.defaultQueryItems")
     func emptyKeyFails() async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport, defaultQueryItems: ["": "secret-value", "api_key": "k"])
 
         let result = await ItemsRequest().result(session: session)
@@ -205,7 +205,7 @@ struct SessionDefaultQueryItemTests {
     func redactedInErrors() async throws {
         let secret = "s3cr3t-key"
         let session = Session(
-            transport: StubTransport(.success(status: 404, body: "missing")),
+            transport: StubTransport { _ in .success(status: 404, body: "missing") },
             defaultQueryItems: ["api_key": secret]
         )
 
@@ -225,7 +225,7 @@ struct SessionDefaultQueryItemTests {
         let secret = "s3cr3t-key"
         let recorder = LogRecorder()
         let session = Session(
-            transport: StubTransport(.success(body: "ok")),
+            transport: StubTransport { _ in .success(body: "ok") },
             defaultQueryItems: ["api_key": secret],
             logger: recorder.logger()
         )

@@ -9,7 +9,7 @@ struct SessionLabelTests {
     /// A session whose stub answers `body`: a result with that body came through it, not
     /// through a default `Session()` (which would try the network at `stubBase`).
     func session(answering body: String) -> Session {
-        Session(transport: StubTransport(.success(body: body)))
+        Session(transport: StubTransport { _ in .success(body: body) })
     }
 
     func text(of stream: ResponseStream) async throws -> String {

@@ -14,7 +14,7 @@ struct SessionInterceptorTests {
     func session(log: EventLog, answer: StubResponse = .success(body: "hello"), a: RecordingInterceptor? = nil)
         -> (Session, RecordingTransport)
     {
-        let transport = RecordingTransport(StubTransport(answer), log: log)
+        let transport = RecordingTransport(StubTransport { _ in answer }, log: log)
         let session = Session(
             transport: transport,
             interceptors: [a ?? RecordingInterceptor(name: "A", log: log), RecordingInterceptor(name: "B", log: log)]
@@ -52,7 +52,7 @@ struct SessionInterceptorTests {
     func adaptsChain() async throws {
         let log = EventLog()
         let seen = EventLog()
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(
             transport: transport,
             interceptors: [
@@ -134,7 +134,7 @@ struct SessionInterceptorTests {
     func inspectSeesErrorStatus() async throws {
         let log = EventLog()
         let seen = EventLog()
-        let transport = StubTransport(.success(status: 404, body: "missing"))
+        let transport = StubTransport { _ in .success(status: 404, body: "missing") }
         let session = Session(
             transport: transport, interceptors: [RecordingInterceptor(name: "A", log: log, seen: seen)])
 
@@ -182,7 +182,8 @@ struct SessionInterceptorTests {
         let log = EventLog()
         for interceptors in [[], [RecordingInterceptor(name: "A", log: log)]] as [[any Interceptor]] {
             let session = Session(
-                transport: StubTransport(.success(body: "x")), completionQueue: queue, interceptors: interceptors)
+                transport: StubTransport { _ in .success(body: "x") }, completionQueue: queue,
+                interceptors: interceptors)
             let probe = CompletionProbe<(Bool, String?)>()
             InsideCall.run {
                 ProbeRequest(base: stubBase).perform(using: session) { _ in
@@ -200,7 +201,7 @@ struct SessionInterceptorTests {
 struct SessionDefaultHeaderTests {
     @Test("added when the request does not declare them; a declared header wins, names compared case-insensitively")
     func addedUnlessDeclared() async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(
             transport: transport,
             defaultHeaders: ["authorization": "Default", "User-Agent": "Tests/1.0", "x-intercepted": "default"]
@@ -220,7 +221,7 @@ struct SessionDefaultHeaderTests {
 
     @Test("the parser's Accept counts as declared")
     func acceptFromParserWins() async throws {
-        let transport = RecordingTransport(StubTransport(.success(body: "{}")))
+        let transport = RecordingTransport(StubTransport { _ in .success(body: "{}") })
         let session = Session(transport: transport, defaultHeaders: ["ACCEPT": "text/plain"])
 
         _ = try await JSONObjectRequest(base: stubBase).response(using: session)
@@ -237,7 +238,7 @@ struct SessionDefaultHeaderTests {
         ]
     )
     func invalidDefaults(headers: [String: String], expected: String) async throws {
-        let transport = RecordingTransport(StubTransport(.success()))
+        let transport = RecordingTransport(StubTransport { _ in .success() })
         let session = Session(transport: transport, defaultHeaders: headers)
 
         let result = await ProbeRequest(base: stubBase).result(session: session)

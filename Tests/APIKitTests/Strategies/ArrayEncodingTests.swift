@@ -13,7 +13,7 @@ struct ArrayEncodingTests {
         @Query("word") var word = "x,y"
 
         init(_ arrays: ArrayEncoding) {
-            strategy = .arrays(arrays)
+            strategy = .init(arrays: arrays)
             _ids = Query(wrappedValue: [1, 2], "ids", strategy: strategy)
             _names = Query(wrappedValue: ["a b", "c,d"], "names", strategy: strategy)
             _holes = Query(wrappedValue: [1, nil, 3], "holes", strategy: strategy)
@@ -57,9 +57,9 @@ struct ArrayEncodingTests {
     @Test("form bodies use the same array rules, with form encoding")
     func formBody() throws {
         struct Form: RequestConfiguration, Sendable {
-            @Field("tags", strategy: .arrays(.brackets)) var tags = ["x y", "z"]
-            @Field("ids", strategy: .arrays(.commaSeparated)) var ids = [3, 4]
-            @Field("at", strategy: .arrays(.indexed)) var at = ["p"]
+            @Field("tags", strategy: .init(arrays: .brackets)) var tags = ["x y", "z"]
+            @Field("ids", strategy: .init(arrays: .commaSeparated)) var ids = [3, 4]
+            @Field("at", strategy: .init(arrays: .indexed)) var at = ["p"]
         }
         #expect(
             try urlRequest(Form(), method: .post).bodyText
@@ -72,9 +72,9 @@ struct ArrayEncodingTests {
     @Test("arrays of any Encodable element go through the same rules")
     func generalElements() throws {
         struct Config: RequestConfiguration, Sendable {
-            @Query("c", strategy: .arrays(.commaSeparated)) var colors: [Color]? = [.red, .blue]
-            @Query("f", strategy: .arrays(.brackets)) var flags: Set<Bool> = [true]
-            @Query("d", strategy: .arrays(.indexed)) var doubles = [0.5, 2]
+            @Query("c", strategy: .init(arrays: .commaSeparated)) var colors: [Color]? = [.red, .blue]
+            @Query("f", strategy: .init(arrays: .brackets)) var flags: Set<Bool> = [true]
+            @Query("d", strategy: .init(arrays: .indexed)) var doubles = [0.5, 2]
         }
         #expect(try urlRequest(Config()).percentEncodedQuery == "c=red,blue&f%5B%5D=true&d%5B0%5D=0.5&d%5B1%5D=2.0")
     }
@@ -82,7 +82,7 @@ struct ArrayEncodingTests {
     struct Grid: RequestConfiguration, Sendable {
         @Query("m") var matrix: [[Int]] = []
         init(_ arrays: ArrayEncoding) {
-            _matrix = Query(wrappedValue: [[1, 2], [3]], "m", strategy: .arrays(arrays))
+            _matrix = Query(wrappedValue: [[1, 2], [3]], "m", strategy: .init(arrays: arrays))
         }
     }
 
@@ -94,7 +94,7 @@ struct ArrayEncodingTests {
     struct Points: RequestConfiguration, Sendable {
         @Query("p") var points: [Point] = []
         init(_ arrays: ArrayEncoding) {
-            _points = Query(wrappedValue: [Point(), Point(x: 3, y: 4)], "p", strategy: .arrays(arrays))
+            _points = Query(wrappedValue: [Point(), Point(x: 3, y: 4)], "p", strategy: .init(arrays: arrays))
         }
     }
 

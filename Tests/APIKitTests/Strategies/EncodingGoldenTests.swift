@@ -24,7 +24,7 @@ struct EncodingGoldenTests {
 
     struct Search: RequestConfiguration, Sendable {
         @Query("q") var query = "swift, linux"
-        @Query("ids", strategy: .arrays(.commaSeparated)) var ids = [3, 1, 2]
+        @Query("ids", strategy: .init(arrays: .commaSeparated)) var ids = [3, 1, 2]
         @Query("filter") var filter = Filter()
         @Query("cursor") var cursor: String? = nil
         @Query("exact") var exact = true
@@ -33,8 +33,8 @@ struct EncodingGoldenTests {
 
     struct Signup: RequestConfiguration, Sendable {
         @Field("name") var name = "Zoë Q"
-        @Field("roles", strategy: .arrays(.indexed)) var roles = ["admin", "dev"]
-        @Field("profile", strategy: .nesting(.dotted)) var profile = ["city": "東京", "zip": "100-0001"]
+        @Field("roles", strategy: .init(arrays: .indexed)) var roles = ["admin", "dev"]
+        @Field("profile", strategy: .init(nesting: .dotted)) var profile = ["city": "東京", "zip": "100-0001"]
         @Field("newsletter") var newsletter = false
         @Field("referrer") var referrer: String? = nil
         @Field("born") var born = Date(timeIntervalSince1970: 631_152_000)
@@ -44,7 +44,7 @@ struct EncodingGoldenTests {
         @JSON("title") var title = "New"
         @JSON("archived") var archived = true
         @JSON("dueAt") var dueAt = Date(timeIntervalSince1970: 1_700_000_000.5)
-        @JSON("assignee", strategy: .nils(.null)) var assignee: String? = nil
+        @JSON("assignee", strategy: .init(nils: .null)) var assignee: String? = nil
         @JSON("note") var note: String? = nil
         @JSON("flags") var flags = ["beta": true]
     }
@@ -62,7 +62,8 @@ struct EncodingGoldenTests {
             build: {
                 try urlRequest(
                     Search(),
-                    strategy: .arrays(.brackets).nesting(.dotted).bools(.numeric).dates(.secondsSince1970).nils(.null)
+                    strategy: .init(
+                        arrays: .brackets, nesting: .dotted, bools: .numeric, dates: .secondsSince1970, nils: .null)
                 )
             },
             url: "https://api.example.com/items?q=swift%2C%20linux&ids=3,1,2&filter.status=open%20%26%20ready"
@@ -83,8 +84,9 @@ struct EncodingGoldenTests {
                 try urlRequest(
                     Signup(),
                     method: .post,
-                    strategy: .arrays(.commaSeparated).nesting(.brackets).bools(.numeric).nils(.empty)
-                        .dates(.millisecondsSince1970)
+                    strategy: .init(
+                        arrays: .commaSeparated, nesting: .brackets, bools: .numeric, dates: .millisecondsSince1970,
+                        nils: .empty)
                 )
             },
             url: "https://api.example.com/items",
@@ -106,7 +108,7 @@ struct EncodingGoldenTests {
                 try urlRequest(
                     Patch(),
                     method: .patch,
-                    strategy: .bools(.numeric).dates(.iso8601WithFractionalSeconds).nils(.null)
+                    strategy: .init(bools: .numeric, dates: .iso8601WithFractionalSeconds, nils: .null)
                 )
             },
             url: "https://api.example.com/items",

@@ -6,9 +6,9 @@ import Testing
 @Suite("EncodingStrategy: per field and per request")
 struct EncodingStrategyTests {
     struct Config: RequestConfiguration, Sendable {
-        @Query("ids", strategy: .arrays(.brackets)) var ids = [1, 2]
+        @Query("ids", strategy: .init(arrays: .brackets)) var ids = [1, 2]
         @Query("since") var since = Date(timeIntervalSince1970: 0)
-        @Query("open", strategy: .bools(.literal)) var open = true
+        @Query("open", strategy: .init(bools: .literal)) var open = true
         @Query("archived") var archived = false
         @Query("tags") var tags = ["x", "y"]
     }
@@ -20,45 +20,46 @@ struct EncodingStrategyTests {
                 == "ids%5B%5D=1&ids%5B%5D=2&since=1970-01-01T00%3A00%3A00Z&open=true&archived=false&tags=x&tags=y"
         )
         #expect(
-            try urlRequest(Config(), strategy: .dates(.secondsSince1970).bools(.numeric).arrays(.commaSeparated))
-                .percentEncodedQuery == "ids%5B%5D=1&ids%5B%5D=2&since=0&open=true&archived=0&tags=x,y"
+            try urlRequest(
+                Config(), strategy: .init(arrays: .commaSeparated, bools: .numeric, dates: .secondsSince1970)
+            )
+            .percentEncodedQuery == "ids%5B%5D=1&ids%5B%5D=2&since=0&open=true&archived=0&tags=x,y"
         )
     }
 
     struct Nils: RequestConfiguration, Sendable {
         @Query("a") var a: String? = nil
-        @Query("b", strategy: .nils(.omit)) var b: Int? = nil
-        @Query("c", strategy: .nils(.empty)) var c: Bool? = nil
-        @Query("d", strategy: .nils(.null)) var d: Double? = nil
+        @Query("b", strategy: .init(nils: .omit)) var b: Int? = nil
+        @Query("c", strategy: .init(nils: .empty)) var c: Bool? = nil
+        @Query("d", strategy: .init(nils: .null)) var d: Double? = nil
     }
 
     @Test("nil precedence: the field's nil strategy wins over the request's, in both directions")
     func nilPrecedence() throws {
         #expect(try urlRequest(Nils()).percentEncodedQuery == "c=&d=null")
-        #expect(try urlRequest(Nils(), strategy: .nils(.null)).percentEncodedQuery == "a=null&c=&d=null")
-        #expect(try urlRequest(Nils(), strategy: .nils(.empty)).percentEncodedQuery == "a=&c=&d=null")
-        #expect(try urlRequest(Nils(), strategy: .nils(.omit)).percentEncodedQuery == "c=&d=null")
+        #expect(try urlRequest(Nils(), strategy: .init(nils: .null)).percentEncodedQuery == "a=null&c=&d=null")
+        #expect(try urlRequest(Nils(), strategy: .init(nils: .empty)).percentEncodedQuery == "a=&c=&d=null")
+        #expect(try urlRequest(Nils(), strategy: .init(nils: .omit)).percentEncodedQuery == "c=&d=null")
     }
 
-    @Test("builders chain and merge; overriding keeps the receiver's stated members")
-    func builders() {
-        let strategy = EncodingStrategy.dates(.secondsSince1970).bools(.numeric).nils(.null)
-        #expect(strategy == EncodingStrategy(bools: .numeric, dates: .secondsSince1970, nils: .null))
+    @Test("the initializer states only the members it names; overriding keeps the receiver's stated members")
+    func statedMembers() {
+        let strategy = EncodingStrategy(bools: .numeric, dates: .secondsSince1970, nils: .null)
+        #expect(strategy.bools == .numeric && strategy.dates == .secondsSince1970 && strategy.nils == .null)
         #expect(strategy.arrays == nil && strategy.nesting == nil)
-        let merged = EncodingStrategy.bools(.literal).arrays(.indexed).overriding(strategy)
+        #expect(EncodingStrategy() == .inherit && EncodingStrategy().isInherit && !strategy.isInherit)
+        let merged = EncodingStrategy(arrays: .indexed, bools: .literal).overriding(strategy)
         #expect(merged == EncodingStrategy(arrays: .indexed, bools: .literal, dates: .secondsSince1970, nils: .null))
         #expect(EncodingStrategy.inherit.overriding(.defaults) == .defaults)
         #expect(EncodingStrategy.defaults.nesting == .brackets && EncodingStrategy.defaults.arrays == .repeatKey)
     }
 
-    @Test("custom date strategies equal only themselves; formatted ones compare by style")
+    @Test("custom date strategies equal only themselves")
     func customEquality() {
         let custom = DateEncoding.custom { _ in "x" }
         #expect(custom == custom)
         #expect(custom != DateEncoding.custom { _ in "x" })
-        let style = Date.ISO8601FormatStyle().year()
-        #expect(DateEncoding.formatted(style) == DateEncoding.formatted(style))
-        #expect(DateEncoding.formatted(style) != DateEncoding.formatted(Date.ISO8601FormatStyle().year().month()))
+        #expect(Set([custom, custom, .custom { _ in "x" }]).count == 2)
         #expect(Set([DateEncoding.iso8601, .iso8601, .secondsSince1970]).count == 2)
     }
 
@@ -74,10 +75,16 @@ struct EncodingStrategyTests {
     struct Timestamps: QueryProtocol, BodyProtocol {
         var wrappedValue: [Date]
         var queryParameters: [QueryParameter] {
-            [QueryParameter(key: "t", value: wrappedValue, strategy: .dates(.secondsSince1970).arrays(.commaSeparated))]
+            [
+                QueryParameter(
+                    key: "t", value: wrappedValue, strategy: .init(arrays: .commaSeparated, dates: .secondsSince1970))
+            ]
         }
         var bodyParameters: [BodyParameter] {
-            [BodyParameter(key: "t", value: wrappedValue, encoding: .json, strategy: .dates(.millisecondsSince1970))]
+            [
+                BodyParameter(
+                    key: "t", value: wrappedValue, encoding: .json, strategy: .init(dates: .millisecondsSince1970))
+            ]
         }
     }
 
@@ -100,7 +107,7 @@ struct EncodingStrategyTests {
             var method: HTTPMethod { .get }
             var configuration: Self { self }
             var parser: RawDataParser { RawDataParser() }
-            var encodingStrategy: EncodingStrategy { .bools(.numeric) }
+            var encodingStrategy: EncodingStrategy { .init(bools: .numeric) }
         }
         #expect(try Req().makeURLRequest().url?.absoluteString == "https://api.example.com/x?on=1")
     }
@@ -108,11 +115,11 @@ struct EncodingStrategyTests {
     @Test("wrappers with strategies stay Equatable and Hashable")
     func wrapperEquality() {
         #expect(
-            Query(wrappedValue: 1, "a", strategy: .bools(.numeric))
-                == Query(wrappedValue: 1, "a", strategy: .bools(.numeric)))
-        #expect(Query(wrappedValue: 1, "a", strategy: .bools(.numeric)) != Query(wrappedValue: 1, "a"))
+            Query(wrappedValue: 1, "a", strategy: .init(bools: .numeric))
+                == Query(wrappedValue: 1, "a", strategy: .init(bools: .numeric)))
+        #expect(Query(wrappedValue: 1, "a", strategy: .init(bools: .numeric)) != Query(wrappedValue: 1, "a"))
         #expect(Set([Field(wrappedValue: 1, "a"), Field(wrappedValue: 1, "a")]).count == 1)
-        #expect(JSON(wrappedValue: 1, "a", strategy: .nils(.null)).strategy.nils == .null)
+        #expect(JSON(wrappedValue: 1, "a", strategy: .init(nils: .null)).strategy.nils == .null)
     }
 
     /// Compiles only while the strategy types are `Sendable` and `Hashable`.

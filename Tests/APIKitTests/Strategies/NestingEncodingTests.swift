@@ -32,7 +32,7 @@ struct NestingEncodingTests {
     @Test("dotted writes a.b; arrays inside follow the array strategy")
     func dotted() throws {
         #expect(
-            try urlRequest(Search(), strategy: .nesting(.dotted).arrays(.indexed)).percentEncodedQuery
+            try urlRequest(Search(), strategy: .init(arrays: .indexed, nesting: .dotted)).percentEncodedQuery
                 == "filter.status=open&filter.range.from=1&filter.range.to=9&filter.tags%5B0%5D=a&filter.tags%5B1%5D=b"
         )
     }
@@ -59,7 +59,7 @@ struct NestingEncodingTests {
     @Test("form bodies nest the same way, with form encoding")
     func form() throws {
         struct Form: RequestConfiguration, Sendable {
-            @Field("filter", strategy: .nesting(.dotted)) var filter = Filter(status: "in review")
+            @Field("filter", strategy: .init(nesting: .dotted)) var filter = Filter(status: "in review")
         }
         #expect(
             try urlRequest(Form(), method: .post).bodyText
@@ -82,8 +82,8 @@ struct NestingEncodingTests {
     func explicitNilMember() throws {
         struct Config: RequestConfiguration, Sendable {
             @Query("o") var omitted = ExplicitNil()
-            @Query("e", strategy: .nils(.empty)) var empty = ExplicitNil()
-            @Query("n", strategy: .nils(.null)) var null = ExplicitNil()
+            @Query("e", strategy: .init(nils: .empty)) var empty = ExplicitNil()
+            @Query("n", strategy: .init(nils: .null)) var null = ExplicitNil()
         }
         #expect(
             try urlRequest(Config()).percentEncodedQuery
@@ -94,7 +94,7 @@ struct NestingEncodingTests {
     @Test("an object inside a bracketed list is a build error naming the nested key")
     func objectInBracketedList() throws {
         struct Config: RequestConfiguration, Sendable {
-            @Query("q", strategy: .arrays(.brackets).nesting(.dotted)) var filter = Wrapper()
+            @Query("q", strategy: .init(arrays: .brackets, nesting: .dotted)) var filter = Wrapper()
         }
         struct Wrapper: Encodable, Sendable {
             var items = [Filter.Range()]

@@ -28,7 +28,7 @@ struct ScalarStrategyTests {
     @Test("numeric bools write 1/0, for Bool, Bool? and [Bool]; a String \"true\" is left alone")
     func numericBools() throws {
         #expect(
-            try urlRequest(Values(), strategy: .bools(.numeric)).percentEncodedQuery
+            try urlRequest(Values(), strategy: .init(bools: .numeric)).percentEncodedQuery
                 == "b=1&f=0&d=2023-11-14T22%3A13%3A20Z&s=true&bs=1&bs=0&ds=1970-01-01T00%3A00%3A00Z"
         )
     }
@@ -41,12 +41,12 @@ struct ScalarStrategyTests {
             (.secondsSince1970, "1700000000.25", "0"),
             (.millisecondsSince1970, "1700000000250", "0"),
             (.custom { "day-\(Int($0.timeIntervalSince1970) / 86_400)" }, "day-19675", "day-0"),
-            (.formatted(Date.ISO8601FormatStyle().year().month().day()), "2023-11-14", "1970-01-01"),
+            (.custom { Date.ISO8601FormatStyle().year().month().day().format($0) }, "2023-11-14", "1970-01-01"),
         ]
     )
     func dates(strategy: DateEncoding, text: String, epoch: String) throws {
         #expect(
-            try urlRequest(Values(), strategy: .dates(strategy)).percentEncodedQuery
+            try urlRequest(Values(), strategy: .init(dates: strategy)).percentEncodedQuery
                 == "b=true&f=false&d=\(text)&s=true&bs=true&bs=false&ds=\(epoch)"
         )
     }
@@ -54,8 +54,8 @@ struct ScalarStrategyTests {
     @Test("milliseconds are rounded to a whole number; whole seconds have no fraction")
     func epochRounding() throws {
         struct Config: RequestConfiguration, Sendable {
-            @Query("ms", strategy: .dates(.millisecondsSince1970)) var ms = Date(timeIntervalSince1970: 1.0006)
-            @Query("s", strategy: .dates(.secondsSince1970)) var s = Date(timeIntervalSince1970: -5)
+            @Query("ms", strategy: .init(dates: .millisecondsSince1970)) var ms = Date(timeIntervalSince1970: 1.0006)
+            @Query("s", strategy: .init(dates: .secondsSince1970)) var s = Date(timeIntervalSince1970: -5)
         }
         #expect(try urlRequest(Config()).percentEncodedQuery == "ms=1001&s=-5")
     }
@@ -69,13 +69,13 @@ struct ScalarStrategyTests {
             @Query("d") var d: Date? = nil
         }
         #expect(try urlRequest(Config()).percentEncodedQuery == "c=x")
-        #expect(try urlRequest(Config(), strategy: .nils(.empty)).percentEncodedQuery == "a=&b=&c=x&c=&d=")
+        #expect(try urlRequest(Config(), strategy: .init(nils: .empty)).percentEncodedQuery == "a=&b=&c=x&c=&d=")
         #expect(
-            try urlRequest(Config(), strategy: .nils(.null)).percentEncodedQuery
+            try urlRequest(Config(), strategy: .init(nils: .null)).percentEncodedQuery
                 == "a=null&b=null&c=x&c=null&d=null"
         )
         #expect(
-            try urlRequest(Config(), strategy: .nils(.null).arrays(.commaSeparated)).percentEncodedQuery
+            try urlRequest(Config(), strategy: .init(arrays: .commaSeparated, nils: .null)).percentEncodedQuery
                 == "a=null&b=null&c=x,null&d=null"
         )
     }
@@ -83,9 +83,9 @@ struct ScalarStrategyTests {
     @Test("form bodies use the same Bool, Date and nil rules")
     func form() throws {
         struct Form: RequestConfiguration, Sendable {
-            @Field("at", strategy: .dates(.secondsSince1970).bools(.numeric)) var at = sampleDate
-            @Field("ok", strategy: .dates(.secondsSince1970).bools(.numeric)) var ok = true
-            @Field("gone", strategy: .nils(.empty)) var gone: String? = nil
+            @Field("at", strategy: .init(bools: .numeric, dates: .secondsSince1970)) var at = sampleDate
+            @Field("ok", strategy: .init(bools: .numeric, dates: .secondsSince1970)) var ok = true
+            @Field("gone", strategy: .init(nils: .empty)) var gone: String? = nil
             @Field("plain") var plain = false
         }
         #expect(try urlRequest(Form(), method: .post).bodyText == "at=1700000000.25&ok=1&gone=&plain=false")
@@ -120,16 +120,17 @@ struct ScalarStrategyTests {
             try urlRequest(
                 JSONValues(),
                 method: .post,
-                strategy: .bools(.numeric).dates(.millisecondsSince1970).nils(.null)
+                strategy: .init(bools: .numeric, dates: .millisecondsSince1970, nils: .null)
             ).bodyText
                 == #"{"on":1,"at":1700000000250,"inner":{"at":1700000000250,"name":"true false","on":1},"list":[1,null,0],"gone":null}"#
         )
         #expect(
-            try urlRequest(JSONValues(), method: .post, strategy: .dates(.secondsSince1970).nils(.empty)).bodyText
+            try urlRequest(JSONValues(), method: .post, strategy: .init(dates: .secondsSince1970, nils: .empty))
+                .bodyText
                 == #"{"on":true,"at":1700000000.25,"inner":{"at":1700000000.25,"name":"true false","on":true},"list":[true,null,false]}"#
         )
         #expect(
-            try urlRequest(JSONValues(), method: .post, strategy: .dates(.iso8601WithFractionalSeconds)).bodyText
+            try urlRequest(JSONValues(), method: .post, strategy: .init(dates: .iso8601WithFractionalSeconds)).bodyText
                 == #"{"on":true,"at":"2023-11-14T22:13:20.250Z","inner":{"at":"2023-11-14T22:13:20.250Z","name":"true false","on":true},"list":[true,null,false]}"#
         )
     }
@@ -140,7 +141,7 @@ struct ScalarStrategyTests {
             @JSONBody var body = Inner()
         }
         #expect(
-            try urlRequest(Whole(), method: .post, strategy: .bools(.numeric).dates(.secondsSince1970)).bodyText
+            try urlRequest(Whole(), method: .post, strategy: .init(bools: .numeric, dates: .secondsSince1970)).bodyText
                 == #"{"at":1700000000.25,"name":"true false","on":1}"#
         )
     }
@@ -148,7 +149,7 @@ struct ScalarStrategyTests {
     @Test("escaped quotes inside JSON strings do not confuse the bool rewrite")
     func boolRewriteRespectsStrings() throws {
         struct Config: RequestConfiguration, Sendable {
-            @JSON("v", strategy: .bools(.numeric)) var v = ["a\"true\\": [true], "t": [false]]
+            @JSON("v", strategy: .init(bools: .numeric)) var v = ["a\"true\\": [true], "t": [false]]
         }
         #expect(try urlRequest(Config(), method: .post).bodyText == #"{"v":{"a\"true\\":[1],"t":[0]}}"#)
     }
@@ -164,7 +165,7 @@ struct ScalarStrategyTests {
         let request = try urlRequest(
             Config(),
             path: "items/{id}",
-            strategy: .bools(.numeric).nils(.null).arrays(.commaSeparated)
+            strategy: .init(arrays: .commaSeparated, bools: .numeric, nils: .null)
         )
         #expect(request.url?.absoluteString == "https://api.example.com/items/true?k=true&v")
         #expect(request.header("X-Flag") == "true")

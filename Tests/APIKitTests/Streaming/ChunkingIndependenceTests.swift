@@ -104,8 +104,9 @@ extension StreamingTests {
 
         static func session(_ chunks: [[UInt8]], contentType: String) -> Session {
             Session(
-                transport: StubTransport(
-                    .stream(headers: ["Content-Type": contentType], chunks: chunks.map { Data($0) })))
+                transport: StubTransport { _ in
+                    .stream(headers: ["Content-Type": contentType], chunks: chunks.map { Data($0) })
+                })
         }
 
         @Test("jsonLines(of:) over StubTransport: the items before a bad line, then .parsingFailed", arguments: seeds)

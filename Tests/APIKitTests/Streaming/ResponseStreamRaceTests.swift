@@ -8,7 +8,7 @@ import Testing
 struct ResponseStreamRaceTests {
     @Test("a consumer cancelled at any moment ends once: all chunks, or cancelled — never a short success")
     func cancelRacingTheLastChunk() async throws {
-        let session = Session(transport: StubTransport(.stream(chunks: ["a", "b", "c"], interval: 0.001)))
+        let session = Session(transport: StubTransport { _ in .stream(chunks: ["a", "b", "c"], interval: 0.001) })
         var outcomes: [String: Int] = [:]
         for round in 0..<300 {
             let consumer = Task { () async throws -> Int in
@@ -36,7 +36,7 @@ struct ResponseStreamRaceTests {
     @Test("dropping iterators at any moment cancels each transfer once, and nothing hangs")
     func dropRacingTheLastChunk() async throws {
         let cancels = Protected(0)
-        let transport = ObservedTransport(base: StubTransport(.stream(chunks: ["a", "b"], interval: 0.001))) {
+        let transport = ObservedTransport(base: StubTransport { _ in .stream(chunks: ["a", "b"], interval: 0.001) }) {
             cancels.withLock { $0 += 1 }
         }
         let session = Session(transport: transport)

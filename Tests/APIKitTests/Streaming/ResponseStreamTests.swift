@@ -41,7 +41,7 @@ struct Tick: Decodable, Sendable, Equatable {
 @Suite("ResponseStream: a body read while it arrives, through the session's pipeline")
 struct ResponseStreamTests {
     func session(_ stub: StubResponse, interceptors: [any Interceptor] = []) -> Session {
-        Session(transport: StubTransport(stub), interceptors: interceptors)
+        Session(transport: StubTransport { _ in stub }, interceptors: interceptors)
     }
 
     @Test("chunks arrive in order, as the transport delivered them")
@@ -185,7 +185,8 @@ struct ResponseStreamTests {
 
     @Test("a build error is thrown on the first next(), before anything is sent")
     func buildFailure() async throws {
-        let session = Session(transport: StubTransport(.stream(chunks: ["x"])), defaultHeaders: ["Bad\nName": "1"])
+        let session = Session(
+            transport: StubTransport { _ in .stream(chunks: ["x"]) }, defaultHeaders: ["Bad\nName": "1"])
         let error = await #expect(throws: RequestError.self) {
             for try await _ in StreamedRequest().stream(using: session) {}
         }
@@ -260,7 +261,7 @@ struct ResponseStreamTests {
 
     @Test("a transport with only send still streams, the body as one chunk")
     func sendOnlyTransport() async throws {
-        let transport = SendOnlyStub(base: StubTransport(.stream(chunks: ["a\n", "b\n"])))
+        let transport = SendOnlyStub(base: StubTransport { _ in .stream(chunks: ["a\n", "b\n"]) })
         var lines: [String] = []
         for try await line in StreamedRequest().stream(using: Session(transport: transport)).lines {
             lines.append(line)
@@ -376,7 +377,7 @@ struct ResponseStreamLoggingTests {
     func logged() async throws {
         let events = Protected<[RequestLogEvent]>([])
         let session = Session(
-            transport: StubTransport(.stream(chunks: ["abc", "de"], interval: 0.001)),
+            transport: StubTransport { _ in .stream(chunks: ["abc", "de"], interval: 0.001) },
             logger: RequestLogger { event in events.append(event) })
         for try await _ in StreamedRequest().stream(using: session) {}
         // the end is logged before the stream hears of it, so the loop's end sees the log

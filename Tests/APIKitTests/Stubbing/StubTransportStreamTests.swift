@@ -48,7 +48,7 @@ final class StreamEventLog: Sendable {
 struct StubTransportStreamTests {
     @Test("a stubbed stream delivers the response, each chunk in order, then finished")
     func chunksInOrder() async {
-        let stub = StubTransport(.stream(status: 201, chunks: ["a", "b", "c"], interval: 0.01))
+        let stub = StubTransport { _ in .stream(status: 201, chunks: ["a", "b", "c"], interval: 0.01) }
         let log = StreamEventLog()
         _ = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 201", "data a", "data b", "data c", "finished"])
@@ -56,7 +56,7 @@ struct StubTransportStreamTests {
 
     @Test("send answers a chunked stub with the chunks joined")
     func sendJoinsChunks() async throws {
-        let stub = StubTransport(.stream(chunks: ["ab", "cd"], interval: 0.01))
+        let stub = StubTransport { _ in .stream(chunks: ["ab", "cd"], interval: 0.01) }
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         _ = stub.send(URLRequest(url: stubBase), progress: nil) { probe.record($0) }
         let response = try #require(await probe.first()).get()
@@ -65,7 +65,7 @@ struct StubTransportStreamTests {
 
     @Test("a stubbed failure is the only event")
     func failureOnly() async {
-        let stub = StubTransport(.failure(URLError(.timedOut)))
+        let stub = StubTransport { _ in .failure(URLError(.timedOut)) }
         let log = StreamEventLog()
         _ = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["failed \(URLError.Code.timedOut.rawValue)"])
@@ -75,7 +75,7 @@ struct StubTransportStreamTests {
     func cancel() async {
         // cancelled once the response is in, 60 s before the first chunk is due: a loaded
         // machine has delayed this test's cancel() by over 5 s
-        let stub = StubTransport(.stream(chunks: ["a", "b", "c"], interval: 60))
+        let stub = StubTransport { _ in .stream(chunks: ["a", "b", "c"], interval: 60) }
         let log = StreamEventLog()
         let task = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
         _ = await log.started.first()
@@ -89,7 +89,7 @@ struct StubTransportStreamTests {
 
     @Test("a transport with only send streams the whole body as one chunk")
     func defaultImplementation() async {
-        let transport = SendOnlyStub(base: StubTransport(.stream(chunks: ["a", "b"])))
+        let transport = SendOnlyStub(base: StubTransport { _ in .stream(chunks: ["a", "b"]) })
         let log = StreamEventLog()
         _ = transport.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 200", "data ab", "finished"])
@@ -97,7 +97,7 @@ struct StubTransportStreamTests {
 
     @Test("the default implementation sends no chunk for an empty body")
     func defaultImplementationEmptyBody() async {
-        let transport = SendOnlyStub(base: StubTransport(.success(status: 204)))
+        let transport = SendOnlyStub(base: StubTransport { _ in .success(status: 204) })
         let log = StreamEventLog()
         _ = transport.stream(URLRequest(url: stubBase), onEvent: log.handler)
         #expect(await log.all() == ["response 204", "finished"])

@@ -21,7 +21,7 @@ struct StubTransportTests {
 
     @Test("a success carries status, headers and body, and is never delivered inside send")
     func success() async throws {
-        let transport = StubTransport(.success(status: 201, headers: ["X-Id": "7"], body: Data([1, 2, 3])))
+        let transport = StubTransport { _ in .success(status: 201, headers: ["X-Id": "7"], body: Data([1, 2, 3])) }
 
         let (result, returned) = await send(transport)
 
@@ -36,13 +36,13 @@ struct StubTransportTests {
 
     @Test("a text body is sent as UTF-8")
     func textBody() async throws {
-        let (result, _) = await send(StubTransport(.success(body: "é")))
+        let (result, _) = await send(StubTransport { _ in .success(body: "é") })
         #expect(try #require(result).get().data == Data("é".utf8))
     }
 
     @Test("a failure is delivered as the transport's error")
     func failure() async throws {
-        let (result, returned) = await send(StubTransport(.failure(URLError(.cannotConnectToHost))))
+        let (result, returned) = await send(StubTransport { _ in .failure(URLError(.cannotConnectToHost)) })
         #expect((try #require(result).errorValue as? URLError)?.code == .cannotConnectToHost)
         #expect(returned)
     }
@@ -86,10 +86,10 @@ struct StubTransportTests {
 
     @Test("through a session: status errors, parsing and delivery are the real pipeline's")
     func realPipeline() async throws {
-        let session = Session(transport: StubTransport(.success(status: 200, body: #"{"a":"b"}"#)))
+        let session = Session(transport: StubTransport { _ in .success(status: 200, body: #"{"a":"b"}"#) })
         #expect(try await JSONObjectRequest(base: stubBase).response(using: session) == ["a": "b"])
 
-        let broken = Session(transport: StubTransport(.success(status: 200, body: "not json")))
+        let broken = Session(transport: StubTransport { _ in .success(status: 200, body: "not json") })
         let result = await JSONObjectRequest(base: stubBase).result(session: broken)
         #expect(result.errorValue?.stage == .parsing)
     }

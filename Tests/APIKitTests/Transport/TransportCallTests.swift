@@ -45,10 +45,10 @@ struct TransportCallTests {
 
     @Test("returns what the completion delivered, or throws its error")
     func outcome() async throws {
-        let success = StubTransport(.success(body: "hello"))
+        let success = StubTransport { _ in .success(body: "hello") }
         #expect(try await success.send(URLRequest(url: Self.url)).data == Data("hello".utf8))
 
-        let failure = StubTransport(.failure(URLError(.networkConnectionLost)))
+        let failure = StubTransport { _ in .failure(URLError(.networkConnectionLost)) }
         await #expect(throws: URLError(.networkConnectionLost)) {
             _ = try await failure.send(URLRequest(url: Self.url))
         }
