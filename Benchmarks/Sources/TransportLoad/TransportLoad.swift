@@ -7,6 +7,7 @@
 //
 //   APIKIT_BENCH_URL=http://127.0.0.1:PORT TransportLoad [options]
 //     --clients a,b,…   of: urlsession urlsession-cb ahc ahc-cb raw raw-future raw-nodecode
+//                       perform-urlsession raw-urlsession
 //                       [urlsession,ahc,raw]
 //     --modes 1,50      workers per mode: 1 is sequential [1,50]
 //     --seconds S       length of each client's turn in a round [2.5]
@@ -28,6 +29,9 @@
 //   raw          HTTPClient.execute (async), check the status, collect the body, JSONDecoder
 //   raw-future   the same with the EventLoopFuture API (HTTPClient.Request), decoded on the event loop
 //   raw-nodecode raw-future without the decoding: AsyncHTTPClient's own cost
+//   perform-urlsession  the spec's perform(session:) on one shared URLSession (callbacks)
+//   raw-urlsession      a dataTask with a completion handler on that URLSession, the status
+//                       checked, JSONDecoder: the end-to-end benchmark's raw side
 // Before the rounds, the CPU time of decoding the body alone (the same JSONDecoder) is printed.
 // Both AsyncHTTPClient sides share one HTTPClient allowing 64 connections per host.
 
@@ -106,6 +110,14 @@ enum Body: String {
         case .user: (try? RawItems.decoder.decode(User.self, from: buffer))?.id == 42
         }
     }
+
+    /// The same for a body URLSession delivered.
+    func decodes(_ data: Data) -> Bool {
+        switch self {
+        case .items: (try? RawItems.decoder.decode(Feed.self, from: data))?.users.isEmpty == false
+        case .user: (try? RawItems.decoder.decode(User.self, from: data))?.id == 42
+        }
+    }
 }
 
 /// Benchmarks/Fixtures/user.json.
@@ -166,6 +178,24 @@ enum Shared {
         return HTTPClient(eventLoopGroup: group, configuration: configuration)
     }()
     static let urlSessionSession = Session(transport: URLSessionTransport())
+    /// The end-to-end benchmark's session (EndToEndFixtures.swift), shared by `perform-urlsession`
+    /// and `raw-urlsession`.
+    static let plainURLSession: URLSession = {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        configuration.httpMaximumConnectionsPerHost = 64
+        configuration.timeoutIntervalForRequest = 30
+        return URLSession(configuration: configuration)
+    }()
+    /// The raw side's request, written by hand each time as the end-to-end benchmark's raw side
+    /// does (`RawItems.urlRequest`): building it is part of the work APIKit's side does too.
+    static func rawURLRequest() -> URLRequest {
+        var request = URLRequest(url: URL(string: url)!)
+        request.httpMethod = "GET"
+        request.allHTTPHeaderFields = ["Authorization": Shared.request.authorization!, "Accept": "application/json"]
+        return request
+    }
     static let ahcSession = Session(transport: AsyncHTTPClientTransport(client: httpClient))
 }
 
@@ -175,6 +205,7 @@ struct UnexpectedStatus: Error {
 
 enum Client {
     case urlSession, urlSessionCallback, ahc, ahcCallback, raw, rawFuture, rawNoDecode
+    case performURLSession, rawURLSession
 
     init?(_ name: String) {
         switch name {
@@ -185,6 +216,8 @@ enum Client {
         case "raw": self = .raw
         case "raw-future": self = .rawFuture
         case "raw-nodecode": self = .rawNoDecode
+        case "perform-urlsession": self = .performURLSession
+        case "raw-urlsession": self = .rawURLSession
         default: return nil
         }
     }
@@ -198,13 +231,15 @@ enum Client {
         case .raw: "raw AHC async"
         case .rawFuture: "raw AHC futures"
         case .rawNoDecode: "raw AHC futures, no decoding"
+        case .performURLSession: "perform(session:) on a URLSession"
+        case .rawURLSession: "raw URLSession dataTask"
         }
     }
 
     var usesTasks: Bool {
         switch self {
         case .urlSession, .ahc, .raw: true
-        case .urlSessionCallback, .ahcCallback, .rawFuture, .rawNoDecode: false
+        case .urlSessionCallback, .ahcCallback, .rawFuture, .rawNoDecode, .performURLSession, .rawURLSession: false
         }
     }
 
@@ -217,6 +252,8 @@ enum Client {
             return await Self.apikit(Shared.ahcSession)
         case .raw, .rawFuture, .rawNoDecode:
             return (try? await Self.rawAsync()) == true
+        case .performURLSession, .rawURLSession:
+            return await withCheckedContinuation { continuation in send { continuation.resume(returning: $0) } }
         }
     }
 
@@ -247,6 +284,22 @@ enum Client {
             Self.rawFuture(decoding: true, done)
         case .rawNoDecode:
             Self.rawFuture(decoding: false, done)
+        case .performURLSession:
+            switch Shared.body {
+            case .items:
+                Shared.request.perform(session: Shared.plainURLSession) {
+                    done((try? $0.get())?.users.isEmpty == false)
+                }
+            case .user:
+                Shared.userRequest.perform(session: Shared.plainURLSession) { done((try? $0.get())?.id == 42) }
+            }
+        case .rawURLSession:
+            Shared.plainURLSession.dataTask(with: Shared.rawURLRequest()) { data, response, error in
+                guard error == nil, let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
+                    let data
+                else { return done(false) }
+                done(Shared.body.decodes(data))
+            }.resume()
         }
     }
 
@@ -543,7 +596,7 @@ enum TransportLoad {
         let pairs: [(Client, Client)] = [
             (.ahc, .urlSession), (.ahc, .raw), (.raw, .urlSession), (.rawFuture, .urlSession),
             (.ahcCallback, .urlSession),
-            (.ahcCallback, .rawFuture), (.rawFuture, .raw),
+            (.ahcCallback, .rawFuture), (.rawFuture, .raw), (.performURLSession, .rawURLSession),
         ]
         for line in pairs.compactMap(ratio) { emit("  \(line)") }
         emit("")
