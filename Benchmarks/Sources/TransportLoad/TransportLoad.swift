@@ -29,7 +29,8 @@
 //   raw          HTTPClient.execute (async), check the status, collect the body, JSONDecoder
 //   raw-future   the same with the EventLoopFuture API (HTTPClient.Request), decoded on the event loop
 //   raw-nodecode raw-future without the decoding: AsyncHTTPClient's own cost
-//   perform-urlsession  the spec's perform(session:) on one shared URLSession (callbacks)
+//   perform-urlsession  the spec's perform(session:) on the end-to-end benchmark's URLSession
+//                       (`endToEndSession`, EndToEndFixtures.swift), with callbacks
 //   raw-urlsession      a dataTask with a completion handler on that URLSession, the status
 //                       checked, JSONDecoder: the end-to-end benchmark's raw side
 // Before the rounds, the CPU time of decoding the body alone (the same JSONDecoder) is printed.
@@ -178,16 +179,6 @@ enum Shared {
         return HTTPClient(eventLoopGroup: group, configuration: configuration)
     }()
     static let urlSessionSession = Session(transport: URLSessionTransport())
-    /// The end-to-end benchmark's session (EndToEndFixtures.swift), shared by `perform-urlsession`
-    /// and `raw-urlsession`.
-    static let plainURLSession: URLSession = {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpMaximumConnectionsPerHost = 64
-        configuration.timeoutIntervalForRequest = 30
-        return URLSession(configuration: configuration)
-    }()
     /// The raw side's request, written by hand each time as the end-to-end benchmark's raw side
     /// does (`RawItems.urlRequest`): building it is part of the work APIKit's side does too.
     static func rawURLRequest() -> URLRequest {
@@ -287,14 +278,14 @@ enum Client {
         case .performURLSession:
             switch Shared.body {
             case .items:
-                Shared.request.perform(session: Shared.plainURLSession) {
+                Shared.request.perform(session: endToEndSession) {
                     done((try? $0.get())?.users.isEmpty == false)
                 }
             case .user:
-                Shared.userRequest.perform(session: Shared.plainURLSession) { done((try? $0.get())?.id == 42) }
+                Shared.userRequest.perform(session: endToEndSession) { done((try? $0.get())?.id == 42) }
             }
         case .rawURLSession:
-            Shared.plainURLSession.dataTask(with: Shared.rawURLRequest()) { data, response, error in
+            endToEndSession.dataTask(with: Shared.rawURLRequest()) { data, response, error in
                 guard error == nil, let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
                     let data
                 else { return done(false) }
