@@ -2,8 +2,8 @@
 /// `true` or `3.5`, with the value type's `LosslessStringConvertible`
 /// initializer.
 ///
-/// The body is decoded as ``StringParser`` decodes it, in the parser's
-/// the parser's encoding (UTF-8 unless you choose another, with a leading UTF-8 byte
+/// The body is decoded as ``StringParser`` decodes it, in the parser's encoding
+/// (UTF-8 unless you choose another, with a leading UTF-8 byte
 /// order mark stripped and invalid bytes an error), then whitespace and
 /// newlines around the text are trimmed — every character whose
 /// `Character.isWhitespace` is `true`, so `" 42\r\n"` reads as `42` — and the

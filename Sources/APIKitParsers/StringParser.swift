@@ -1,7 +1,7 @@
 /// Reads a response body as text in a given encoding.
 ///
-/// Decoding is strict: a body that is not valid in the parser's
-/// the parser's encoding throws ``ParsingError`` with
+/// Decoding is strict: a body that is not valid text in the parser's
+/// encoding throws ``ParsingError`` with
 /// ``ParsingError/Reason/invalidTextEncoding(_:)``. The parser never returns
 /// a string in which bad bytes were replaced by U+FFFD. An empty body gives
 /// the empty string.
