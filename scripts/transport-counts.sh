@@ -47,10 +47,10 @@ fi
 
 # count CLIENT N: runs the client under callgrind; prints the run's total instructions.
 count() {
-    local file="$OUT/callgrind.$1.$body.$tracer.$2.out"
+    local file="$OUT/callgrind.$1.$body.$tracer.$2.out" log="$OUT/valgrind.$1.$body.$tracer.$2.log"
     valgrind --tool=callgrind --callgrind-out-file="$file" "$OUT/TransportLoad" \
-        --body "$body" --tracer "$tracer" --clients "$1" --count "$2" >"$OUT/valgrind.$1.$2.log" 2>&1 ||
-        { say "callgrind of $1 --count $2 failed: $OUT/valgrind.$1.$2.log" && tail -20 "$OUT/valgrind.$1.$2.log" >&2 && exit 1; }
+        --body "$body" --tracer "$tracer" --clients "$1" --count "$2" >"$log" 2>&1 ||
+        { say "callgrind of $1 --count $2 failed: $log" && tail -20 "$log" >&2 && exit 1; }
     awk '/^(summary|totals):/ { print $2; exit }' "$file"
 }
 
