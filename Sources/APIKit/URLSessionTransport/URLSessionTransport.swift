@@ -52,7 +52,10 @@ public final class URLSessionTransport: Transport {
     /// Creates a transport with its own `URLSession`.
     ///
     /// - Parameters:
-    ///   - configuration: The configuration of the `URLSession`; `.default` by default.
+    ///   - configuration: The configuration of the `URLSession`; `.default` by default. One
+    ///     without a cookie storage (`httpCookieStorage = nil`) is used with the accept policy
+    ///     `.never`, which keeps the same cookies (none) and spares corelibs Foundation its
+    ///     cookie parse of every response header line on Linux; yours is not changed.
     ///   - spoolDirectory: Where corelibs Foundation (Linux) writes a multipart body with files
     ///     before uploading it with its `Content-Length` (see ``RequestBody``); the temporary
     ///     directory by default. Each file is removed when its transfer ends, however it ends.
@@ -63,7 +66,8 @@ public final class URLSessionTransport: Transport {
         queue.name = "APIKit.URLSessionTransport"
         queue.maxConcurrentOperationCount = 1
         self.router = router
-        self.session = URLSession(configuration: configuration, delegate: router, delegateQueue: queue)
+        self.session = URLSession(
+            configuration: configuration.acceptingCookiesOnlyWithStorage, delegate: router, delegateQueue: queue)
     }
 
     deinit {
