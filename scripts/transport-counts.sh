@@ -5,6 +5,8 @@
 #   bash scripts/transport-counts.sh                        # --body user --clients ahc,raw --requests 200
 #   bash scripts/transport-counts.sh --body items --clients ahc,ahc-cb,raw --requests 100
 #   bash scripts/transport-counts.sh --tracer none          # the HTTPClient without tracing
+#   bash scripts/transport-counts.sh --clients urlsession-cb,raw-urlsession --cookie-storage none
+#                                                           # URLSession clients, no cookie storage
 #
 # Builds Benchmarks' TransportLoad in release and starts nginx on Benchmarks/Fixtures as
 # scripts/transport-load.sh does. For each client it runs TransportLoad under callgrind twice,
@@ -24,13 +26,14 @@ OUT="$STATE/counts"
 mkdir -p "$OUT"
 say() { printf 'transport-counts.sh: %s\n' "$*" >&2; }
 
-body=user clients=ahc,raw requests=200 tracer=default
+body=user clients=ahc,raw requests=200 tracer=default cookies=default
 while (($#)); do
     case "$1" in
     --body) body="$2" ;;
     --clients) clients="$2" ;;
     --requests) requests="$2" ;;
     --tracer) tracer="$2" ;;
+    --cookie-storage) cookies="$2" ;;
     *) say "unknown option $1 (see the top of this script)" && exit 2 ;;
     esac
     shift 2
@@ -47,9 +50,9 @@ fi
 
 # count CLIENT N: runs the client under callgrind; prints the run's total instructions.
 count() {
-    local file="$OUT/callgrind.$1.$body.$tracer.$2.out" log="$OUT/valgrind.$1.$body.$tracer.$2.log"
+    local file="$OUT/callgrind.$1.$body.$tracer.$cookies.$2.out" log="$OUT/valgrind.$1.$body.$tracer.$cookies.$2.log"
     valgrind --tool=callgrind --callgrind-out-file="$file" "$OUT/TransportLoad" \
-        --body "$body" --tracer "$tracer" --clients "$1" --count "$2" >"$log" 2>&1 ||
+        --body "$body" --tracer "$tracer" --cookie-storage "$cookies" --clients "$1" --count "$2" >"$log" 2>&1 ||
         { say "callgrind of $1 --count $2 failed: $log" && tail -20 "$log" >&2 && exit 1; }
     awk '/^(summary|totals):/ { print $2; exit }' "$file"
 }
@@ -60,8 +63,8 @@ for client in "${names[@]}"; do
     say "$client: callgrind with --count 0 and --count $requests"
     count "$client" 0 >/dev/null
     count "$client" "$requests" >/dev/null
-    files+=("$client" "$OUT/callgrind.$client.$body.$tracer.0.out" "$OUT/callgrind.$client.$body.$tracer.$requests.out")
+    files+=("$client" "$OUT/callgrind.$client.$body.$tracer.$cookies.0.out" "$OUT/callgrind.$client.$body.$tracer.$cookies.$requests.out")
 done
-echo "TransportLoad --body $body --tracer $tracer, $requests requests one at a time, instructions counted by callgrind:"
+echo "TransportLoad --body $body --tracer $tracer --cookie-storage $cookies, $requests requests one at a time, instructions counted by callgrind:"
 echo
 python3 scripts/transport-counts.py "$requests" "${files[@]}"

@@ -51,12 +51,16 @@ enum RawItems {
     }
 }
 
-/// One session per process (each benchmark runs in a process of its own), shared by both sides.
-let endToEndSession: URLSession = {
+/// The configuration of ``endToEndSession``, each time a new copy: `.ephemeral` (cookies kept
+/// in memory), no URL cache, 64 connections per host.
+func endToEndConfiguration() -> URLSessionConfiguration {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     configuration.httpMaximumConnectionsPerHost = 64
     configuration.timeoutIntervalForRequest = 30
-    return URLSession(configuration: configuration)
-}()
+    return configuration
+}
+
+/// One session per process (each benchmark runs in a process of its own), shared by both sides.
+let endToEndSession = URLSession(configuration: endToEndConfiguration())

@@ -17,6 +17,8 @@
 //     --body B          items (1.7 KB) or user (252 bytes) [items]
 //     --tracer T        default (the HTTPClient configuration's own: the bootstrapped tracer, a
 //                       no-op one when none is) or none (`tracing.tracer = nil`: no span) [default]
+//     --cookie-storage C  of the URLSession clients' configuration: default (`.ephemeral`'s, in
+//                       memory) or none (`httpCookieStorage = nil`) [default]
 //     --count N         instead of the rounds: 5 requests of each client, then exactly N more of
 //                       each, one at a time, and nothing printed. For counting instructions
 //                       (scripts/transport-counts.sh runs it under callgrind with N = 0 and N = K:
@@ -24,13 +26,15 @@
 //
 // Clients ("-cb": the same client without Swift concurrency: each worker a chain of completion
 // handlers, the next request sent from the last one's completion):
-//   urlsession   .response(using: Session(transport: URLSessionTransport())) from tasks
+//   urlsession   .response(using: Session(transport: URLSessionTransport(configuration:))) from
+//                tasks, with the end-to-end benchmark's configuration (`endToEndConfiguration()`)
 //   ahc          .response(using: Session(transport: AsyncHTTPClientTransport(client:))) from tasks
 //   raw          HTTPClient.execute (async), check the status, collect the body, JSONDecoder
 //   raw-future   the same with the EventLoopFuture API (HTTPClient.Request), decoded on the event loop
 //   raw-nodecode raw-future without the decoding: AsyncHTTPClient's own cost
 //   perform-urlsession  the spec's perform(session:) on the end-to-end benchmark's URLSession
-//                       (`endToEndSession`, EndToEndFixtures.swift), with callbacks
+//                       (`endToEndSession`, EndToEndFixtures.swift; with --cookie-storage none
+//                       one of the same configuration without a storage), with callbacks
 //   raw-urlsession      a dataTask with a completion handler on that URLSession, the status
 //                       checked, JSONDecoder: the end-to-end benchmark's raw side
 // Before the rounds, the CPU time of decoding the body alone (the same JSONDecoder) is printed.
@@ -56,6 +60,7 @@ struct Options {
     var eventLoops = 0
     var body = Body.items
     var tracer = true
+    var cookieStorage = true
     var count: Int?
 
     init(_ arguments: [String]) {
@@ -75,6 +80,9 @@ struct Options {
             case "--tracer":
                 guard ["default", "none"].contains(value) else { Self.usage("unknown tracer \(value)") }
                 tracer = value == "default"
+            case "--cookie-storage":
+                guard ["default", "none"].contains(value) else { Self.usage("unknown cookie storage \(value)") }
+                cookieStorage = value == "default"
             default: Self.usage("unknown option \(flag)")
             }
         }
@@ -165,6 +173,7 @@ enum Shared {
     nonisolated(unsafe) static var eventLoops = 0
     nonisolated(unsafe) static var body = Body.items
     nonisolated(unsafe) static var tracer = true
+    nonisolated(unsafe) static var cookieStorage = true
 
     static let httpClient: HTTPClient = {
         var configuration = HTTPClient.Configuration()
@@ -178,7 +187,18 @@ enum Shared {
             ? MultiThreadedEventLoopGroup(numberOfThreads: eventLoops) : HTTPClient.defaultEventLoopGroup
         return HTTPClient(eventLoopGroup: group, configuration: configuration)
     }()
-    static let urlSessionSession = Session(transport: URLSessionTransport())
+    /// The URLSession clients' configuration: the end-to-end benchmark's, without a cookie
+    /// storage with `--cookie-storage none`.
+    static let urlSessionConfiguration: URLSessionConfiguration = {
+        let configuration = endToEndConfiguration()
+        if !cookieStorage {
+            configuration.httpCookieStorage = nil
+        }
+        return configuration
+    }()
+    /// The URLSession of `perform-urlsession` and `raw-urlsession`.
+    static let urlSession = cookieStorage ? endToEndSession : URLSession(configuration: urlSessionConfiguration)
+    static let urlSessionSession = Session(transport: URLSessionTransport(configuration: urlSessionConfiguration))
     /// The raw side's request, written by hand each time as the end-to-end benchmark's raw side
     /// does (`RawItems.urlRequest`): building it is part of the work APIKit's side does too.
     static func rawURLRequest() -> URLRequest {
@@ -278,14 +298,14 @@ enum Client {
         case .performURLSession:
             switch Shared.body {
             case .items:
-                Shared.request.perform(session: endToEndSession) {
+                Shared.request.perform(session: Shared.urlSession) {
                     done((try? $0.get())?.users.isEmpty == false)
                 }
             case .user:
-                Shared.userRequest.perform(session: endToEndSession) { done((try? $0.get())?.id == 42) }
+                Shared.userRequest.perform(session: Shared.urlSession) { done((try? $0.get())?.id == 42) }
             }
         case .rawURLSession:
-            endToEndSession.dataTask(with: Shared.rawURLRequest()) { data, response, error in
+            Shared.urlSession.dataTask(with: Shared.rawURLRequest()) { data, response, error in
                 guard error == nil, let http = response as? HTTPURLResponse, (200..<300).contains(http.statusCode),
                     let data
                 else { return done(false) }
@@ -515,6 +535,7 @@ enum TransportLoad {
         Shared.eventLoops = options.eventLoops
         Shared.body = options.body
         Shared.tracer = options.tracer
+        Shared.cookieStorage = options.cookieStorage
         let clients = options.clients.compactMap(Client.init)
         if let count = options.count {
             for client in clients { send(client, times: 5) }
@@ -588,6 +609,7 @@ enum TransportLoad {
             (.ahc, .urlSession), (.ahc, .raw), (.raw, .urlSession), (.rawFuture, .urlSession),
             (.ahcCallback, .urlSession),
             (.ahcCallback, .rawFuture), (.rawFuture, .raw), (.performURLSession, .rawURLSession),
+            (.urlSession, .rawURLSession), (.urlSessionCallback, .rawURLSession),
         ]
         for line in pairs.compactMap(ratio) { emit("  \(line)") }
         emit("")
