@@ -146,7 +146,7 @@ struct URLSessionAsTransportTests {
 
         let result = try #require(await recorder.first(), "no completion within 120 s")
         #expect(try result.get().arg("v") == .one("spec"))
-        #expect(await onDelegateQueue.first(timeout: 1) == true)
+        #expect(await onDelegateQueue.first(timeout: 120) == true)
         #expect(await recorder.released(), "the completion is still held")
         #expect(recorder.count == 1)
     }

@@ -74,8 +74,9 @@ struct DownloadLeftoverTests {
         let directory = scratch.url
         let marker = "cancel-\(UUID().uuidString)"
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
-        // 1 byte a second after the marker: the transfer is still running when it is cancelled
-        let request = FaultRequest(path: "drip", interval: 1, body: marker, idleTimeout: 60)
+        // 1 byte every 3 s after the marker: the transfer is still running when it is cancelled,
+        // even late (beside stress-ng a 19 s drip has ended before a cancel came)
+        let request = FaultRequest(path: "drip", interval: 3, body: marker, idleTimeout: 60)
         let task = Task {
             try await request.download(
                 to: directory.appendingPathComponent("body.bin"), using: Session(transport: TestTransport.make())
@@ -103,7 +104,7 @@ struct DownloadLeftoverTests {
         let marker = "handle-\(UUID().uuidString)"
         let (written, writtenContinuation) = AsyncStream<Void>.makeStream()
         let (ended, endedContinuation) = AsyncStream<(Result<DownloadResponse, RequestError>, [String])>.makeStream()
-        let request = FaultRequest(path: "drip", interval: 1, body: marker, idleTimeout: 60)
+        let request = FaultRequest(path: "drip", interval: 3, body: marker, idleTimeout: 60)
         let handle = request.download(
             to: directory.appendingPathComponent("body.bin"), using: Session(transport: TestTransport.make())
         ) { step in

@@ -53,10 +53,11 @@ struct FaultInjectionTests {
     /// every fault ends within its timeout plus 0.5 s, but with the whole suite running in
     /// parallel on 2 cores even an immediate reset has been seen to take 6 s to complete, and
     /// 15 s once the suite held 718 tests (uploads and downloads of tens of MB, hashing in debug
-    /// builds) in a fresh-clone run beside other builds. The bound still tells a call that ends
-    /// from one the fault server holds for 120 s. Completions are timed when they are called
+    /// builds) in a fresh-clone run beside other builds, and a run beside `stress-ng --cpu 2`
+    /// stalled other tests for 30–40 s. The bound still tells a call that ends from one the
+    /// fault server holds for 120 s. Completions are timed when they are called
     /// (``CompletionProbe/firstRecordedAt``), not when the test runs again.
-    static let slack: Duration = .seconds(20)
+    static let slack: Duration = .seconds(60)
 
     /// Performs a fault and checks what every fault must satisfy: one completion, within the
     /// configured timeout (the resource timeout when set, else the 2 s idle timeout) plus

@@ -25,7 +25,7 @@ struct CancellationTests {
         let inFlight = start(NeverAnsweredRequest())
         inFlight.handle.cancel()
 
-        let error = try #require(try await inFlight.result(timeout: 60).failure)
+        let error = try #require(try await inFlight.result(timeout: 110).failure)
         let elapsed = (inFlight.recorder.firstRecordedAt ?? .now) - inFlight.started
         guard case .cancelled(let context) = error else {
             Issue.record("expected cancelled, got \(error)")
@@ -34,8 +34,9 @@ struct CancellationTests {
         #expect(error.stage == .cancelled)
         #expect(context.url?.path == "/never")
         // The server never answers (it holds the connection 120 s): finishing proves the cancel
-        // did not wait for it, and the bound leaves room for a loaded 2-core machine.
-        #expect(elapsed < .seconds(30), "cancellation took \(elapsed)")
+        // did not wait for it, and the bound leaves room for a loaded 2-core machine (one beside
+        // stress-ng took 40 s to get a request to the server and cancel it).
+        #expect(elapsed < .seconds(100), "cancellation took \(elapsed)")
         #expect(inFlight.handle.isFinished)
 
         // A second cancel, and the transport's own end of the cancelled transfer, must not bring
@@ -58,15 +59,18 @@ struct CancellationTests {
         }
         try #require(!seen.isEmpty, "the server did not get the request within 120 s")
         #expect(!inFlight.handle.isFinished)
+        let cancelled = ContinuousClock.now
         inFlight.handle.cancel()
         inFlight.handle.cancel()
 
-        let error = try #require(try await inFlight.result(timeout: 60).failure)
+        let error = try #require(try await inFlight.result(timeout: 110).failure)
         guard case .cancelled = error else {
             Issue.record("expected cancelled, got \(error)")
             return
         }
-        #expect(ContinuousClock.now - inFlight.started < .seconds(30))
+        // from the cancel, not the start: getting the request to the server is not the subject
+        // (beside stress-ng it took 40 s); well before the server's 120 s hold ends
+        #expect(ContinuousClock.now - cancelled < .seconds(100))
 
         #expect(await inFlight.released(), "the completion is still held")
         #expect(inFlight.completionCount == 1)
@@ -154,7 +158,7 @@ struct ConcurrencyTests {
             success.record(onQueue())
         }
         #expect(await success.first() == true)
-        #expect(try await outcome.first(timeout: 1)?.get().arg("i") == .one("1"))
+        #expect(try await outcome.first(timeout: 120)?.get().arg("i") == .one("1"))
 
         // A status code rejected after the response arrived.
         let status = CompletionProbe<Bool>()

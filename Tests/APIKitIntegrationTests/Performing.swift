@@ -54,7 +54,7 @@ func perform<R: Request>(
     _ request: R,
     transport: any Transport = TestTransport.shared,
     completionQueue: DispatchQueue = .global(),
-    timeout: TimeInterval = 20
+    timeout: TimeInterval = 100
 ) async throws -> Result<R.Response, RequestError> where R.Response: Sendable {
     try await start(request, transport: transport, completionQueue: completionQueue).result(timeout: timeout)
 }

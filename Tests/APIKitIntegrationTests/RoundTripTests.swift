@@ -482,7 +482,7 @@ struct RoundTripTests {
         let result = try #require(await recorder.first(), "no completion within 120 s")
         let echo = try result.get()
         #expect(echo.arg("v") == .one("shared"))
-        #expect(await onDelegateQueue.first(timeout: 1) == true)
+        #expect(await onDelegateQueue.first(timeout: 120) == true)
         #expect(handle.isFinished)
         #expect(recorder.count == 1)
     }

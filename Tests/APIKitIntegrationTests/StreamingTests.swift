@@ -160,10 +160,10 @@ struct StreamCancellationTests {
         let session = Session(transport: transport)
         let tag = UUID().uuidString
         var chunks = 0
-        // 20 bytes 1 s apart: the transfer is still running when the loop breaks, even if the
+        // 20 bytes 3 s apart: the transfer is still running when the loop breaks, even if the
         // loop runs late on a loaded machine (a transfer that ended would leave its connection
-        // in the pool, rightly)
-        for try await _ in FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60).stream(using: session) {
+        // in the pool, rightly; beside stress-ng a 19 s body once ended before the test went on)
+        for try await _ in FaultRequest(path: "drip", interval: 3, tag: tag, idleTimeout: 60).stream(using: session) {
             chunks += 1
             break
         }
@@ -179,9 +179,11 @@ struct StreamCancellationTests {
         let tag = UUID().uuidString
         let first = AsyncStream<Void>.makeStream()
         let consumer = Task {
-            // a stream that fails before its first chunk ends the wait below too
+            // a stream that fails before its first chunk ends the wait below too; 20 bytes 3 s
+            // apart, so that the cancel comes mid-stream even late (a 19 s body once ended first
+            // beside stress-ng)
             defer { first.continuation.finish() }
-            for try await _ in FaultRequest(path: "drip", interval: 1, tag: tag, idleTimeout: 60).stream(using: session)
+            for try await _ in FaultRequest(path: "drip", interval: 3, tag: tag, idleTimeout: 60).stream(using: session)
             {
                 first.continuation.yield()
             }

@@ -71,17 +71,16 @@ struct ExactlyOnceCompletionTests {
         let session = URLSession(configuration: configuration)
         let request = ProbeRequest(base: endpoint.base)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let clock = ContinuousClock()
-        let start = clock.now
 
         let handle = request.perform(session: session) { probe.record($0) }
         #expect(!handle.isFinished)
         handle.cancel()
         #expect(handle.isFinished)
 
-        // real time: 20 s is far more than a cancellation takes (a loaded CI machine took 9 s)
-        let error = try #require(await probe.first(timeout: 20)?.errorValue, "no prompt cancellation")
-        #expect(clock.now - start < .seconds(20))
+        // The test's clock says "before the stub answered" (it has not moved); the real-time
+        // bound only stops a hang (a busy machine once took 31 s to deliver it: no wall-clock
+        // bound on how soon).
+        let error = try #require(await probe.first(timeout: 120)?.errorValue, "no cancellation within 120 s")
         #expect(time.elapsed == 0, "cancelled before the stub could answer")
         guard case .cancelled(let context) = error else {
             Issue.record("expected .cancelled, got \(error)")

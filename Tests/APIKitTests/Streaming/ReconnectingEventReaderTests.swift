@@ -222,7 +222,7 @@ extension StreamingTests {
             task.cancel()
             let result = await task.result
             // Far below the 60 s wait; the slack is for a loaded 2-core machine.
-            #expect(ContinuousClock.now - start < .seconds(20))
+            #expect(ContinuousClock.now - start < .seconds(45))
             guard case .failure(let error) = result else {
                 Issue.record("expected cancelled, got \(result)")
                 return

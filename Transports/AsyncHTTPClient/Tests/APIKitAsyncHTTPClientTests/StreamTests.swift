@@ -108,11 +108,12 @@ struct StreamTests {
         let recording = StreamRecording()
         var request = URLRequest(
             url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.25")))
-        // real time: the server's bytes are 0.25 s apart (the idle timeout is 20 times that), so
-        // its first and last are ~4.75 s apart; the check below fails only if the first chunk
-        // reached the handler more than 4.25 s late, well beyond a loaded machine's delays
-        // (0.05 s apart, a busy run once delivered the first chunk 0.43 s before the end)
-        request.timeoutInterval = 5
+        // real time: the server's bytes are 0.25 s apart, so its first and last are ~4.75 s
+        // apart; the check below fails only if the first chunk reached the handler more than
+        // 4.25 s late, well beyond a loaded machine's delays (0.05 s apart, a busy run once
+        // delivered the first chunk 0.43 s before the end). The idle timeout is not the
+        // subject: 60 s, as a 5 s one cut the body on a machine stalled beside stress-ng.
+        request.timeoutInterval = 60
         let started = ContinuousClock.now
         let firstChunk = CompletionProbe<ContinuousClock.Instant>()
         _ = transport.stream(
@@ -120,7 +121,7 @@ struct StreamTests {
             onEvent: recording.handler { event in
                 if case .data = event { firstChunk.record(.now) }
             })
-        #expect(try await ended(recording) == .finished)
+        #expect(try await ended(recording, timeout: 120) == .finished)
         #expect(recording.events.first == .response(200))
         #expect(recording.body == Data(repeating: UInt8(ascii: "x"), count: 20))
         let chunks = recording.events.filter { if case .data = $0 { true } else { false } }
@@ -135,7 +136,7 @@ struct StreamTests {
     func cancelMidBody() async throws {
         let recording = StreamRecording()
         var request = URLRequest(
-            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=1")))
+            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=3")))
         request.timeoutInterval = 30
         let firstChunk = CompletionProbe<Void>()
         var task: (any TransportTask)? = transport.stream(
@@ -148,10 +149,11 @@ struct StreamTests {
         task?.cancel()
         task?.cancel()
         task = nil
-        #expect(try await ended(recording) == .failed(.cancelled))
-        // real time: the drip would go on for ~18 s more; ending before that is the cancel's doing
+        #expect(try await ended(recording, timeout: 120) == .failed(.cancelled))
+        // real time: 20 bytes 3 s apart, so the drip would go on for ~54 s more (a 19 s one ended
+        // before the cancel beside stress-ng); ending well before that is the cancel's doing
         let end = try #require(recording.end.firstRecordedAt)
-        #expect(end - cancelled < .seconds(15), "ended \(end - cancelled) after cancel()")
+        #expect(end - cancelled < .seconds(45), "ended \(end - cancelled) after cancel()")
     }
 
     @Test("cancel() before the head ends the events with .failed(.cancelled) only")
@@ -182,14 +184,15 @@ struct StreamTests {
     func longStreamWithinIdleTimeout() async throws {
         let recording = StreamRecording()
         var request = URLRequest(
-            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.3")))
-        // real time: 4 s is 13 times a byte's gap, and shorter than the whole body (~5.7 s)
-        request.timeoutInterval = 4
+            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=1")))
+        // real time: 8 s is 8 times a byte's gap (a 4 s timeout over 0.3 s gaps was cut by a
+        // stall beside stress-ng), and shorter than the whole body (~19 s)
+        request.timeoutInterval = 8
         let started = ContinuousClock.now
         _ = transport.stream(request, onEvent: recording.handler())
-        #expect(try await ended(recording) == .finished)
+        #expect(try await ended(recording, timeout: 120) == .finished)
         #expect(recording.body.count == 20)
-        #expect(ContinuousClock.now - started > .seconds(5), "20 bytes 0.3 s apart take ~6 s, past the head deadline")
+        #expect(ContinuousClock.now - started > .seconds(10), "20 bytes 1 s apart take ~19 s, past the head deadline")
     }
 
     @Test("a slow consumer is never called concurrently, and each chunk waits for it (no pile-up)")
