@@ -33,7 +33,8 @@
 /// The spec's ``Request/perform(session:completionQueue:completion:)`` sends through a
 /// `URLSession` of the caller's instead, one APIKit does not own (see <doc:ChoosingATransport>).
 public final class URLSessionTransport: Transport {
-    private let session: URLSession
+    /// The session it sends through; internal so that a test can read its configuration.
+    let session: URLSession
     private let router: URLSessionTaskRouter
     private let spoolDirectory: URL
 

@@ -45,4 +45,17 @@ struct URLSessionConfigurationCookiesTests {
 
         #expect(configuration.acceptingCookiesOnlyWithStorage === configuration)
     }
+
+    @Test("URLSessionTransport sends with such a copy: no storage, no cookies accepted; with one, the policy kept")
+    func transportUsesIt() {
+        let cookieless = URLSessionConfiguration.ephemeral
+        cookieless.httpCookieStorage = nil
+        cookieless.httpCookieAcceptPolicy = .always
+        let keeping = URLSessionConfiguration.ephemeral
+        keeping.httpCookieAcceptPolicy = .always
+
+        #expect(URLSessionTransport(configuration: cookieless).session.configuration.httpCookieAcceptPolicy == .never)
+        #expect(URLSessionTransport(configuration: keeping).session.configuration.httpCookieAcceptPolicy == .always)
+        #expect(cookieless.httpCookieAcceptPolicy == .always)
+    }
 }
