@@ -67,7 +67,8 @@ let package = Package(
             swiftSettings: strictSettings
         ),
         // The clocks tests drive (ManualTime, CancellingBackoffTime), built on APIKit's
-        // `@_spi(Testing)` TimeSource; shared with the AsyncHTTPClient package's tests.
+        // `@_spi(Testing)` TimeSource, and the two-hook interceptor most tests write
+        // (AdaptingInterceptor); shared with the AsyncHTTPClient package's tests.
         .target(
             name: "APIKitTestTime", dependencies: ["APIKit", "APIKitTestSupport"], path: "Tests/APIKitTestTime",
             swiftSettings: strictSettings),
@@ -81,7 +82,7 @@ let package = Package(
         ),
         .testTarget(
             name: "APIKitIntegrationTests",
-            dependencies: ["APIKit", "APIKitTestSupport"],
+            dependencies: ["APIKit", "APIKitTestSupport", "APIKitTestTime"],
             swiftSettings: strictSettings
         ),
     ],

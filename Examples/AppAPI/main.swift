@@ -42,11 +42,15 @@ struct AppError: Error, Equatable, Sendable {
 struct AuthToken: Interceptor {
     let tokens: TokenStore
 
-    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
-        guard let token = await tokens.token else { return urlRequest }
+    func intercept(
+        _ urlRequest: URLRequest, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
         var request = urlRequest
-        request.setValue(token, forHTTPHeaderField: "X-Auth-Token")
-        return request
+        if let token = await tokens.token {
+            request.setValue(token, forHTTPHeaderField: "X-Auth-Token")
+        }
+        return try await next(request)
     }
 }
 
@@ -67,9 +71,15 @@ struct ResultCheck: Interceptor {
         var errors: [Detail]?
     }
 
-    func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws {
-        guard let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else { throw AppError.emptyAnswer }
-        guard let result = envelope.result, result != "success" else { return }
+    func intercept(
+        _ urlRequest: URLRequest, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        let response = try await next(urlRequest)
+        guard let data = response.data, let envelope = try? JSONDecoder().decode(Envelope.self, from: data) else {
+            throw AppError.emptyAnswer
+        }
+        guard let result = envelope.result, result != "success" else { return response }
         guard let first = envelope.errors?.first else { throw AppError.unknown }
         throw AppError(code: first.code, message: first.message)
     }

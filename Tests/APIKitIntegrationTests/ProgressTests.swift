@@ -1,5 +1,6 @@
 import APIKit
 import APIKitTestSupport
+import APIKitTestTime
 import Testing
 
 /// httpbin's `/bytes/{n}`: `n` random bytes, with a `Content-Length`.
@@ -33,7 +34,7 @@ final class ProgressLog: Sendable {
 
 /// Holds each request in `adapt`, without holding a thread, until `open` is recorded: the
 /// transfer starts only once the test is ready for its first step.
-struct GateInterceptor: Interceptor {
+struct GateInterceptor: AdaptingInterceptor {
     let open = CompletionProbe<Bool>()
 
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {

@@ -1,5 +1,6 @@
 @_spi(Testing) import APIKit
 import APIKitTestSupport
+import APIKitTestTime
 import Testing
 
 /// httpbin's `/bearer`: 401 without `Authorization: Bearer …`, else the token echoed.
@@ -33,7 +34,7 @@ struct NumberedTokens: Authenticator {
 }
 
 /// Counts the attempts that reach the transport (as the last interceptor's `adapt`).
-struct AttemptCounter: Interceptor {
+struct AttemptCounter: AdaptingInterceptor {
     let count = Protected(0)
 
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {

@@ -1,5 +1,6 @@
 import APIKit
 import APIKitTestSupport
+import APIKitTestTime
 import Testing
 
 /// httpbin's `/headers`: the request headers as the server received them.
@@ -38,7 +39,7 @@ struct GetArgsRequest: JSONDecodableRequest, RequestConfiguration {
 
 /// Adds an API key header to every request, as a session-wide interceptor, and remembers the
 /// status codes it saw.
-struct APIKeyInterceptor: Interceptor {
+struct APIKeyInterceptor: AdaptingInterceptor {
     let key: String
     let statuses = Protected<[Int]>([])
 
@@ -55,7 +56,7 @@ struct APIKeyInterceptor: Interceptor {
 }
 
 /// Signals each time a request passes the session's interceptors, just before it is sent.
-struct SignalOnAdapt: Interceptor {
+struct SignalOnAdapt: AdaptingInterceptor {
     let signal: AsyncStream<Void>.Continuation
 
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {

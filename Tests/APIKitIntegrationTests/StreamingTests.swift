@@ -1,5 +1,6 @@
 import APIKit
 import APIKitTestSupport
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -223,7 +224,7 @@ struct StreamCancellationTests {
 }
 
 /// Records the `Last-Event-ID` header of each request it adapts.
-final class LastEventIDRecorder: Interceptor {
+final class LastEventIDRecorder: AdaptingInterceptor {
     let lastEventIDs = Protected<[String?]>([])
 
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {

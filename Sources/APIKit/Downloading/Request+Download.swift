@@ -104,13 +104,13 @@ extension Request {
         options: RequestOptions? = nil,
         progress: ProgressHandler? = nil
     ) async throws(RequestError) -> DownloadResponse {
-        let pipeline = RequestPipeline(request: self, session: session, options: options, progress: progress) { _ in }
-        let gate = RequestHandle(onCancel: {})
+        let handle = RequestHandle(onCancel: {})
+        let pipeline = RequestPipeline(
+            request: self, session: session, options: options, progress: progress, handle: handle)
         let result = await withTaskCancellationHandler {
-            await pipeline.downloadResult(
-                to: destination, gate: gate, resumable: resumable || resumeData != nil, resuming: resumeData)
+            await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
         } onCancel: {
-            gate.cancel()
+            handle.cancel()
         }
         return try result.get()
     }
@@ -153,15 +153,16 @@ extension Request {
         progress: ProgressHandler? = nil,
         completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
     ) -> RequestHandle {
-        let pipeline = RequestPipeline(request: self, session: session, options: options, progress: progress) { _ in }
-        let cancellation = CancellationBridge()
-        let gate = RequestHandle(onCancel: { cancellation.cancel() })
+        // The cancellation is delivered by the task, once the temporary file is gone.
+        let handle = RequestHandle(onCancel: {})
+        let pipeline = RequestPipeline(
+            request: self, session: session, options: options, progress: progress, handle: handle)
+        let delivery = Delivery(queue: session.completionQueue, operationQueue: session.completionOperationQueue)
         let task = Task {
-            let result = await pipeline.downloadResult(
-                to: destination, gate: gate, resumable: resumable || resumeData != nil, resuming: resumeData)
-            pipeline.delivery.async { completion(result) }
+            let result = await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
+            delivery.async { completion(result) }
         }
-        cancellation.register { task.cancel() }
-        return gate
+        handle.attach(TaskCancellation(task: task))
+        return handle
     }
 }

@@ -1,7 +1,6 @@
-/// The pipeline's stages for a download: the attempts of ``runAttempts(first:policy:handle:)``
-/// — prepare, the credential, the interceptors' `adapt`, retries and a replay after a credential
-/// refresh — each writing its body to a temporary file next to the destination, and the file
-/// moved to the destination only after the checks.
+/// The pipeline's stages for a download: ``prepare()``, the session's chain around a terminal
+/// stage that writes the body of each attempt to a temporary file next to the destination,
+/// and the file moved to the destination only after the checks.
 ///
 /// Two ways to write the file, chosen per request:
 /// - a download that is not resumable goes through the transport's
@@ -10,199 +9,151 @@
 ///   the network back on Linux, so memory stays flat — and APIKit checks it when it is complete;
 /// - a resumable download goes through ``Transport/stream(_:onEvent:)`` (``DownloadFile``),
 ///   writing each chunk itself, so that a transfer that fails keeps the partial file to resume
-///   from (a `URLSessionDownloadTask` keeps nothing on corelibs Foundation); its response head is
-///   checked as it arrives, and a rejected body is never written.
+///   from (a `URLSessionDownloadTask` keeps nothing on corelibs Foundation); a retry resumes
+///   from it (`Range`, `If-Range`, set by the terminal stage for each attempt).
 ///
-/// A retry or a replay happens before anything is written to the destination: each attempt
-/// starts a fresh temporary file.
+/// The transport's download writes every body to its temporary file; the chain sees the head
+/// with the body pending, then the request's `intercept(urlResponse:)` judges it, as on every
+/// road, and a rejected body's first 1 MiB is read back for the error. A resumable download
+/// cannot wait: the head decides whether the chunks extend the partial file, so its
+/// `intercept(urlResponse:)` runs in the terminal stage when the head arrives, a rejected body
+/// is kept in memory (up to 1 MiB) and never written, and the verdict is applied after the
+/// chain. A retry or a replay happens before anything is written to the destination.
 extension RequestPipeline {
     /// Downloads to `destination`; never throws, the outcome is the result, with the session's
     /// or the request's ``ErrorBodyDecoder`` applied to an error.
     ///
-    /// - Parameter gate: Decides, exactly once, between handing the file over and the
-    ///   cancellation: `cancel()` on it stops the download; the file is moved only after
-    ///   ``RequestHandle/claimCompletion()`` succeeded.
+    /// - Parameters:
+    ///   - destination: Where the file goes.
     ///   - resumable: Whether a failed attempt keeps its partial file and the error carries
     ///     its ``DownloadResumeData``; a retry then resumes from it.
     ///   - resuming: The interrupted download to continue.
     func downloadResult(
-        to destination: URL, gate: RequestHandle, resumable: Bool = false, resuming: DownloadResumeData? = nil
+        to destination: URL, resumable: Bool = false, resuming: DownloadResumeData? = nil
     ) async -> Result<DownloadResponse, RequestError> {
+        let partial = Locked(resuming)
         do {
             return .success(
-                try await download(to: destination, gate: gate, resumable: resumable || resuming != nil, from: resuming)
-            )
+                try await download(to: destination, resumable: resumable || resuming != nil, partial: partial))
         } catch {
-            return .failure(decorated(error))
+            // a partial file being resumed stays resumable whatever stops the call
+            return .failure(decorated(error.with(downloadResumeData: partial.withLock { $0 })))
         }
     }
 
+    /// - Parameter partial: The partial file the next attempt resumes from; each attempt
+    ///   replaces it with what it left.
     private func download(
-        to destination: URL, gate: RequestHandle, resumable: Bool, from resuming: DownloadResumeData?
+        to destination: URL, resumable: Bool, partial: Locked<DownloadResumeData?>
     ) async throws(RequestError) -> DownloadResponse {
-        var resuming = resuming
-        let policy: RetryPolicy
+        let urlRequest = try prepare()
+        handle.note(url: urlRequest.url)
+        let chain = try chain { urlRequest, attempt throws(RequestError) in
+            try await self.downloadTerminal(
+                urlRequest, attempt: attempt, destination: destination, resumable: resumable, partial: partial)
+        }
+        let response = try await chain.run(urlRequest)
+        let context = chain.outcomeContext(url: urlRequest.url)
+        if let rejection = response.rejection {
+            throw R.responseValidationError(
+                rejection, body: response.data ?? Data(), response: response.urlResponse, context: context)
+        }
+        guard let pending = response.pending, case .download(let file, let bytes) = pending.kind else {
+            // answered by a link: the body in memory, checked and written here
+            return try written(response, to: destination, context: context)
+        }
         do {
-            policy = try attemptPolicy() ?? .never
+            try request.intercept(urlResponse: response.urlResponse)
         } catch {
-            throw error.with(downloadResumeData: resuming)
+            let body = (file as? TransportDownloadFile)?.errorBody() ?? Data()
+            throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
         }
-        var attempt = 0
-        var replayed = false
-        while true {
-            attempt += 1
-            let urlRequest: URLRequest
-            let ticket: CredentialTicket
-            do {
-                (urlRequest, ticket) = try await attemptRequest(attempt, resuming: resuming, gate: gate)
-            } catch {
-                // a partial file being resumed stays resumable whatever stops the attempt early
-                throw error.with(downloadResumeData: resuming)
-            }
-            let context = context(attempt, urlRequest.url)
-            guard !gate.isFinished else {
-                throw RequestError.cancelled(context: context).with(downloadResumeData: resuming)
-            }
-
-            let file = try startDownload(
-                urlRequest, to: destination, gate: gate, resumable: resumable, resuming: resuming, context: context)
-            let outcome = await file.outcome()
-            resuming = nil
-            guard !gate.isFinished else {
-                throw RequestError.cancelled(context: context).with(downloadResumeData: file.abandon())
-            }
-            let response: URLResponse
-            let body: Data
-            switch outcome {
-            case .cancelled:
-                throw RequestError.cancelled(context: context).with(downloadResumeData: file.abandon())
-            case .failed(let error):
-                // a body cut short is lost like a dropped connection, and retried like one —
-                // from where it stopped, when resumable
-                let seen: any Error
-                if case DownloadError.incompleteBody = error {
-                    seen = URLError(.networkConnectionLost)
-                } else {
-                    seen = error
-                }
-                if let delay = policy.retryDelay(
-                    after: .failure(seen), method: request.method, attempt: attempt, now: session.time.now)
-                {
-                    resuming = file.resumeData
-                    try? await session.time.sleep(for: delay)
-                    continue
-                }
-                throw RequestError.transportFailed(error, context: context).with(downloadResumeData: file.abandon())
-            case .rejected(let rejected, _, let errorBody):
-                (response, body) = (rejected, errorBody)
-            case .accepted(let accepted, _):
-                (response, body) = (accepted, Data())
-            }
-
-            if let credentials = session.credentialStore?.storage, !replayed, let http = response as? HTTPURLResponse,
-                credentials.isUnauthorized(http)
-            {
-                resuming = file.abandon()
-                replayed = true
-                do {
-                    try await credentials.refresh(after: ticket)
-                } catch {
-                    throw RequestError.requestInterceptorFailed(error, context: context)
-                        .with(downloadResumeData: resuming)
-                }
-                continue
-            }
-            let transportResponse = TransportResponse(data: body, urlResponse: response)
-            if let delay = policy.retryDelay(
-                after: .success(transportResponse), method: request.method, attempt: attempt, now: session.time.now)
-            {
-                resuming = file.abandon()
-                try? await session.time.sleep(for: delay)
-                continue
-            }
-            for interceptor in session.interceptors.reversed() {
-                do {
-                    try await interceptor.inspect(response, data: body, for: context)
-                } catch {
-                    throw R.responseValidationError(error, body: body, response: response, context: context)
-                        .with(downloadResumeData: file.abandon())
-                }
-            }
-            switch outcome {
-            case .rejected(_, let rejection, _):
-                throw R.responseValidationError(rejection, body: body, response: response, context: context)
-                    .with(downloadResumeData: file.abandon())
-            case .accepted(_, let bytes):
-                // From here on the download is handed over: a cancellation comes too late.
-                guard gate.claimCompletion() else {
-                    file.discard()
-                    throw .cancelled(context: context)
-                }
-                do {
-                    try file.moveFile(to: destination)
-                } catch {
-                    throw .transportFailed(error, context: context)
-                }
-                return DownloadResponse(fileURL: destination, urlResponse: response, byteCount: bytes)
-            case .failed, .cancelled:
-                preconditionFailure("handled above")
-            }
+        // From here on the download is handed over: a cancellation comes too late.
+        guard handle.claimCompletion() else { throw .cancelled(context: context) }
+        pending.take()
+        do {
+            try file.moveFile(to: destination)
+        } catch {
+            throw .transportFailed(error, context: context)
         }
+        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: bytes)
     }
 
-    /// The request of attempt number `attempt`: prepared, with `Range` and `If-Range` when it
-    /// resumes a partial file that has a validator, authorized and adapted by the interceptors.
-    private func attemptRequest(
-        _ attempt: Int, resuming: DownloadResumeData?, gate: RequestHandle
-    ) async throws(RequestError) -> (URLRequest, CredentialTicket) {
-        guard !gate.isFinished else { throw .cancelled(context: context(attempt, nil)) }
-        var urlRequest: URLRequest
+    /// A response a link answered with, its body in memory: checked by the request's
+    /// `intercept(urlResponse:)`, then written to `destination`.
+    private func written(
+        _ response: CallResponse, to destination: URL, context: RequestContext
+    ) throws(RequestError) -> DownloadResponse {
+        let body = response.data ?? Data()
         do {
-            urlRequest = try prepare()
+            try request.intercept(urlResponse: response.urlResponse)
         } catch {
-            throw error.withContext(error.context.with(attempts: attempt))
+            throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
         }
+        guard handle.claimCompletion() else { throw .cancelled(context: context) }
+        do {
+            try body.write(to: destination, options: .atomic)
+        } catch {
+            throw .transportFailed(DownloadError.fileWriteFailed(destination, underlying: error), context: context)
+        }
+        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: Int64(body.count))
+    }
+
+    /// The terminal stage of a download: one attempt, resuming from `partial` when it holds a
+    /// partial file with a validator.
+    private func downloadTerminal(
+        _ urlRequest: URLRequest, attempt: Int, destination: URL, resumable: Bool,
+        partial: Locked<DownloadResumeData?>
+    ) async throws(RequestError) -> CallResponse {
+        var urlRequest = urlRequest
+        let resuming = partial.withLock { $0 }
         // without a validator the bytes kept may be of another version: ask for all of them
         // (the 200 rewrites the partial file from byte 0)
         if let resuming, resuming.bytesReceived > 0, let validator = resuming.validator {
             urlRequest.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
             urlRequest.setValue(validator, forHTTPHeaderField: "If-Range")
         }
-        var ticket = CredentialTicket()
-        if let credentials = session.credentialStore?.storage {
-            do {
-                (urlRequest, ticket) = try await credentials.authorize(urlRequest)
-            } catch {
-                throw .requestInterceptorFailed(error, context: context(attempt, urlRequest.url))
-            }
-            do {
-                try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
-            } catch {
-                throw error.withContext(error.context.with(attempts: attempt))
-            }
+        let context = request.initialContext.with(url: urlRequest.url).with(attempts: attempt)
+        let file: any DownloadAttempt
+        do {
+            file = try startDownload(urlRequest, to: destination, resumable: resumable, resuming: resuming)
+        } catch {
+            partial.withLock { $0 = nil }
+            throw .transportFailed(error, context: context)
         }
-        if !session.interceptors.isEmpty {
-            urlRequest = try await adapted(urlRequest, attempt: attempt, handle: gate)
+        let outcome = await file.outcome()
+        switch outcome {
+        case .cancelled:
+            partial.withLock { $0 = file.abandon() }
+            throw .cancelled(context: context)
+        case .failed(let error):
+            partial.withLock { $0 = file.abandon() }
+            throw transferError(error, url: urlRequest.url, attempt: attempt)
+        case .rejected(let response, let rejection, let body):
+            partial.withLock { $0 = file.abandon() }
+            return CallResponse(urlResponse: response, rejectedBody: body, rejection: rejection)
+        case .accepted(let response, let bytes):
+            partial.withLock { $0 = nil }
+            let tap = BodyTap()
+            tap.ended(.success(Int(clamping: bytes)))
+            return CallResponse(urlResponse: response, pending: PendingBody(.download(file, bytes: bytes), tap: tap))
         }
-        return (urlRequest, ticket)
     }
 
-    /// Starts one attempt's transfer into a new temporary file next to `destination`, logged
-    /// as a stream is, with the caller's progress closure when there is one: through the
-    /// transport's `download` unless the download is resumable, else through its `stream`.
-    ///
-    /// - Throws: ``DownloadError/partialFileUnusable(_:bytesReceived:)`` for a `resuming`
-    ///   whose partial file is gone or too short; nothing is sent then.
+    /// Starts one attempt writing to a temporary file: the transport's download, or a stream
+    /// written chunk by chunk for a resumable download.
     private func startDownload(
-        _ urlRequest: URLRequest, to destination: URL, gate: RequestHandle, resumable: Bool,
-        resuming: DownloadResumeData?, context: RequestContext
-    ) throws(RequestError) -> any DownloadAttempt {
-        let request = request
-        var reporting: ProgressHandler?
-        if let progress {
-            // a transfer still reports while its cancellation is delivered: not to the caller
-            reporting = { step in if !gate.isFinished { progress(step) } }
+        _ urlRequest: URLRequest, to destination: URL, resumable: Bool, resuming: DownloadResumeData?
+    ) throws(DownloadError) -> any DownloadAttempt {
+        guard resumable else {
+            // the whole body goes to the file; the request's check runs after the chain
+            let file = TransportDownloadFile(destination: destination)
+            file.attach(
+                session.transport.download(
+                    urlRequest, to: file.temporaryURL, progress: progress, completion: file.complete))
+            return file
         }
+        let request = request
         let check: @Sendable (URLResponse) -> (any Error)? = { response in
             do {
                 try request.intercept(urlResponse: response)
@@ -211,58 +162,16 @@ extension RequestPipeline {
                 return error
             }
         }
-        guard resumable else {
-            let file = TransportDownloadFile(destination: destination, check: check)
-            file.attach(
-                startLoggedDownload(
-                    urlRequest, to: file.temporaryURL, progress: reporting, completion: file.complete))
-            return file
-        }
         let file = DownloadFile(
             destination: destination,
             check: check,
-            progress: reporting,
+            progress: progress,
             resumable: resumable,
             resuming: resuming,
             url: urlRequest.url
         )
-        do {
-            try file.checkPartialFile()
-        } catch {
-            throw .transportFailed(error, context: context)
-        }
-        file.attach(startLoggedStream(urlRequest, onEvent: file.receive))
+        try file.checkPartialFile()
+        file.attach(session.transport.stream(urlRequest, onEvent: file.receive))
         return file
-    }
-
-    /// The context of attempt number `attempt`.
-    private func context(_ attempt: Int, _ url: URL?) -> RequestContext {
-        request.initialContext.with(url: url).with(attempts: attempt)
-    }
-
-    /// Hands `urlRequest` to the transport's download, logged through the session's logger when
-    /// it has one, as a stream is: the request when it is sent, then the response with the size
-    /// of the file, or the error.
-    private func startLoggedDownload(
-        _ urlRequest: URLRequest, to fileURL: URL, progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        guard
-            let logged = session.logger?.begin(
-                urlRequest, requestType: request.initialContext.requestType, time: session.time)
-        else {
-            return session.transport.download(urlRequest, to: fileURL, progress: progress, completion: completion)
-        }
-        return session.transport.download(urlRequest, to: fileURL, progress: progress) { result in
-            switch result {
-            case .success(let response):
-                let size =
-                    (try? FileManager.default.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue
-                logged.end(streamed: response, bodySize: size ?? 0)
-            case .failure(let error):
-                logged.end(.failure(error))
-            }
-            completion(result)
-        }
     }
 }

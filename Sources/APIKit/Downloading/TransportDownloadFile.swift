@@ -8,10 +8,10 @@
 /// destination (``Transport/download(_:to:progress:completion:)``); checks what the transport
 /// reports once the body is in the file.
 ///
-/// When the transport completes: the request's `intercept(urlResponse:)` runs on the response;
-/// a rejected response's error body (its first ``DownloadFile/maximumErrorBodySize`` bytes) is
-/// read from the file and the file removed; an accepted body must be as long as its
-/// `Content-Length` promised. The temporary file is removed whenever the attempt ends without an
+/// When the transport completes, the body must be as long as its `Content-Length` promised;
+/// the request's `intercept(urlResponse:)` judges the head after the chain, and a rejected
+/// response's error body (its first ``DownloadFile/maximumErrorBodySize`` bytes) is read back
+/// with ``errorBody()`` before the file is removed. The temporary file is removed whenever the attempt ends without an
 /// accepted body, and by ``discard()``; only ``moveFile(to:)`` hands it over. Never resumable:
 /// a resumable download keeps its partial file with ``DownloadFile``.
 ///
@@ -33,16 +33,12 @@ final class TransportDownloadFile: DownloadAttempt {
 
     /// Where the transport writes the body until it is handed over.
     let temporaryURL: URL
-    private let check: @Sendable (URLResponse) -> (any Error)?
     private let state = Locked(State())
 
-    /// - Parameters:
-    ///   - destination: Where the file goes on success; the temporary file is named in its
-    ///     directory, so that the final move is a rename on one file system.
-    ///   - check: The request's `intercept(urlResponse:)`: the error that rejects a response.
-    init(destination: URL, check: @escaping @Sendable (URLResponse) -> (any Error)?) {
+    /// - Parameter destination: Where the file goes on success; the temporary file is named in
+    ///   its directory, so that the final move is a rename on one file system.
+    init(destination: URL) {
         self.temporaryURL = DownloadFile.temporaryURL(for: destination)
-        self.check = check
     }
 
     /// Never any: the attempt keeps no partial file.
@@ -119,9 +115,6 @@ final class TransportDownloadFile: DownloadAttempt {
 
     /// The outcome of a response whose body is in the file.
     private func evaluate(_ response: URLResponse) -> Outcome {
-        if let rejection = check(response) {
-            return .rejected(response, rejection: rejection, body: errorBody())
-        }
         let size: Int64
         do {
             let attributes = try FileManager.default.attributesOfItem(atPath: temporaryURL.path)
@@ -138,7 +131,9 @@ final class TransportDownloadFile: DownloadAttempt {
 
     /// The first ``DownloadFile/maximumErrorBodySize`` bytes of the file; empty when it cannot
     /// be read.
-    private func errorBody() -> Data {
+    /// The first ``DownloadFile/maximumErrorBodySize`` bytes of the file: the body of a
+    /// rejected response, for its error.
+    func errorBody() -> Data {
         guard let handle = try? FileHandle(forReadingFrom: temporaryURL) else { return Data() }
         defer { try? handle.close() }
         return (try? handle.read(upToCount: DownloadFile.maximumErrorBodySize)) ?? Data()

@@ -48,8 +48,10 @@ extension Request {
         completionQueue: DispatchQueue? = nil,
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> RequestHandle {
-        Session(transport: SharedURLSessionTransport(urlSession: session), completionQueue: completionQueue)
-            .perform(self, completion: completion)
+        var performing = Session(
+            transport: SharedURLSessionTransport(urlSession: session), completionQueue: completionQueue)
+        performing.completionOperationQueue = completionQueue == nil ? session.delegateQueue : nil
+        return performing.perform(self, completion: completion)
     }
 
     /// Builds, sends and parses the request through `session`, and calls `completion` with the

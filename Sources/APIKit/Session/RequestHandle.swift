@@ -8,13 +8,10 @@
 /// handle.cancel()   // the completion receives RequestError.cancelled, once
 /// ```
 public final class RequestHandle: Sendable {
-    /// What the handle knows, changed field by field under its lock (a struct rather than an
-    /// enum with a payload, so that recording the URL or the task does not copy the rest).
+    /// What the handle knows, changed field by field under its lock.
     private struct Phase {
-        /// What to stop on cancellation: the transport task, or the `Task` running interceptors.
+        /// What to stop on cancellation: the task running the call, or a download's transfer.
         var task: (any TransportTask)?
-        /// Orders the attachments: one from an earlier stage never replaces a later one.
-        var stage = Stage.none
         /// The request's URL, once built.
         var url: URL?
         /// How to report the cancellation; `nil` once the outcome has been claimed (by the
@@ -28,15 +25,6 @@ public final class RequestHandle: Sendable {
         mutating func finish() {
             task = nil
             onCancel = nil
-        }
-    }
-
-    /// The stages that attach something to cancel, in pipeline order.
-    enum Stage: Int, Comparable {
-        case none, adapt, transport, inspect
-
-        static func < (lhs: Stage, rhs: Stage) -> Bool {
-            lhs.rawValue < rhs.rawValue
         }
     }
 
@@ -81,32 +69,21 @@ public final class RequestHandle: Sendable {
         phase.withLock { $0.isFinished }
     }
 
-    /// Records what `cancel()` must stop now, and the URL; returns `false`, and cancels `task`,
-    /// when the outcome was already decided.
-    ///
-    /// The transport may answer, and the next stage attach its `Task`, before `send` has
-    /// attached the transfer: an attachment from an earlier `stage` than the current one is
-    /// then ignored (that stage is over).
+    /// Records what `cancel()` must stop: the task running the call; returns `false`, and
+    /// cancels `task`, when the outcome was already decided.
     @discardableResult
-    func attach(_ task: any TransportTask, stage: Stage = .transport, url: URL? = nil) -> Bool {
+    func attach(_ task: any TransportTask) -> Bool {
         let attached = phase.withLock { phase in
             guard !phase.isFinished else { return false }
-            if stage >= phase.stage {
-                phase.task = task
-                phase.stage = stage
-                if let url { phase.url = url }
-            } else if phase.url == nil {
-                phase.url = url
-            }
+            phase.task = task
             return true
         }
         if !attached { task.cancel() }
         return attached
     }
 
-    /// Records the request's URL before the transfer starts, so that a cancellation arriving
-    /// while the transport is still inside `send` (before ``attach(_:stage:url:)``) reports it;
-    /// returns `false`, recording nothing, when the outcome was already decided.
+    /// Records the request's URL once it is built, so that a cancellation reports it; returns
+    /// `false`, recording nothing, when the outcome was already decided.
     @discardableResult
     func note(url: URL?) -> Bool {
         phase.withLock { phase in
@@ -114,6 +91,11 @@ public final class RequestHandle: Sendable {
             if phase.url == nil, let url { phase.url = url }
             return true
         }
+    }
+
+    /// The request's URL, once built.
+    var url: URL? {
+        phase.withLock { $0.url }
     }
 
     /// Claims the right to deliver the outcome; only the first claim (or `cancel()`) wins.
@@ -126,7 +108,7 @@ public final class RequestHandle: Sendable {
     }
 }
 
-/// Lets a ``RequestHandle`` cancel the `Task` that runs a request's async stages.
+/// Lets a ``RequestHandle`` cancel the `Task` that runs a call.
 struct TaskCancellation: TransportTask {
     let task: Task<Void, Never>
 

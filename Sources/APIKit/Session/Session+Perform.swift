@@ -1,6 +1,7 @@
 extension Session {
-    /// Starts the pipeline for `request` and returns the handle that cancels it: the one body of
-    /// the completion API (``Request/perform(using:options:progress:completion:)``).
+    /// Starts `request` and returns the handle that cancels it: the one body of the completion
+    /// API (``Request/perform(using:options:progress:completion:)``), the async road run once in
+    /// a task of its own.
     ///
     /// `completion` is called exactly once for every outcome — success, each failure and
     /// cancellation — and never on the calling thread.
@@ -11,48 +12,47 @@ extension Session {
         progress: ProgressHandler? = nil,
         completion: @escaping @Sendable (Result<R.Response, RequestError>) -> Void
     ) -> RequestHandle {
+        let delivery = Delivery(queue: completionQueue, operationQueue: completionOperationQueue)
+        let decoder = request.errorBodyDecoder ?? errorBodyDecoder
+        let handle = RequestHandle(onCancelAt: { url in
+            let error = RequestError.cancelled(context: request.initialContext.with(url: url))
+            delivery.async { completion(.failure(decoder?.decorate(error) ?? error)) }
+        })
         let pipeline = RequestPipeline(
-            request: request, session: self, options: options, progress: progress, completion: completion)
-        let handle = pipeline.makeHandle()
-        pipeline.start(handle)
+            request: request, session: self, options: options, progress: progress, handle: handle)
+        // Built here, in the caller's thread: a build error is the outcome before `perform`
+        // returns, and a cancellation names the URL.
+        let prepared = pipeline.prepared()
+        if case .failure(let error) = prepared {
+            if handle.claimCompletion() { delivery.async { completion(.failure(pipeline.decorated(error))) } }
+            return handle
+        }
+        let task = Task {
+            guard let exchanged = await pipeline.exchange(prepared) else { return }
+            // the response stages run where the completion is called
+            delivery.async { completion(pipeline.outcome(exchanged)) }
+        }
+        handle.attach(TaskCancellation(task: task))
         return handle
     }
 
-    /// Runs the pipeline for `request` and awaits its outcome; cancelling the `Task` cancels
+    /// Runs `request` in the calling task and returns its outcome; cancelling the task cancels
     /// the request. The one body of the async API (``Request/response(using:options:progress:)``).
-    ///
-    /// A request sent once, without interceptors, progress, a resource timeout or a completion
-    /// queue runs in the calling task, awaiting the transport's `async` send
-    /// (`RequestPipeline+Inline.swift`); any other runs the completion road and awaits its
-    /// completion.
     func response<R: Request>(
         for request: R,
         options: RequestOptions? = nil,
         progress: ProgressHandler? = nil
     ) async throws(RequestError) -> R.Response {
-        if RequestPipeline.runsInCallersTask(request, session: self, options: options, progress: progress) {
-            let pipeline = RequestPipeline(request: request, session: self, options: options) { _ in }
-            return try await pipeline.outcomeInCallersTask().get()
-        }
-        let cancellation = CancellationBridge()
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation {
-                (continuation: CheckedContinuation<Result<R.Response, RequestError>, Never>) in
-                let pipeline = RequestPipeline(
-                    request: request,
-                    session: self,
-                    options: options,
-                    progress: progress
-                ) { result in
-                    continuation.resume(returning: result)
-                }
-                let handle = pipeline.makeHandle()
-                cancellation.register { handle.cancel() }
-                pipeline.start(handle)
-            }
+        let handle = RequestHandle(onCancel: {})
+        let pipeline = RequestPipeline(
+            request: request, session: self, options: options, progress: progress, handle: handle)
+        let exchanged = await withTaskCancellationHandler {
+            // cancelled before it started: nothing is built or sent
+            handle.isFinished ? nil : await pipeline.exchange(pipeline.prepared())
         } onCancel: {
-            cancellation.cancel()
+            handle.cancel()
         }
-        return try result.get()
+        guard let exchanged else { throw .cancelled(context: request.initialContext.with(url: handle.url)) }
+        return try pipeline.outcome(exchanged).get()
     }
 }

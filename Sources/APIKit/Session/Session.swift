@@ -89,6 +89,9 @@ public struct Session: Sendable {
     /// Where the session's waits and timers take their time from: the real time, unless a test
     /// drives it by hand (see ``TimeSource``).
     @_spi(Testing) public var time: any TimeSource = SystemTime()
+    /// Where completions are called when ``completionQueue`` is `nil`: the delegate queue of the
+    /// caller's `URLSession` for ``Request/perform(session:completionQueue:completion:)``.
+    var completionOperationQueue: OperationQueue?
 
     /// Creates a session.
     ///

@@ -61,6 +61,22 @@ public struct DecodedResponseStream<Element>: AsyncSequence, Sendable {
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element? {
             try await reader.next(isolation: actor)
         }
+
+        /// The response head — status and headers — before the first element: sends the request
+        /// and waits for the head, unless the iteration has done so already (with reconnecting
+        /// server-sent events, the head of the connection in use).
+        ///
+        /// ```swift
+        /// var events = request.stream(using: session).serverSentEvents.makeAsyncIterator()
+        /// let head = try await events.response() as? HTTPURLResponse
+        /// ```
+        ///
+        /// - Returns: The head the request's `intercept(urlResponse:)` accepted; `nil` once the
+        ///   iteration has ended.
+        /// - Throws: A ``RequestError``, as ``next()`` would for its first element.
+        public mutating func response() async throws(RequestError) -> URLResponse? {
+            try await reader.response()
+        }
     }
 }
 
@@ -70,6 +86,8 @@ protocol ElementReader<Element> {
     associatedtype Element
     /// The next element, or `nil` at the end.
     mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element?
+    /// The response head of the transfer in use, opening it when none is; `nil` at the end.
+    mutating func response() async throws(RequestError) -> URLResponse?
 }
 
 /// The elements of one transfer of a ``ResponseStream``, decoded chunk by chunk.
@@ -81,6 +99,10 @@ struct DecodingReader<Element>: ElementReader {
     init(base: ResponseStream.Iterator, decoder: ElementDecoder<Element>) {
         self.base = base
         self.decoder = decoder
+    }
+
+    mutating func response() async throws(RequestError) -> URLResponse? {
+        try await base.response()
     }
 
     mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Element? {

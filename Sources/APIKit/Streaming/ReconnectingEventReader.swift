@@ -35,6 +35,23 @@ struct ReconnectingEventReader: ElementReader {
         }
     }
 
+    mutating func response() async throws(RequestError) -> URLResponse? {
+        while !pending.isEnded {
+            if var open = connection {
+                let head = try await open.response()
+                connection = open
+                return head
+            }
+            do {
+                guard try await connect(isolation: nil) else { return nil }
+            } catch {
+                pending.isEnded = true
+                throw error
+            }
+        }
+        return nil
+    }
+
     /// Opens the next connection, after the reconnection time unless it is the first;
     /// `false` when the server said there is no more (`204`).
     private mutating func connect(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Bool {

@@ -26,7 +26,7 @@ extension Request {
         options: RequestOptions? = nil,
         maximumBufferSize: Int = ResponseStream.defaultMaximumBufferSize
     ) -> ResponseStream {
-        let pipeline = RequestPipeline(request: self, session: session, options: options) { _ in }
+        let pipeline = RequestPipeline(request: self, session: session, options: options)
         return ResponseStream(source: pipeline.streamSource(maximumBufferSize: maximumBufferSize))
     }
 }

@@ -1,8 +1,7 @@
-/// The pipeline's stages for a ``ResponseStream``: the same preparation as a request sent
-/// once (``prepare()``, the credential, the interceptors' `adapt`), then the transport's
-/// ``Transport/stream(_:onEvent:)``, and the checks of the response head before the first
-/// element. No retry, no replay after a credential refresh: the body is the caller's as soon
-/// as it arrives.
+/// The pipeline's stages for a ``ResponseStream``: ``prepare()``, the session's chain around a
+/// terminal stage that starts the transport's ``Transport/stream(_:onEvent:)`` and returns at
+/// the response head, then the request's `intercept(urlResponse:)` on that head. The body is
+/// never buffered for the chain: it is read by the caller, chunk by chunk, from the buffer.
 extension RequestPipeline {
     /// The most bytes of a rejected response's body read for its ``RequestError``: 1 MiB.
     static var maximumErrorBodySize: Int { 1 << 20 }
@@ -10,91 +9,82 @@ extension RequestPipeline {
     /// This pipeline's stages, for a ``ResponseStream`` buffering up to `maximumBufferSize`.
     func streamSource(maximumBufferSize: Int) -> ResponseStreamSource {
         ResponseStreamSource(
-            maximumBufferSize: maximumBufferSize,
             time: session.time,
-            start: { buffer, lastEventID throws(RequestError) in
-                try await self.startStream(into: buffer, lastEventID: lastEventID)
-            },
-            check: { response, buffer, context throws(RequestError) in
-                try await self.checkStreamHead(response, buffer: buffer, context: context)
+            open: { lastEventID throws(RequestError) in
+                try await self.openStream(maximumBufferSize: maximumBufferSize, lastEventID: lastEventID)
             },
             context: { url in self.request.initialContext.with(url: url) }
         )
     }
 
-    /// Prepares the request, authorizes and adapts it, and starts the transfer into `buffer`.
-    /// A reconnection of server-sent events passes its `lastEventID`, sent as the
-    /// `Last-Event-ID` header (an ordinary header, set before the interceptors see the request).
-    func startStream(into buffer: StreamBuffer, lastEventID: String? = nil) async throws(RequestError) -> RequestContext
-    {
+    /// Sends the request through the chain and checks the response head; a reconnection of
+    /// server-sent events passes its `lastEventID`, sent as the `Last-Event-ID` header (an
+    /// ordinary header, set before the chain sees the request).
+    func openStream(maximumBufferSize: Int, lastEventID: String?) async throws(RequestError) -> OpenedStream {
         var urlRequest = try prepare()
         if let lastEventID {
             urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
-        if let credentials = session.credentialStore?.storage {
-            do {
-                (urlRequest, _) = try await credentials.authorize(urlRequest)
-            } catch {
-                throw .requestInterceptorFailed(error, context: request.initialContext.with(url: urlRequest.url))
-            }
-            try checkFraming(urlRequest, source: .authenticator(credentials.authenticatorName))
+        let limit = max(1, maximumBufferSize)
+        let chain = try chain { urlRequest, attempt throws(RequestError) in
+            try await self.streamTerminal(urlRequest, attempt: attempt, limit: limit)
         }
-        if !session.interceptors.isEmpty {
-            urlRequest = try await adapted(urlRequest, attempt: 1, handle: makeHandle())
-        }
-        let context = request.initialContext.with(url: urlRequest.url)
-        guard !Task.isCancelled else { throw .cancelled(context: context) }
-        buffer.attach(startLoggedStream(urlRequest, onEvent: buffer.receive))
-        return context
-    }
-
-    /// Hands `urlRequest` to the transport's stream, logged through the session's logger when
-    /// it has one: the one start of streamed transfers and downloads.
-    func startLoggedStream(
-        _ urlRequest: URLRequest,
-        onEvent receive: @escaping @Sendable (TransportStreamEvent) -> Void
-    ) -> any TransportTask {
-        guard
-            let logged = session.logger?.begin(
-                urlRequest, requestType: request.initialContext.requestType, time: session.time)
-        else {
-            return session.transport.stream(urlRequest, onEvent: receive)
-        }
-        let log = StreamLog(logged)
-        return session.transport.stream(urlRequest) { event in
-            log.observe(event)
-            receive(event)
-        }
-    }
-
-    /// Runs the request's `intercept(urlResponse:)` (by default the status check) and the
-    /// session's `inspect` hooks on the response head; a rejected response's body (its first
-    /// ``maximumErrorBodySize`` bytes) is read first, for the error and the hooks.
-    func checkStreamHead(
-        _ response: URLResponse,
-        buffer: StreamBuffer,
-        context: RequestContext
-    ) async throws(RequestError) {
-        var rejection: (any Error)?
+        let response: CallResponse
         do {
-            try request.intercept(urlResponse: response)
+            response = try await chain.run(urlRequest)
         } catch {
-            rejection = error
+            throw decorated(error)
         }
-        var body = Data()
-        if rejection != nil {
-            body = await errorBody(from: buffer)
-            guard !Task.isCancelled else { throw .cancelled(context: context) }
+        let context = chain.outcomeContext(url: urlRequest.url)
+        let buffer: StreamBuffer
+        if let pending = response.pending, case .stream(let streamed) = pending.kind {
+            pending.take()
+            buffer = streamed
+        } else {
+            // answered by a link: the body in memory, as one chunk
+            buffer = StreamBuffer(limit: Int.max)
+            buffer.receive(.response(response.urlResponse))
+            if let data = response.data, !data.isEmpty { buffer.receive(.data(data)) }
+            buffer.receive(.finished)
+            _ = await buffer.next()
         }
-        for interceptor in session.interceptors.reversed() {
-            do {
-                try await interceptor.inspect(response, data: body, for: context)
-            } catch {
-                throw decorated(R.responseValidationError(error, body: body, response: response, context: context))
+        do {
+            try request.intercept(urlResponse: response.urlResponse)
+        } catch {
+            let body = await errorBody(from: buffer)
+            throw decorated(
+                R.responseValidationError(error, body: body, response: response.urlResponse, context: context))
+        }
+        return OpenedStream(response: response.urlResponse, context: context, buffer: buffer)
+    }
+
+    /// The terminal stage of a stream: starts the transfer into a new buffer and waits for the
+    /// response head.
+    private func streamTerminal(
+        _ urlRequest: URLRequest, attempt: Int, limit: Int
+    ) async throws(RequestError) -> CallResponse {
+        let buffer = StreamBuffer(limit: limit)
+        let tap = BodyTap()
+        let pending = PendingBody(.stream(buffer), tap: tap)
+        buffer.attach(
+            session.transport.stream(urlRequest) { event in
+                tap.observe(event)
+                buffer.receive(event)
+            })
+        let context = { self.request.initialContext.with(url: urlRequest.url).with(attempts: attempt) }
+        while true {
+            switch await buffer.next() {
+            case .response(let head):
+                return CallResponse(urlResponse: head, pending: pending)
+            case .data:
+                continue  // a transport breaking the order: no response yet
+            case .end:
+                throw .transportFailed(URLError(.badServerResponse), context: context())
+            case .failure(let error):
+                throw .transportFailed(error, context: context())
+            case .cancelled:
+                throw .cancelled(context: context())
             }
-        }
-        if let rejection {
-            throw decorated(R.responseValidationError(rejection, body: body, response: response, context: context))
         }
     }
 
@@ -114,40 +104,9 @@ extension RequestPipeline {
             case .response:
                 continue
             case .end, .failure, .cancelled:
+                buffer.cancel()
                 return body
             }
-        }
-    }
-}
-
-/// Logs a streamed transfer as the session's ``RequestLogger`` logs any other: the request when
-/// it is sent, the response when the body ends, with the bytes counted as they passed (none
-/// kept), or the error. A transfer cancelled by the consumer logs `URLError(.cancelled)`, as a
-/// cancelled request does.
-final class StreamLog: Sendable {
-    private let logged: LoggedTransfer
-    private let state = Locked<(response: URLResponse?, bytes: Int)>((nil, 0))
-
-    init(_ logged: LoggedTransfer) {
-        self.logged = logged
-    }
-
-    /// Takes note of one event; logs the end. The transport calls this once per event, in order.
-    func observe(_ event: TransportStreamEvent) {
-        switch event {
-        case .response(let response):
-            state.withLock { $0.response = response }
-        case .data(let chunk):
-            state.withLock { $0.bytes += chunk.count }
-        case .finished:
-            let (response, bytes) = state.withLock { ($0.response, $0.bytes) }
-            if let response {
-                logged.end(streamed: response, bodySize: bytes)
-            } else {
-                logged.end(.failure(URLError(.badServerResponse)))
-            }
-        case .failed(let error):
-            logged.end(.failure(error))
         }
     }
 }

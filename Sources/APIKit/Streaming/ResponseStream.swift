@@ -95,6 +95,23 @@ public struct ResponseStream: AsyncSequence, Sendable {
             try await nextChunk(isolation: actor)
         }
 
+        /// The response head — status and headers — before the first chunk: sends the request
+        /// and waits for the head, unless the iteration has done so already.
+        ///
+        /// ```swift
+        /// var chunks = request.stream(using: session).makeAsyncIterator()
+        /// let head = try await chunks.response() as? HTTPURLResponse
+        /// print(head?.value(forHTTPHeaderField: "Content-Type") ?? "")
+        /// while let chunk = try await chunks.next() { print(chunk.count) }
+        /// ```
+        ///
+        /// - Returns: The head the request's `intercept(urlResponse:)` accepted; `nil` once the
+        ///   iteration has ended.
+        /// - Throws: A ``RequestError``, as ``next()`` would for its first chunk.
+        public mutating func response() async throws(RequestError) -> URLResponse? {
+            try await open(isolation: nil)
+        }
+
         /// Sends the request and waits for the accepted response head, unless that was done;
         /// `nil` once the iteration has ended.
         mutating func open(isolation actor: isolated (any Actor)?) async throws(RequestError) -> URLResponse? {
@@ -150,58 +167,57 @@ public struct ResponseStream: AsyncSequence, Sendable {
 /// What a ``ResponseStream`` needs from the request it streams, made for the request's type by
 /// ``Request/stream(using:options:maximumBufferSize:)``.
 struct ResponseStreamSource: Sendable {
-    let maximumBufferSize: Int
-    /// The session's time: what a reconnection waits by.
+    /// Where a reconnection's waits take their time from.
     let time: any TimeSource
-    /// Prepares the request (with a `Last-Event-ID` header when one is given), starts the
-    /// transfer into the buffer, and returns the context.
-    let start: @Sendable (StreamBuffer, _ lastEventID: String?) async throws(RequestError) -> RequestContext
-    /// Checks the response head, reading the error body from the buffer when it is rejected.
-    let check: @Sendable (URLResponse, StreamBuffer, RequestContext) async throws(RequestError) -> Void
+    /// Sends the request through the session's chain — with `Last-Event-ID` when a reconnection
+    /// passes one — and returns the checked response head and its body's buffer.
+    let open: @Sendable (_ lastEventID: String?) async throws(RequestError) -> OpenedStream
     /// The request's context with a URL.
     let context: @Sendable (URL?) -> RequestContext
 }
 
-/// One transfer of a ``ResponseStream``: its buffer, and the cancellation of the transfer
-/// when the iterator that owns it goes away.
+/// A stream whose response head has been received and accepted.
+struct OpenedStream: Sendable {
+    let response: URLResponse
+    let context: RequestContext
+    /// The body's chunks, as they arrive.
+    let buffer: StreamBuffer
+}
+
+/// One transfer of a ``ResponseStream``: its buffer once opened, and the cancellation of the
+/// transfer when the iterator that owns it goes away.
 final class StreamConnection: Sendable {
     let source: ResponseStreamSource
     private let lastEventID: String?
-    private let buffer: StreamBuffer
+    private let state = Locked<(buffer: StreamBuffer?, cancelled: Bool)>((nil, false))
 
     init(source: ResponseStreamSource, lastEventID: String? = nil) {
         self.source = source
         self.lastEventID = lastEventID
-        self.buffer = StreamBuffer(limit: max(1, source.maximumBufferSize))
     }
 
     deinit {
-        buffer.cancel()
+        cancel()
     }
 
-    /// Sends the request and waits for the response head, which it checks.
+    /// Sends the request and waits for the response head, checked.
     func open() async throws(RequestError) -> (URLResponse, RequestContext) {
         guard !Task.isCancelled else { throw .cancelled(context: source.context(nil)) }
-        let context = try await source.start(buffer, lastEventID)
-        while true {
-            switch await buffer.next() {
-            case .response(let response):
-                try await source.check(response, buffer, context)
-                return (response, context)
-            case .data:
-                continue  // a transport breaking the order: no response yet
-            case .end:
-                throw .transportFailed(URLError(.badServerResponse), context: context)
-            case .failure(let error):
-                throw .transportFailed(error, context: context)
-            case .cancelled:
-                throw .cancelled(context: context)
-            }
+        let opened = try await source.open(lastEventID)
+        let cancelled = state.withLock { state in
+            if !state.cancelled { state.buffer = opened.buffer }
+            return state.cancelled
         }
+        if cancelled {
+            opened.buffer.cancel()
+            throw .cancelled(context: opened.context)
+        }
+        return (opened.response, opened.context)
     }
 
     /// The next chunk, `nil` at the end.
     func nextChunk(context: RequestContext) async throws(RequestError) -> Data? {
+        guard let buffer = state.withLock({ $0.buffer }) else { throw .cancelled(context: context) }
         while true {
             switch await buffer.next() {
             case .data(let chunk):
@@ -220,6 +236,10 @@ final class StreamConnection: Sendable {
 
     /// Cancels the transfer.
     func cancel() {
-        buffer.cancel()
+        let buffer = state.withLock { state in
+            state.cancelled = true
+            return state.buffer
+        }
+        buffer?.cancel()
     }
 }

@@ -1,4 +1,5 @@
 import APIKitTestSupport
+import APIKitTestTime
 @_spi(Testing) import APIKitTestTime
 import Foundation
 import Testing
@@ -192,7 +193,7 @@ struct ResumableDownloadTests {
 
     @Test("a resumed download stopped before sending (an interceptor's adapt throws) still carries its resume data")
     func failureBeforeSendingKeepsResumeData() async throws {
-        struct Refusing: Interceptor {
+        struct Refusing: AdaptingInterceptor {
             func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
                 throw URLError(.userAuthenticationRequired)
             }

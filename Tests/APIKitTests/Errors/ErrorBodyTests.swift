@@ -1,4 +1,5 @@
 @_spi(Testing) import APIKitTestTime
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -95,7 +96,7 @@ struct ErrorBodyTests {
         let decoder = ErrorBodyDecoder { body, response in
             "\(response.statusCode): \(String(decoding: body, as: UTF8.self))"
         }
-        struct Reject: Interceptor {
+        struct Reject: AdaptingInterceptor {
             func inspect(_ urlResponse: URLResponse, data: Data, for context: RequestContext) async throws {
                 throw ProbeFailure(stage: "inspect")
             }

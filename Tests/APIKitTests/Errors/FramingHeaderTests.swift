@@ -1,4 +1,5 @@
 import APIKitTestSupport
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -48,7 +49,7 @@ struct FramingHeaderTests {
         }
     }
 
-    struct Chunking: Interceptor {
+    struct Chunking: AdaptingInterceptor {
         func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
             var request = urlRequest
             request.setValue("chunked", forHTTPHeaderField: "Transfer-Encoding")

@@ -165,12 +165,17 @@ struct RequestLoggerTests {
     @Test("a cancelled transfer logs its URLError(.cancelled) as the response")
     func cancellation() async throws {
         let recorder = LogRecorder()
+        let sent = CompletionProbe<Bool>()
         let session = Session(
-            transport: StubTransport { _ in .success(body: "late", delay: 60) }, logger: recorder.logger())
+            transport: StubTransport { _ in
+                sent.record(true)
+                return .success(body: "late", delay: 60)
+            }, logger: recorder.logger())
         let probe = CompletionProbe<Result<String, RequestError>>()
 
         let handle = SecretRequest().perform(using: session) { probe.record($0) }
-        // the request event is logged before the transport's send, inside perform
+        // the request event is logged before the transport's send
+        #expect(await sent.first() != nil, "the request never reached the transport")
         #expect(recorder.requests.count == 1)
         handle.cancel()
 

@@ -15,7 +15,7 @@ struct DefaultDeliveryTests {
         var onCallingQueue: Bool
     }
 
-    /// Performs `request` (cancelling it at once when `cancel` is set) and returns the first
+    /// Performs `request` (cancelling it once in flight when `cancel` is set) and returns the first
     /// completion and how many there were once nothing holds the completion any more, after
     /// moving `time` on by `late` seconds: the stub's delayed answer comes due.
     private func observe(
@@ -40,7 +40,13 @@ struct DefaultDeliveryTests {
                     )
                 })
         }
-        if cancel { handle.cancel() }
+        if cancel {
+            // a call runs in a task of its own: cancel it once the request is in flight
+            if let host = request.base.host, await StubURLProtocol.registry.arrivals(host: host).first() == nil {
+                Issue.record("the request never reached the stub")
+            }
+            handle.cancel()
+        }
         let first = await probe.first()
         if first == nil { Issue.record("no completion within 120 s") }
         if let late {

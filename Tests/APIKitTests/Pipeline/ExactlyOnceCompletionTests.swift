@@ -74,6 +74,7 @@ struct ExactlyOnceCompletionTests {
 
         let handle = request.perform(session: session) { probe.record($0) }
         #expect(!handle.isFinished)
+        #expect(await endpoint.arrived(), "the request never reached the stub")
         handle.cancel()
         #expect(handle.isFinished)
 
@@ -133,6 +134,7 @@ struct ExactlyOnceCompletionTests {
 
         let handle = ProbeRequest(base: endpoint.base).perform(
             session: StubURLProtocol.session, completion: probe.handler)
+        #expect(await endpoint.arrived(), "the request never reached the stub")
         handle.cancel()
         handle.cancel()
 

@@ -1,4 +1,5 @@
 @_spi(Testing) import APIKitTestTime
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -256,7 +257,7 @@ struct SessionDefaultQueryItemTests {
 }
 
 /// Logs `adapt <url>` for each request it adapts.
-private struct URLRecorder: Interceptor {
+private struct URLRecorder: AdaptingInterceptor {
     let log: EventLog
 
     func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {

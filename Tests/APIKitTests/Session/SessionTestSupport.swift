@@ -1,4 +1,5 @@
 import APIKitTestSupport
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -6,7 +7,7 @@ import Testing
 
 /// A session-wide interceptor that logs `adapt <name>` and `inspect <name>`, adds the header
 /// `X-<name>: <name>`, and can fail or wait (until its `Task` is cancelled) in either hook.
-struct RecordingInterceptor: Interceptor {
+struct RecordingInterceptor: AdaptingInterceptor {
     enum Behaviour: Sendable {
         case pass
         case fail(any Error)

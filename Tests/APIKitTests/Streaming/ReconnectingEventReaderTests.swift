@@ -1,4 +1,5 @@
 import APIKitTestSupport
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -265,7 +266,7 @@ extension StreamingTests {
         @Test("an interceptor sees the Last-Event-ID of a reconnection")
         func interceptorSeesLastEventID() async throws {
             let seen = Protected<[String?]>([])
-            struct Recorder: Interceptor {
+            struct Recorder: AdaptingInterceptor {
                 let seen: Protected<[String?]>
                 func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
                     seen.append(urlRequest.value(forHTTPHeaderField: "Last-Event-ID"))

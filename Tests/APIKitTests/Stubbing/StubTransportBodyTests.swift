@@ -1,3 +1,4 @@
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -29,7 +30,7 @@ struct StubTransportBodyTests {
     }
 
     /// An interceptor that copies the request, as many do when they add a header.
-    struct AddsHeader: Interceptor {
+    struct AddsHeader: AdaptingInterceptor {
         func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
             var copy = urlRequest
             copy.setValue("1", forHTTPHeaderField: "X-Adapted")

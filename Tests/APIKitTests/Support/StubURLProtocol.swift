@@ -54,6 +54,7 @@ final class StubRegistry: @unchecked Sendable {
     private var responses: [String: StubbedResponse] = [:]
     private var received: [String: [URLRequest]] = [:]
     private var stops: [String: CompletionProbe<Void>] = [:]
+    private var arrivals: [String: CompletionProbe<Void>] = [:]
 
     func register(_ response: StubbedResponse, host: String) {
         lock.lock()
@@ -83,6 +84,16 @@ final class StubRegistry: @unchecked Sendable {
         await stops(host: host).first(timeout: timeout) != nil
     }
 
+    /// What records the loads of `host` that started, one entry each.
+    func arrivals(host: String) -> CompletionProbe<Void> {
+        lock.lock()
+        defer { lock.unlock() }
+        if let probe = arrivals[host] { return probe }
+        let probe = CompletionProbe<Void>()
+        arrivals[host] = probe
+        return probe
+    }
+
     /// Records `request` and returns the answer registered for its host.
     func receive(_ request: URLRequest) -> StubbedResponse? {
         let host = request.url?.host ?? ""
@@ -90,6 +101,7 @@ final class StubRegistry: @unchecked Sendable {
         received[host, default: []].append(request)
         let response = responses[host]
         lock.unlock()
+        arrivals(host: host).record(())
         return response
     }
 }
@@ -119,6 +131,13 @@ struct StubEndpoint: Sendable {
     /// registry") — a race no caller can close, and not the thing such a test checks.
     func stopped(timeout: TimeInterval = 20) async -> Bool {
         await StubURLProtocol.registry.stopped(host: host, timeout: timeout)
+    }
+
+    /// Whether a load of this host has started within `timeout` seconds: a test that cancels a
+    /// request in flight waits for this first (a call runs in a task of its own, and one
+    /// cancelled before that task sends is never sent at all).
+    func arrived(timeout: TimeInterval = 120) async -> Bool {
+        await StubURLProtocol.registry.arrivals(host: host).first(timeout: timeout) != nil
     }
 }
 

@@ -1,0 +1,40 @@
+/// A ``CredentialStore`` as a link of the chain: puts the current credential on each pass
+/// (after waiting for a refresh in flight), and when the response rejects it, refreshes it —
+/// once for every request rejected with the same credential — and sends the request again,
+/// once.
+///
+/// It sits inside the retry link, so a retry is authorized again, and outside the session's
+/// interceptors, which see the request with its credential. A failure to authorize or to
+/// refresh is reported as ``RequestError/requestInterceptorFailed(_:context:)``, a refresh's
+/// wrapped in ``CredentialRefreshFailed``.
+struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
+    let credentials: any CredentialStoring
+
+    var headerSource: HeaderSource { .authenticator(credentials.authenticatorName) }
+
+    func intercept(
+        _ urlRequest: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        var replayed = false
+        while true {
+            let authorized: URLRequest
+            let ticket: CredentialTicket
+            do {
+                (authorized, ticket) = try await credentials.authorize(urlRequest)
+            } catch {
+                throw RequestError.requestInterceptorFailed(error, context: context)
+            }
+            let response = try await next(authorized)
+            guard !replayed, let http = response.urlResponse as? HTTPURLResponse, credentials.isUnauthorized(http)
+            else { return response }
+            replayed = true
+            do {
+                try await credentials.refresh(after: ticket)
+            } catch {
+                throw RequestError.requestInterceptorFailed(error, context: context)
+            }
+        }
+    }
+}
