@@ -7,9 +7,9 @@
 #
 # Each side runs 2 and 6 batches (50 in flight) or 20 and 60 requests (sequential) after a warm-up
 # batch; the difference per request is reported, so start-up and connection set-up are left out.
-# Only the client's own work is compared: building the request, the pipeline and the completion
-# (the JSON decode included), without URLSession's dataTask/resume and its network threads, whose
-# counts follow the timing of the run. Uses the server at APIKIT_BENCH_URL, or starts nginx as
+# Compared: the whole process's instructions per request (every thread: the client's own work,
+# URLSession's and its network threads', whose share follows the timing of the run a little),
+# and the JSON decode's share of them. Uses the server at APIKIT_BENCH_URL, or starts nginx as
 # scripts/benchmark.sh does. Installs valgrind (and nginx) with apt-get when missing and root.
 # APIKIT_E2E_COUNTS_REUSE=1 summarises the last run's profiles (.build-bench/e2e-counts/) again.
 set -euo pipefail
@@ -40,8 +40,8 @@ profile() {
     printf '%s.txt' "$out"
 }
 
-printf '| case | side | client work | without the JSON decode | building the request + pipeline | completion | JSON decode |\n'
-printf '| --- | --- | --: | --: | --: | --: | --: |\n'
+printf '| case | side | whole process | JSON decode |\n'
+printf '| --- | --- | --: | --: |\n'
 for shape in "50 in flight:2:6:50" "sequential:20:60:1"; do
     IFS=: read -r name low high inflight <<<"$shape"
     for side in apikit raw; do
@@ -70,17 +70,15 @@ def per(pattern):
         cost = lambda c, ks: max([c.get(k, 0) for k in ks]) if whole else sum(c.get(k, 0) for k in ks)
         totals.append(cost(b, whole or keys) - cost(a, whole or keys))
     return max(totals or [0]) / n
-data_task = per(r'\$s20FoundationNetworking10URLSessionC8dataTask4with17completionHandler\S*F')
-resume = per(r'\$s20FoundationNetworking14URLSessionTaskC6resumeyyF')
+def total(path):
+    for line in open(path):
+        m = re.match(r'\s*([\d,]+) \([^)]*\)\s+PROGRAM TOTALS', line)
+        if m:
+            return int(m.group(1).replace(',', ''))
+    sys.exit(f'no PROGRAM TOTALS in {path}')
+whole = (total(high) - total(low)) / n
 decode = per(r'\$s20FoundationEssentials11JSONDecoderC6decode_4fromxxm_AA4DataVtKSeRzlF')
-if side == 'apikit':
-    start = per(r'\$s6APIKit7RequestPAAE7perform7session15completionQueue0E0AA0B6HandleC\S*F') - data_task - resume
-    # the data task's completion handler (`URLSession.handler(_:)`'s closure)
-    completion = per(r'\$s20FoundationNetworking10URLSessionC6APIKitE7handler\S*tYbcfU_(TA)?')
-else:
-    start = per(r'\$s\S*Counts8RawItemsO10urlRequest_4base\S*')
-    completion = per(r'\$s\S*Counts8RawItemsO4send_7session10completion\S*URLResponseCSgs\S*_pSgtYbcfU_(TA)?')
-print(f'| {name} | {side} | {start + completion:,.0f} | {start + completion - decode:,.0f} | {start:,.0f} | {completion:,.0f} | {decode:,.0f} |')
+print(f'| {name} | {side} | {whole:,.0f} | {decode:,.0f} |')
 PY
     done
 done

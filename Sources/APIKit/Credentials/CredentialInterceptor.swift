@@ -26,9 +26,12 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
             } catch {
                 throw RequestError.requestInterceptorFailed(error, context: context)
             }
-            let response = try await next(authorized)
-            guard !replayed, let http = response.urlResponse as? HTTPURLResponse, credentials.isUnauthorized(http)
-            else { return response }
+            do {
+                // scoped: a rejected response is dropped (a stream's transfer ends) before the refresh
+                let response = try await next(authorized)
+                guard !replayed, let http = response.urlResponse as? HTTPURLResponse, credentials.isUnauthorized(http)
+                else { return response }
+            }
             replayed = true
             do {
                 try await credentials.refresh(after: ticket)

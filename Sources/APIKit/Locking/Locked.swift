@@ -11,9 +11,8 @@
 /// A value guarded by a lock.
 ///
 /// The value and the lock live in one heap object (a `ManagedBuffer`: the value as its header,
-/// the lock as its one element): a `Locked` costs one allocation. With an `NSLock` beside the
-/// value it cost three (the box, the `NSLock`, and on Linux the `NSLock`'s mutex), and a
-/// request makes two of them on its way through a ``Session``.
+/// the lock as its one element): a `Locked` costs one allocation, where an `NSLock` beside the
+/// value would cost three (the box, the `NSLock`, and on Linux the `NSLock`'s mutex).
 ///
 /// A struct holding a reference: copies share the value and the lock, as the class it
 /// replaced did. `@unchecked Sendable` is safe because the value is only reached through

@@ -19,15 +19,20 @@ struct RetryInterceptor: Interceptor {
     ) async throws -> CallResponse {
         var attempt = 1
         while true {
-            let outcome: Result<CallResponse, RequestError>
+            let delay: TimeInterval
             do {
-                outcome = .success(try await next(urlRequest))
-            } catch {
-                outcome = .failure(error)
+                // scoped: a response given up is dropped (a stream's transfer ends) before the wait
+                let outcome: Result<CallResponse, RequestError>
+                do {
+                    outcome = .success(try await next(urlRequest))
+                } catch {
+                    outcome = .failure(error)
+                }
+                guard let seen = Self.transportOutcome(outcome),
+                    let wait = policy.retryDelay(after: seen, method: context.method, attempt: attempt, now: time.now)
+                else { return try outcome.get() }
+                delay = wait
             }
-            guard let seen = Self.transportOutcome(outcome),
-                let delay = policy.retryDelay(after: seen, method: context.method, attempt: attempt, now: time.now)
-            else { return try outcome.get() }
             try await time.sleep(for: delay)
             attempt += 1
         }

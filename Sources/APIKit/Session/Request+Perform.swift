@@ -49,7 +49,7 @@ extension Request {
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> RequestHandle {
         var performing = Session(
-            transport: SharedURLSessionTransport(urlSession: session), completionQueue: completionQueue)
+            transport: ForeignURLSessionTransport(urlSession: session), completionQueue: completionQueue)
         performing.completionOperationQueue = completionQueue == nil ? session.delegateQueue : nil
         return performing.perform(self, completion: completion)
     }

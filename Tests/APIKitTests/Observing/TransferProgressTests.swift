@@ -117,7 +117,7 @@ struct TransferProgressTests {
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain.test"))
         try await expectTotalsAtTheEnd(
-            through: Session(transport: SharedURLSessionTransport(urlSession: StubURLProtocol.session)),
+            through: Session(transport: ForeignURLSessionTransport(urlSession: StubURLProtocol.session)),
             request: request, body: "plain")
     }
 
@@ -125,7 +125,7 @@ struct TransferProgressTests {
     func urlSessionFailureReportsNothing() async throws {
         StubURLProtocol.registry.register(.failure(.networkConnectionLost), host: "progress-plain-failure.test")
         let recorder = ProgressRecorder()
-        let session = Session(transport: SharedURLSessionTransport(urlSession: StubURLProtocol.session))
+        let session = Session(transport: ForeignURLSessionTransport(urlSession: StubURLProtocol.session))
         var request = SecretRequest()
         request.base = try #require(URL(string: "https://progress-plain-failure.test"))
 

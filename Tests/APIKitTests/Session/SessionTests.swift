@@ -163,7 +163,7 @@ struct SessionInterceptorTests {
         let log = EventLog()
         let endpoint = StubEndpoint(.status(200, body: "over URLSession", onRequest: { _ in log.append("send") }))
         let session = Session(
-            transport: SharedURLSessionTransport(urlSession: StubURLProtocol.session),
+            transport: ForeignURLSessionTransport(urlSession: StubURLProtocol.session),
             interceptors: [RecordingInterceptor(name: "A", log: log), RecordingInterceptor(name: "B", log: log)]
         )
 

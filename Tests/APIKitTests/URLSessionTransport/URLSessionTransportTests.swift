@@ -8,7 +8,7 @@ import Testing
 struct URLSessionTransportTests {
     func send(_ request: URLRequest) async -> Result<TransportResponse, any Error>? {
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        _ = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(request, progress: nil) {
+        _ = ForeignURLSessionTransport(urlSession: StubURLProtocol.session).send(request, progress: nil) {
             probe.record($0)
         }
         return await probe.first()
@@ -33,7 +33,7 @@ struct URLSessionTransportTests {
     func cancel() async throws {
         let endpoint = StubEndpoint(.status(200, delay: 30))
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        let task = SharedURLSessionTransport(urlSession: StubURLProtocol.session).send(
+        let task = ForeignURLSessionTransport(urlSession: StubURLProtocol.session).send(
             URLRequest(url: endpoint.base), progress: nil
         ) {
             probe.record($0)

@@ -11,9 +11,8 @@ import NIOHTTP1
 /// the same: the same URL, status, HTTP version and header fields, in the same order.
 ///
 /// Building one is most of what the transport adds to a small request: on Linux, corelibs'
-/// initializer canonicalises and checks every header field (16 µs for nginx's eight headers,
-/// 0.9 µs for none, measured on this machine under load), and the response is built for every
-/// request, since ``APIKit/Request``'s hooks and parsers receive it. Nor can it be built lazily,
+/// initializer canonicalises and checks every header field (Benchmarks/README.md has the cost),
+/// and the response is built for every request, since ``APIKit/Request``'s hooks and parsers receive it. Nor can it be built lazily,
 /// its fields filled on first read: corelibs' `statusCode` is a `let`, and `allHeaderFields` and
 /// `value(forHTTPHeaderField:)` are not `open`, so a subclass cannot override them. A client polling an endpoint
 /// gets the same head again and again, the `Date` changing once a second; comparing the fields

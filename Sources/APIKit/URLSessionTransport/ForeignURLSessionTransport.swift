@@ -1,4 +1,4 @@
-/// A `URLSession` the caller owns, as a transport: what the spec's
+/// A `URLSession` APIKit does not own (a foreign one: the caller's), as a transport: what
 /// ``Request/perform(session:completionQueue:completion:)`` sends through.
 ///
 /// ``URLSessionTransport`` is the URLSession transport (``URLSessionTransport/shared`` is what
@@ -14,7 +14,7 @@
 ///   completion, and none when the transfer fails;
 /// - streams and downloads: the whole body arrives at the end, as one chunk (the default
 ///   ``Transport/stream(_:onEvent:)`` and ``Transport/download(_:to:progress:completion:)``).
-struct SharedURLSessionTransport: Transport {
+struct ForeignURLSessionTransport: Transport {
     /// The caller's session.
     let urlSession: URLSession
 
@@ -38,8 +38,7 @@ struct SharedURLSessionTransport: Transport {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let completion = TransferProgress.reportingEnd(of: request, to: progress, then: completion)
-        // Most requests have no body stream: a data task, as before bodies were framed here,
-        // without the closures of the upload path (callgrind: ~3k instructions a request).
+        // Most requests have no body stream: a data task, without the closures of the upload path.
         guard URLSessionUpload.needsFraming(request) else {
             return urlSession.sendDataTask(request, completion: completion)
         }
@@ -59,7 +58,7 @@ struct SharedURLSessionTransport: Transport {
 extension URLSession {
     /// Sends `request`, whose body needs no framing of APIKit's (none, `httpBody`, or a stream
     /// of its own), as a data task with a completion handler: the road of every such request
-    /// without progress, through ``SharedURLSessionTransport`` and ``URLSessionTransport`` alike.
+    /// without progress, through ``ForeignURLSessionTransport`` and ``URLSessionTransport`` alike.
     ///
     /// A completion handler lets corelibs collect the body on its own thread; routed through a
     /// session delegate, each chunk is an operation on the delegate queue (measured on Linux, a
@@ -96,5 +95,5 @@ extension URLSession {
     /// This session as the transport the spec's ``Request/perform(session:completionQueue:completion:)``
     /// sends through: a test hook, so that the suites that cover every transport cover this road
     /// with the whole ``Session`` API. Not API: `@_spi(Testing)`.
-    @_spi(Testing) public var asTransport: any Transport { SharedURLSessionTransport(urlSession: self) }
+    @_spi(Testing) public var asTransport: any Transport { ForeignURLSessionTransport(urlSession: self) }
 }
