@@ -48,6 +48,8 @@ let resume = try! JSONDecoder().decode(
 let urlRequest = URLRequest(url: url)
 let response: URLResponse = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!
 let httpResponse = HTTPURLResponse(url: url, statusCode: 200, httpVersion: nil, headerFields: nil)!
+/// A response on its way back through a session's chain (an `Interceptor`'s `next` returns one).
+let callResponse = CallResponse(urlResponse: httpResponse, data: Data())
 let body = Data(#"{"kind": "user", "payload": {"id": 1, "name": "Ada"}}"#.utf8)
 let chunk = Data("{\"id\":1}\n".utf8)
 let request = UserRequest(id: 1)
@@ -188,10 +190,13 @@ actor TokenStore {
 struct BearerToken: Interceptor {
     let tokens: TokenStore
 
-    func adapt(_ urlRequest: URLRequest, for context: RequestContext) async throws -> URLRequest {
+    func intercept(
+        _ urlRequest: URLRequest, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
         var request = urlRequest
         request.setValue("Bearer \(await tokens.current)", forHTTPHeaderField: "Authorization")
-        return request
+        return try await next(request)
     }
 }
 
