@@ -7,8 +7,8 @@
 // `errors[0]` (100 when the server gives no details, 101 when the answer is empty). Each endpoint is an
 // interactor naming its relative URL, its method and its parameters.
 //
-// In APIKit the API class is a `Session` with two interceptors: `AuthToken.adapt` adds the token kept in
-// a `TokenStore` (an actor; Magics uses the keychain), `ResultCheck.inspect` reads every body and throws
+// In APIKit the API class is a `Session` with two interceptors: `AuthToken` adds the token kept in
+// a `TokenStore` (an actor; Magics uses the keychain) before `next`, `ResultCheck` reads every body and throws
 // an `AppError`, which reaches the caller as `RequestError.responseInterceptorFailed(AppError, ...)`
 // (`error.appError` below). Interactors become requests sharing the `AppRequest` protocol.
 //

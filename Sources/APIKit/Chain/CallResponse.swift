@@ -2,9 +2,11 @@
 /// body when the call reads the body whole.
 ///
 /// A call made with ``Request/response(using:options:progress:)`` or `perform` reads the body
-/// whole before the chain returns: ``data`` holds it. A stream's or a download's body is
-/// still arriving when the chain returns, and is never buffered for an interceptor: ``data``
-/// is `nil`, and ``onBodyEnd(_:)`` tells when the body has been read.
+/// whole before the chain returns: ``data`` holds it. A stream's body is still arriving when
+/// the chain returns, and a download's is in its temporary file; neither is buffered for an
+/// interceptor: ``data`` is `nil`, and ``onBodyEnd(_:)`` tells when the body has been received.
+/// (A resumable download's rejected body, kept in memory for its error, is the one exception:
+/// ``data`` holds its first 1 MiB.)
 ///
 /// An interceptor may answer with a response of its own, a body in memory, without calling
 /// `next` (a cache); every kind of call accepts it — a stream yields it as one chunk, a
@@ -25,7 +27,7 @@ public struct CallResponse: Sendable {
     /// The response head: status, headers, URL.
     public var urlResponse: URLResponse
     /// The whole body, when the call reads it whole; `nil` for a stream's or a download's body,
-    /// which is read after the chain returns.
+    /// which the call reads after the chain returns.
     public let data: Data?
     /// The body still arriving: a stream's chunks, or a download's file.
     let pending: PendingBody?
@@ -63,7 +65,7 @@ public struct CallResponse: Sendable {
     /// at once for a body in memory or a download's complete file.
     ///
     /// ```swift
-    /// response.onBodyEnd { result in
+    /// callResponse.onBodyEnd { result in
     ///     if case .success(let bytes) = result { print("\(bytes) bytes") }
     /// }
     /// ```

@@ -11,7 +11,7 @@ public enum HeaderSource: Sendable, Hashable, CustomStringConvertible {
     case sessionDefaultHeaders
     /// The request's ``Request/intercept(urlRequest:)``.
     case requestIntercept
-    /// A session ``Interceptor``'s ``Interceptor/adapt(_:for:)``; the interceptor's type name.
+    /// A session ``Interceptor`` that passed the header on to `next`; the interceptor's type name.
     case interceptor(String)
     /// The ``Authenticator`` of the session's ``CredentialStore``; its type name.
     case authenticator(String)

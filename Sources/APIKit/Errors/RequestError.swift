@@ -22,9 +22,8 @@
 public enum RequestError: Error {
     /// The declaration could not be turned into a `URLRequest`; nothing was sent.
     case buildFailed(BuildError, context: RequestContext)
-    /// ``Request/intercept(urlRequest:)``, a session ``Interceptor``'s
-    /// ``Interceptor/adapt(_:for:)`` or the session's ``Authenticator`` (applying or refreshing
-    /// the credential) threw. Nothing was sent, except after a rejected credential: a failed
+    /// ``Request/intercept(urlRequest:)``, a session ``Interceptor`` before its `next` returned a
+    /// response, or the session's ``Authenticator`` (applying or refreshing the credential) threw. Nothing was sent, except after a rejected credential: a failed
     /// refresh (``CredentialRefreshFailed``) follows a request that was sent and answered 401.
     case requestInterceptorFailed(any Error, context: RequestContext)
     /// The request could not be sent or no response arrived (usually a `URLError`:
@@ -33,8 +32,8 @@ public enum RequestError: Error {
     /// The response's status code was rejected (by default, one outside `200..<300`);
     /// the body was not parsed and is carried as received.
     case unacceptableStatusCode(Int, body: Data, response: HTTPURLResponse, context: RequestContext)
-    /// ``Request/intercept(urlResponse:)`` or a session ``Interceptor``'s
-    /// ``Interceptor/inspect(_:data:for:)`` threw; the status check of
+    /// ``Request/intercept(urlResponse:)``, or a session ``Interceptor`` after its `next` returned
+    /// a response, threw; the status check of
     /// ``Request/validateStatusCode(of:acceptable:)`` is reported as ``unacceptableStatusCode(_:body:response:context:)`` instead.
     case responseInterceptorFailed(any Error, body: Data, response: URLResponse, context: RequestContext)
     /// The parser could not read the body (usually a ``APIKitParsers/ParsingError``).
@@ -49,13 +48,13 @@ public enum RequestError: Error {
     public enum Stage: String, Sendable, Hashable, CaseIterable {
         /// Encoding the declaration into a `URLRequest`.
         case build
-        /// ``Request/intercept(urlRequest:)``, the session's ``Interceptor/adapt(_:for:)`` and
-        /// its ``Authenticator``.
+        /// ``Request/intercept(urlRequest:)``, the session's ``Interceptor``s before `next`
+        /// returned, and its ``Authenticator``.
         case requestInterceptor
         /// Sending the request and receiving the response.
         case transport
         /// Checking the status code, ``Request/intercept(urlResponse:)`` and the session's
-        /// ``Interceptor/inspect(_:data:for:)``.
+        /// ``Interceptor``s after `next` returned.
         case responseValidation
         /// Parsing the body.
         case parsing

@@ -16,10 +16,12 @@
 /// // "GET https://api.example.com/v1/user?id=*** (UserRequest): server answered with status code 503 (0 body bytes) after 5 attempts"
 /// ```
 ///
-/// Each retry builds the request again from its declaration (so a multipart body streamed from
-/// disk is read again), runs ``Request/intercept(urlRequest:)`` and the session's interceptors'
-/// ``Interceptor/adapt(_:for:)`` again, and sends it. The interceptors'
-/// ``Interceptor/inspect(_:data:for:)`` and the response stages see only the last response.
+/// The policy is the outermost link of the session's chain (see ``Interceptor``): each retry
+/// sends the request as it was built once, with a fresh body stream (so a multipart body
+/// streamed from disk is read again, whole), through the credential store, the session's
+/// interceptors and the logger again — they see every attempt and every response. The request's
+/// ``Request/intercept(urlResponse:)`` and the response stages see only the last response. A
+/// stream is retried on its response head, before its body is read.
 /// Cancelling the request while it waits for a retry ends the wait at once and reports
 /// ``RequestError/cancelled(context:)``. The error of the last attempt is reported, with
 /// ``RequestContext/attempts`` telling how many transfers were made.

@@ -17,13 +17,12 @@
 /// UserRequest(id: 2).perform(using: api) { result in print(result) }
 /// ```
 ///
-/// Everything a session does is one pipeline whatever the transport and whether the call is
-/// `async` or takes a completion: encode, default headers, query items and options, the request's
-/// ``Request/intercept(urlRequest:)``, the interceptors' ``Interceptor/adapt(_:for:)`` in list
-/// order, send, their ``Interceptor/inspect(_:data:for:)`` in reverse order, the request's
-/// ``Request/intercept(urlResponse:)``, the parser, ``Request/response(from:urlResponse:)``.
-/// With no interceptors, retry policy or credential store every stage runs synchronously, on the
-/// transport's callback queue.
+/// Everything a session does is one road whatever the transport and whichever way it is called
+/// (`response()`, `perform`, `stream()`, `download(to:)`): encode, default headers, query items and
+/// options, the request's ``Request/intercept(urlRequest:)``, then the session's chain — the
+/// retry policy, the credential store, the ``interceptors`` in list order, the logger — around
+/// the transport, then the request's ``Request/intercept(urlResponse:)`` and the body (parsed,
+/// streamed or written to a file). See ``Interceptor``.
 ///
 /// Opt-in, a session also sends failed requests again (``retryPolicy``), refreshes a rejected
 /// credential once for all requests in flight (``credentialStore``) and decodes the API's
