@@ -41,7 +41,7 @@
 #           (unless APIKIT_SKIP_AHC=1).
 #   8. docs: scripts/docs.sh (doc comments, DocC with warnings as errors, every doc example type-
 #      checked with warnings as errors; the transport's examples against step 7b's build, else
-#      step 6's)                                                                   APIKIT_SKIP_DOCS=1
+#      step 6's); it runs between step 7's two builds and its two runs, to fail early  APIKIT_SKIP_DOCS=1
 #   9. the libFuzzer targets: scripts/fuzz.sh, APIKIT_FUZZ_SECONDS each [20]      APIKIT_FUZZ_SECONDS=0
 # APIKIT_ONLY_AHC=1 runs steps 6 and 7b alone (7b unless --quick or APIKIT_SKIP_TSAN=1), the
 # arguments added to each run. Each test run must run at least one test unless arguments narrow it.
@@ -258,15 +258,20 @@ counted() {
     if ((count == 0 && ${#args[@]} == 0)); then echo "test.sh: no test ran (see $log)" >&2 && return 1; fi
 }
 
-# ahc_tests NAME BUILD_OPTION...: step 6 (or 7b, with the sanitizer's options): builds the
-# AsyncHTTPClient package with its tests, then runs them over AsyncHTTPClientTransport.
-ahc_tests() {
-    local name="$1" serial=()
+# ahc_build NAME BUILD_OPTION...: step 6's build (or 7b's, with the sanitizer's options) of the
+# AsyncHTTPClient package with its tests; ahc_run NAME BUILD_OPTION... runs them over
+# AsyncHTTPClientTransport (one at a time under the sanitizer).
+ahc_build() {
+    local name="$1"
     shift
-    if [[ "$name" == tsan ]]; then serial=(--no-parallel); fi
     run "$name build of $AHC (SwiftNIO, the transport, its tests and the integration suite)" \
         swift build --package-path "$AHC" --build-tests "$@"
     if ((rc == 0)); then ahc_bin="$(swift build --package-path "$AHC" "$@" --show-bin-path)"; fi
+}
+ahc_run() {
+    local name="$1" serial=()
+    shift
+    if [[ "$name" == tsan ]]; then serial=(--no-parallel); fi
     servers
     run "$name tests over AsyncHTTPClientTransport (the transport's, the integration suite)" \
         counted "tests-$name-ahc" env APIKIT_TEST_TRANSPORT=asynchttpclient \
@@ -301,20 +306,20 @@ if ((only_ahc == 0)); then
 fi
 # Step 6: in the quick command when reached; in the full pass only when asked for (7b runs its tests).
 if ((with_ahc)) && { ((quick || only_ahc)) || skip APIKIT_WITH_AHC; }; then
-    ahc_tests plain
+    ahc_build plain
+    ahc_run plain
     if ((rc == 0 && ${#args[@]} == 0)); then fingerprint >"$AHC_STAMP"; fi
 fi
+# Step 7, its two builds first, so that the docs (which need the transport's module) fail early.
+tsan_ahc=(--sanitize=thread --scratch-path "$AHC/.build-tsan")
+tsan_root=(--sanitize=thread --scratch-path .build-tsan)
 if ! skip APIKIT_SKIP_TSAN; then
     if ((only_ahc == 0)); then
-        run "tsan build of the root package with its tests" swift build --build-tests --sanitize=thread \
-            --scratch-path .build-tsan
-        run "tsan tests in the root package (unit but APIKitParsersTests, integration over URLSession)" \
-            counted tests-tsan-root swift test --skip-build --sanitize=thread --scratch-path .build-tsan --no-parallel \
-            --skip '^APIKitParsersTests\.' ${args[@]+"${args[@]}"}
+        run "tsan build of the root package with its tests" swift build --build-tests "${tsan_root[@]}"
     fi
-    if ! skip APIKIT_SKIP_AHC; then ahc_tests tsan --sanitize=thread --scratch-path "$AHC/.build-tsan"; fi
+    if ! skip APIKIT_SKIP_AHC; then ahc_build tsan "${tsan_ahc[@]}"; fi
 fi
-# The transport's doc examples need its module: from the last build of that package this run made.
+# Step 8. The transport's doc examples need its module: from the last build of that package this run made.
 if ! skip APIKIT_SKIP_DOCS; then
     if [[ -n "$ahc_bin" ]]; then
         run docs env APIKIT_DOCS_TRANSPORT=1 APIKIT_AHC_BIN="$ahc_bin" bash scripts/docs.sh
@@ -322,6 +327,15 @@ if ! skip APIKIT_SKIP_DOCS; then
         run docs bash scripts/docs.sh
         if [[ ! -d "$AHC/.build/debug" ]]; then not_run+=("the AsyncHTTPClient transport's doc examples"); fi
     fi
+fi
+if ! skip APIKIT_SKIP_TSAN; then
+    if ((only_ahc == 0)); then
+        servers
+        run "tsan tests in the root package (unit but APIKitParsersTests, integration over URLSession)" \
+            counted tests-tsan-root swift test --skip-build "${tsan_root[@]}" --no-parallel \
+            --skip '^APIKitParsersTests\.' ${args[@]+"${args[@]}"}
+    fi
+    if ! skip APIKIT_SKIP_AHC; then ahc_run tsan "${tsan_ahc[@]}"; fi
 fi
 serve_stop
 if [[ "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then run fuzzing bash scripts/fuzz.sh "${APIKIT_FUZZ_SECONDS:-20}"; fi
