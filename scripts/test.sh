@@ -197,7 +197,8 @@ ahc_reached() {
     fi
     if [[ -f "$AHC_STAMP" ]]; then
         if [[ "$(cat "$AHC_STAMP")" == "$(fingerprint)" ]]; then
-            echo "test.sh: step 6 passed before on these contents of ${AHC_REACH[*]}: not run" >&2 && return 1
+            echo "test.sh: step 6 passed here before with the files it depends on as they are now (AHC_REACH in" \
+                "scripts/test.sh): not run (APIKIT_WITH_AHC=1 runs it)" >&2 && return 1
         fi
         echo "test.sh: files step 6 depends on changed since it last passed here: running it" >&2 && return 0
     fi
@@ -214,7 +215,8 @@ ahc_reached() {
         echo "test.sh: this checkout changes what step 6 depends on (against $ref: $(paste -sd' ' <<<"$changed")…): running it" >&2
         return 0
     fi
-    echo "test.sh: no change to ${AHC_REACH[*]} against $ref (${base:0:10}): step 6 not run (APIKIT_WITH_AHC=1 runs it)" >&2
+    echo "test.sh: no change against $ref (${base:0:10}) to the files step 6 depends on (AHC_REACH in" \
+        "scripts/test.sh): not run (APIKIT_WITH_AHC=1 runs it)" >&2
     return 1
 }
 
