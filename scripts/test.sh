@@ -260,24 +260,25 @@ counted() {
     if ((count == 0 && ${#args[@]} == 0)); then echo "test.sh: no test ran (see $log)" >&2 && return 1; fi
 }
 
-# ahc_build NAME BUILD_OPTION...: step 6's build (or 7b's, with the sanitizer's options) of the
-# AsyncHTTPClient package with its tests; ahc_run NAME BUILD_OPTION... runs them over
-# AsyncHTTPClientTransport (one at a time under the sanitizer).
+# ahc_build NAME SCRATCH [--sanitize=thread]: step 6's build (or 7b's, with the sanitizer) of
+# the AsyncHTTPClient package with its tests, in SCRATCH; ahc_run NAME SCRATCH [--sanitize=thread]
+# runs them over AsyncHTTPClientTransport (one at a time under the sanitizer).
 ahc_build() {
-    local name="$1"
-    shift
+    local name="$1" scratch="$2"
+    shift 2
     run "$name build of $AHC (SwiftNIO, the transport, its tests and the integration suite)" \
-        swift build --package-path "$AHC" --build-tests "$@"
-    if ((rc == 0)); then ahc_bin="$(swift build --package-path "$AHC" "$@" --show-bin-path)"; fi
+        swift build --package-path "$AHC" --scratch-path "$scratch" --build-tests "$@"
+    # SCRATCH/debug, not the triple's folder: docs.sh finds SwiftNIO's C modules in SCRATCH/checkouts.
+    if ((rc == 0)); then ahc_bin="$ROOT/$scratch/debug"; fi
 }
 ahc_run() {
-    local name="$1" serial=()
-    shift
+    local name="$1" scratch="$2" serial=()
+    shift 2
     if [[ "$name" == tsan ]]; then serial=(--no-parallel); fi
     servers
     run "$name tests over AsyncHTTPClientTransport (the transport's, the integration suite)" \
-        counted "tests-$name-ahc" env APIKIT_TEST_TRANSPORT=asynchttpclient \
-        swift test --package-path "$AHC" --skip-build "$@" ${serial[@]+"${serial[@]}"} ${args[@]+"${args[@]}"}
+        counted "tests-$name-ahc" env APIKIT_TEST_TRANSPORT=asynchttpclient swift test --package-path "$AHC" \
+        --scratch-path "$scratch" --skip-build "$@" ${serial[@]+"${serial[@]}"} ${args[@]+"${args[@]}"}
 }
 
 args=("$@")
@@ -308,18 +309,17 @@ if ((only_ahc == 0)); then
 fi
 # Step 6: in the quick command when reached; in the full pass only when asked for (7b runs its tests).
 if ((with_ahc)) && { ((quick || only_ahc)) || skip APIKIT_WITH_AHC; }; then
-    ahc_build plain
-    ahc_run plain
+    ahc_build plain "$AHC/.build"
+    ahc_run plain "$AHC/.build"
     if ((rc == 0 && ${#args[@]} == 0)); then fingerprint >"$AHC_STAMP"; fi
 fi
 # Step 7, its two builds first, so that the docs (which need the transport's module) fail early.
-tsan_ahc=(--sanitize=thread --scratch-path "$AHC/.build-tsan")
 tsan_root=(--sanitize=thread --scratch-path .build-tsan)
 if ! skip APIKIT_SKIP_TSAN; then
     if ((only_ahc == 0)); then
         run "tsan build of the root package with its tests" swift build --build-tests "${tsan_root[@]}"
     fi
-    if ! skip APIKIT_SKIP_AHC; then ahc_build tsan "${tsan_ahc[@]}"; fi
+    if ! skip APIKIT_SKIP_AHC; then ahc_build tsan "$AHC/.build-tsan" --sanitize=thread; fi
 fi
 # Step 8. The transport's doc examples need its module: from the last build of that package this run made.
 if ! skip APIKIT_SKIP_DOCS; then
@@ -337,7 +337,7 @@ if ! skip APIKIT_SKIP_TSAN; then
             counted tests-tsan-root swift test --skip-build "${tsan_root[@]}" --no-parallel \
             --skip '^APIKitParsersTests\.' ${args[@]+"${args[@]}"}
     fi
-    if ! skip APIKIT_SKIP_AHC; then ahc_run tsan "${tsan_ahc[@]}"; fi
+    if ! skip APIKIT_SKIP_AHC; then ahc_run tsan "$AHC/.build-tsan" --sanitize=thread; fi
 fi
 serve_stop
 if [[ "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then run fuzzing bash scripts/fuzz.sh "${APIKIT_FUZZ_SECONDS:-20}"; fi
