@@ -31,9 +31,9 @@
 #      main skips it and a branch that touched the transport runs it once, then after each change
 #      to those files. The full pass runs these tests in step 7b, from the sanitizer's build
 #      instead: one SwiftNIO build, not two.    APIKIT_WITH_AHC=1 runs it always, APIKIT_SKIP_AHC=1 never
-#   7. the thread sanitizer, one test at a time (TSan slows the code several times; the suite's
-#      "promptly" bounds do not hold for hundreds of instrumented tests in parallel on 2 cores);
-#      a data race fails the run                                                   APIKIT_SKIP_TSAN=1
+#   7. the thread sanitizer, one test at a time in each of its two runs (TSan slows the code several
+#      times; the suite's "promptly" bounds do not hold for hundreds of instrumented tests in parallel
+#      on 2 cores), the two runs side by side; a data race fails the run          APIKIT_SKIP_TSAN=1
 #        a. the root package in .build-tsan: step 4's tests but APIKitParsersTests (the parsers share
 #           no state and start no task; step 4 runs those tests and step 9 fuzzes the parsers under
 #           ASan): the core's pipeline, retries, streams, downloads and URLSessionTransport;
@@ -330,14 +330,35 @@ if ! skip APIKIT_SKIP_DOCS; then
         if [[ ! -d "$AHC/.build/debug" ]]; then not_run+=("the AsyncHTTPClient transport's doc examples"); fi
     fi
 fi
+# Step 7's two runs, each one test at a time, side by side: two serial test processes keep the two
+# cores busy where one left the other mostly idle (it waits on the servers and its own threads).
+# The root package's run goes to its log only; its failures are printed when it ends.
+tsan_root_run() {
+    run "tsan tests in the root package (unit but APIKitParsersTests, integration over URLSession)" \
+        counted tests-tsan-root swift test --skip-build "${tsan_root[@]}" --no-parallel \
+        --skip '^APIKitParsersTests\.' ${args[@]+"${args[@]}"}
+}
 if ! skip APIKIT_SKIP_TSAN; then
-    if ((only_ahc == 0)); then
-        servers
-        run "tsan tests in the root package (unit but APIKitParsersTests, integration over URLSession)" \
-            counted tests-tsan-root swift test --skip-build "${tsan_root[@]}" --no-parallel \
-            --skip '^APIKitParsersTests\.' ${args[@]+"${args[@]}"}
+    servers
+    root_pid=""
+    if ((only_ahc == 0 && rc == 0)); then
+        if skip APIKIT_SKIP_AHC; then
+            tsan_root_run
+        else
+            (tsan_root_run >/dev/null; exit "$rc") &
+            root_pid=$!
+        fi
     fi
     if ! skip APIKIT_SKIP_AHC; then ahc_run tsan "$AHC/.build-tsan" --sanitize=thread; fi
+    if [[ -n "$root_pid" ]]; then
+        root_rc=0
+        wait "$root_pid" || root_rc=$?
+        if ((root_rc != 0)); then
+            grep -E '^(✘|.*WARNING: ThreadSanitizer|.*Fatal error)' "$SERVE_STATE/tests-tsan-root.log" | head -200 >&2 || true
+            echo "test.sh: the root package's sanitizer run failed: $SERVE_STATE/tests-tsan-root.log" >&2
+            if ((rc == 0)); then rc=$root_rc; fi
+        fi
+    fi
 fi
 serve_stop
 if [[ "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then run fuzzing bash scripts/fuzz.sh "${APIKIT_FUZZ_SECONDS:-20}"; fi
