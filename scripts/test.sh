@@ -30,7 +30,8 @@
 #      the merge base with main (origin/main, else main; without one, it runs). So a fresh clone of
 #      main skips it and a branch that touched the transport runs it once, then after each change
 #      to those files. The full pass runs these tests in step 7b, from the sanitizer's build
-#      instead: one SwiftNIO build, not two.    APIKIT_WITH_AHC=1 runs it always, APIKIT_SKIP_AHC=1 never
+#      instead (one SwiftNIO build, not two), and step 6 only with APIKIT_SKIP_TSAN=1.
+#                                            APIKIT_WITH_AHC=1 runs it always, APIKIT_SKIP_AHC=1 never
 #   7. the thread sanitizer, one test at a time in each of its two runs (TSan slows the code several
 #      times; the suite's "promptly" bounds do not hold for hundreds of instrumented tests in parallel
 #      on 2 cores), the two runs side by side; a data race fails the run          APIKIT_SKIP_TSAN=1
@@ -285,13 +286,13 @@ args=("$@")
 ahc_bin=""
 with_ahc=0
 if ! skip APIKIT_SKIP_AHC; then
-    if skip APIKIT_WITH_AHC || { ((quick == 0)) && ! skip APIKIT_SKIP_TSAN; }; then
+    if skip APIKIT_WITH_AHC || ((quick == 0)); then
         with_ahc=1
-    elif ((quick)) && ahc_reached; then
+    elif ahc_reached; then
         with_ahc=1
     fi
 fi
-if ((with_ahc == 0)) && ! skip APIKIT_SKIP_AHC; then not_run+=("AsyncHTTPClientTransport's tests"); fi
+if ((with_ahc == 0)); then not_run+=("AsyncHTTPClientTransport's tests"); fi
 install_start
 skip APIKIT_SKIP_LINT || run lint lint
 skip APIKIT_SKIP_API_CHECK || run "API check" bash scripts/api-check.sh
@@ -307,8 +308,9 @@ if ((only_ahc == 0)); then
         counted tests-root swift test --skip-build ${args[@]+"${args[@]}"}
     skip APIKIT_SKIP_EXAMPLES || run examples bash scripts/run-examples.sh
 fi
-# Step 6: in the quick command when reached; in the full pass only when asked for (7b runs its tests).
-if ((with_ahc)) && { ((quick || only_ahc)) || skip APIKIT_WITH_AHC; }; then
+# Step 6: in the quick command when reached; in the full pass when asked for or without step 7b,
+# which runs its tests otherwise.
+if ((with_ahc)) && { ((quick || only_ahc)) || skip APIKIT_WITH_AHC || skip APIKIT_SKIP_TSAN; }; then
     ahc_build plain "$AHC/.build"
     ahc_run plain "$AHC/.build"
     if ((rc == 0 && ${#args[@]} == 0)); then fingerprint >"$AHC_STAMP"; fi
