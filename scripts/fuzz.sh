@@ -9,7 +9,8 @@
 # FieldPlanTarget with Sources/APIKit and Tests/Fuzz/ReadingCorpus.swift (APIKitParsers built first,
 # as a module it imports). Each runs from its corpus there plus the inputs kept in
 # Tests/Fuzz/Regressions/NAME/. A crashing input is copied into that folder — commit it, and every
-# later run replays it — and the script exits 1.
+# later run replays it — and the script exits 1. A target whose sources, flags and compiler are
+# those of its last build is not built again.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 OUT="$ROOT/.build-fuzz"
@@ -41,16 +42,36 @@ build() {
     esac
 }
 
+# inputs TARGET NAME: a digest of what build() compiles for it (the sources, the flags, the
+# compiler): a binary built from the same inputs is reused, so a second pass builds nothing.
+inputs() {
+    {
+        printf '%s\n' "${SWIFT_FLAGS[@]}" "$(swiftc --version 2>&1)"
+        cat "${BASH_SOURCE[0]}"
+        if [[ "$2" == FieldPlanTarget ]]; then
+            find "$ROOT/Sources/APIKit" -name '*.swift' -print0 | sort -z | xargs -0 cat
+            cat "$ROOT/Tests/Fuzz/ReadingCorpus.swift"
+        fi
+        cat "$ROOT"/Sources/APIKitParsers/*.swift "$1"
+    } | sha256sum | cut -d' ' -f1
+}
+
 status=0
 mkdir -p "$OUT/modules"
 for target in "$ROOT"/Tests/Fuzz/*Target.swift; do
     name="$(basename "$target" .swift)"
     regressions="$ROOT/Tests/Fuzz/Regressions/$name"
     mkdir -p "$OUT/corpus-$name" "$OUT/crashes-$name" "$regressions"
-    say "building $name"
-    rm -f "$OUT/$name"
-    if ! build "$target" "$name" || [[ ! -x "$OUT/$name" ]]; then
-        say "could not build $name" && exit 1
+    digest="$(inputs "$target" "$name")"
+    if [[ -x "$OUT/$name" && "$(cat "$OUT/$name.inputs" 2>/dev/null)" == "$digest" ]]; then
+        say "$name: built before from the same sources and flags"
+    else
+        say "building $name"
+        rm -f "$OUT/$name" "$OUT/$name.inputs"
+        if ! build "$target" "$name" || [[ ! -x "$OUT/$name" ]]; then
+            say "could not build $name" && exit 1
+        fi
+        echo "$digest" >"$OUT/$name.inputs"
     fi
     say "running $name for ${1:-30} s"
     if "$OUT/$name" -max_total_time="${1:-30}" -timeout=10 -rss_limit_mb=2048 -artifact_prefix="$OUT/crashes-$name/" \

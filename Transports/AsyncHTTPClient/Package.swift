@@ -47,12 +47,14 @@ let package = Package(
             dependencies: [.product(name: "APIKit", package: "APIKit"), "APIKitTestSupport"],
             path: "Tests/APIKitTestTime",
             swiftSettings: strictSettings),
-        // One test target for this transport's own tests and for the root package's integration
-        // suite: `Tests/APIKitIntegrationTests` is a symlink to the root's folder, and
-        // `APIKIT_TEST_TRANSPORT_AHC` lets its `TestTransport` hand out `AsyncHTTPClientTransport`s
-        // (by default) or the root package's `URLSession` transports (`APIKIT_TEST_TRANSPORT=urlsession`
-        // at run time), so that one build runs the suite over both. One target, so that this
-        // transport's tests use the suite's servers, requests and helpers.
+        // The one test target: this transport's own tests and the root package's integration
+        // suite, `Tests/APIKitIntegrationTests` being a symlink to the root's folder, compiled with
+        // `APIKIT_TEST_TRANSPORT_AHC` so that its `TestTransport` hands out
+        // `AsyncHTTPClientTransport`s (by default) or the root package's `URLSession` transports
+        // (`APIKIT_TEST_TRANSPORT=urlsession` at run time). One target, so that this transport's
+        // tests use the suite's servers, requests and helpers. The root package's unit tests are
+        // not compiled here: they run in the root package (scripts/test.sh), which builds no
+        // SwiftNIO.
         .testTarget(
             name: "APIKitAsyncHTTPClientTests",
             dependencies: [
@@ -65,44 +67,9 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests",
-            exclude: [
-                "APIKitTestSupport", "APIKitTestTime", "APIKitTests", "APIKitParsersTests", "APIKitTestSupportTests",
-                "ExamplesTests",
-            ],
+            exclude: ["APIKitTestSupport", "APIKitTestTime"],
             sources: ["APIKitAsyncHTTPClientTests", "APIKitIntegrationTests"],
             swiftSettings: strictSettings + [.define("APIKIT_TEST_TRANSPORT_AHC")]
-        ),
-        // The root package's unit tests, their folders symlinked here as above, so that one build
-        // of this package under the thread sanitizer covers the core, both transports and this
-        // one (scripts/test.sh); debug builds compile every module with testing enabled, so their
-        // `@testable import` of the path dependency works. `MeteorAPI` is the root's example
-        // library (Examples/MeteorAPI), which ExamplesTests exercises.
-        .target(
-            name: "MeteorAPI", dependencies: [.product(name: "APIKit", package: "APIKit")], path: "Examples/MeteorAPI",
-            swiftSettings: strictSettings),
-        .testTarget(
-            name: "APIKitTests",
-            dependencies: [.product(name: "APIKit", package: "APIKit"), "APIKitTestSupport", "APIKitTestTime"],
-            path: "Tests/APIKitTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "APIKitParsersTests",
-            dependencies: [.product(name: "APIKitParsers", package: "APIKit"), "APIKitTestSupport"],
-            path: "Tests/APIKitParsersTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "APIKitTestSupportTests",
-            dependencies: ["APIKitTestSupport"],
-            path: "Tests/APIKitTestSupportTests",
-            swiftSettings: strictSettings
-        ),
-        .testTarget(
-            name: "ExamplesTests",
-            dependencies: ["MeteorAPI", "APIKitTestSupport"],
-            path: "Tests/ExamplesTests",
-            swiftSettings: strictSettings
         ),
     ],
     swiftLanguageModes: [.v6]
