@@ -11,11 +11,13 @@ import Foundation
 public final class MemoryCache: Interceptor {
     private let stored = Protected<[URL: CallResponse]>([:])
 
+    /// An empty cache.
     public init() {}
 
     /// How many responses are kept.
     public var count: Int { stored.withLock { $0.count } }
 
+    /// Answers from memory, or passes the request on and keeps a `GET`'s accepted response.
     public func intercept(
         _ urlRequest: URLRequest,
         context: RequestContext,
@@ -42,9 +44,11 @@ public final class HostLimit: Interceptor {
         var most = 0
     }
 
+    /// The most calls to one host in flight at once.
     public let limit: Int
     private let state = Protected(State())
 
+    /// A limit of `limit` calls per host.
     public init(limit: Int) {
         self.limit = limit
     }
@@ -55,6 +59,7 @@ public final class HostLimit: Interceptor {
     /// The calls waiting for a slot, all hosts together.
     public var waiting: Int { state.withLock { $0.waiting.values.reduce(0) { $0 + $1.count } } }
 
+    /// Waits for a slot of the request's host, then passes the request on.
     public func intercept(
         _ urlRequest: URLRequest,
         context: RequestContext,
@@ -100,22 +105,27 @@ public final class HostLimit: Interceptor {
 public final class AttemptLog: Interceptor {
     /// One attempt.
     public struct Entry: Sendable {
+        /// The attempt's number, from 1.
         public var attempt: Int
+        /// The request's method.
         public var method: HTTPMethod
         /// The response's status, `nil` for a failure.
         public var status: Int?
         /// The failure's stage, `nil` for a response.
         public var failure: RequestError.Stage?
+        /// How long the rest of the chain took.
         public var duration: Duration
     }
 
     private let recorded = Protected<[Entry]>([])
 
+    /// An empty log.
     public init() {}
 
     /// The attempts so far, in the order they ended.
     public var entries: [Entry] { recorded.withLock { $0 } }
 
+    /// Passes the request on and records how the attempt ended.
     public func intercept(
         _ urlRequest: URLRequest,
         context: RequestContext,
