@@ -20,8 +20,9 @@ import Testing
 /// is a symlink to this folder) with `APIKIT_TEST_TRANSPORT_AHC` defined, and there the
 /// environment variable `APIKIT_TEST_TRANSPORT` chooses at run time: `asynchttpclient` (the
 /// default) hands out `AsyncHTTPClientTransport`s, `urlsession` the same transports as the root
-/// package. So one build of that package, under the thread sanitizer, runs the suite over both
-/// (`scripts/test.sh`). Any other value stops the run, and so does `asynchttpclient` in the root
+/// package. `scripts/test.sh` runs the suite over `URLSession` in the root package and over
+/// AsyncHTTPClient in that package (under the thread sanitizer in the full pass). Any other
+/// value stops the run, and so does `asynchttpclient` in the root
 /// package, which cannot send over it: a suite never runs over a transport it was not asked for.
 ///
 /// A test builds its sessions from here unless it is about `URLSession` itself
