@@ -17,10 +17,8 @@ final class CallChain: Sendable {
     /// The error of a response rejected by a hook: a status-code error for an
     /// ``UnacceptableStatusCode``, else a response interceptor's failure.
     let rejection: @Sendable (any Error, _ body: Data, URLResponse, RequestContext) -> RequestError
-    /// The attempts that reached the terminal.
-    private let attempts = Locked(0)
-    /// The URL of the last request that reached the terminal.
-    private let lastURL = Locked<URL?>(nil)
+    /// The attempts that reached the terminal, and the URL of the last.
+    private let sent = Locked<(attempts: Int, url: URL?)>((0, nil))
 
     init(
         links: [any Interceptor],
@@ -36,13 +34,19 @@ final class CallChain: Sendable {
 
     /// The attempts made so far (at least 1, for the context of an outcome).
     var attemptsMade: Int {
-        max(1, attempts.withLock { $0 })
+        max(1, sent.withLock { $0.attempts })
     }
 
     /// The context of the call's outcome: the URL last sent (`url` when a link answered
     /// without sending) and the attempts made.
     func outcomeContext(url: URL?) -> RequestContext {
-        context(lastURL.withLock { $0 } ?? url, attemptsMade)
+        let (attempts, last) = sent.withLock { ($0.attempts, $0.url) }
+        return context(last ?? url, max(1, attempts))
+    }
+
+    /// The number of the attempt the next pass to the terminal makes.
+    private var nextAttempt: Int {
+        sent.withLock { $0.attempts } + 1
     }
 
     /// Runs `urlRequest` through the whole chain.
@@ -52,14 +56,14 @@ final class CallChain: Sendable {
 
     private func proceed(_ index: Int, _ urlRequest: URLRequest) async throws(RequestError) -> CallResponse {
         guard !Task.isCancelled else {
-            throw .cancelled(context: context(urlRequest.url, attempts.withLock { $0 } + 1))
+            throw .cancelled(context: context(urlRequest.url, nextAttempt))
         }
         guard index < links.count else {
-            let attempt = attempts.withLock { attempts in
-                attempts += 1
-                return attempts
+            let attempt = sent.withLock { sent in
+                sent.attempts += 1
+                sent.url = urlRequest.url
+                return sent.attempts
             }
-            lastURL.withLock { $0 = urlRequest.url }
             guard attempt > 1, urlRequest.httpBodyStream != nil, let body = urlRequest.requestBody else {
                 return try await terminal(urlRequest, attempt)
             }
@@ -69,16 +73,13 @@ final class CallChain: Sendable {
             return try await terminal(fresh, attempt)
         }
         let link = links[index]
-        let linkContext = context(urlRequest.url, attempts.withLock { $0 } + 1)
+        let linkContext = context(urlRequest.url, nextAttempt)
         let received = Locked<CallResponse?>(nil)
         do {
             return try await link.intercept(urlRequest, context: linkContext) {
                 (passed: URLRequest) async throws(RequestError) -> CallResponse in
-                if let name = passed.firstFramingHeader() {
-                    throw .buildFailed(
-                        .framingHeader(name, source: Self.source(of: link)),
-                        context: self.context(passed.url, self.attempts.withLock { $0 } + 1))
-                }
+                try passed.checkFraming(
+                    source: Self.source(of: link), context: self.context(passed.url, self.nextAttempt))
                 let response = try await self.proceed(index + 1, passed)
                 received.withLock { $0 = response }
                 return response

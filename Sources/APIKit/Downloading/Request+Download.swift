@@ -157,7 +157,7 @@ extension Request {
         let handle = RequestHandle(onCancel: {})
         let pipeline = RequestPipeline(
             request: self, session: session, options: options, progress: progress, handle: handle)
-        let delivery = Delivery(queue: session.completionQueue, operationQueue: session.completionOperationQueue)
+        let delivery = Delivery(for: session)
         let task = Task {
             let result = await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
             delivery.async { completion(result) }

@@ -58,45 +58,37 @@ extension RequestPipeline {
             throw R.responseValidationError(
                 rejection, body: response.data ?? Data(), response: response.urlResponse, context: context)
         }
-        guard let pending = response.pending, case .download(let file, let bytes) = pending.kind else {
-            // answered by a link: the body in memory, checked and written here
-            return try written(response, to: destination, context: context)
+        let file: (attempt: any DownloadAttempt, bytes: Int64)?
+        if let pending = response.pending, case .download(let attempt, let bytes) = pending.kind {
+            file = (attempt, bytes)
+        } else {
+            file = nil  // answered by a link: the body in memory
         }
         do {
             try request.intercept(urlResponse: response.urlResponse)
         } catch {
-            let body = (file as? TransportDownloadFile)?.errorBody() ?? Data()
+            let body = response.data ?? (file?.attempt as? TransportDownloadFile)?.errorBody() ?? Data()
             throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
         }
         // From here on the download is handed over: a cancellation comes too late.
         guard handle.claimCompletion() else { throw .cancelled(context: context) }
+        guard let file, let pending = response.pending else {
+            let body = response.data ?? Data()
+            do {
+                try body.write(to: destination, options: .atomic)
+            } catch {
+                throw .transportFailed(DownloadError.fileWriteFailed(destination, underlying: error), context: context)
+            }
+            return DownloadResponse(
+                fileURL: destination, urlResponse: response.urlResponse, byteCount: Int64(body.count))
+        }
         pending.take()
         do {
-            try file.moveFile(to: destination)
+            try file.attempt.moveFile(to: destination)
         } catch {
             throw .transportFailed(error, context: context)
         }
-        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: bytes)
-    }
-
-    /// A response a link answered with, its body in memory: checked by the request's
-    /// `intercept(urlResponse:)`, then written to `destination`.
-    private func written(
-        _ response: CallResponse, to destination: URL, context: RequestContext
-    ) throws(RequestError) -> DownloadResponse {
-        let body = response.data ?? Data()
-        do {
-            try request.intercept(urlResponse: response.urlResponse)
-        } catch {
-            throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
-        }
-        guard handle.claimCompletion() else { throw .cancelled(context: context) }
-        do {
-            try body.write(to: destination, options: .atomic)
-        } catch {
-            throw .transportFailed(DownloadError.fileWriteFailed(destination, underlying: error), context: context)
-        }
-        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: Int64(body.count))
+        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: file.bytes)
     }
 
     /// The terminal stage of a download: one attempt, resuming from `partial` when it holds a

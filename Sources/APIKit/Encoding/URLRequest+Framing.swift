@@ -16,4 +16,13 @@ extension URLRequest {
     func firstFramingHeader() -> String? {
         HTTPSyntax.firstFramingHeader(in: allHTTPHeaderFields)
     }
+
+    /// Fails when this request has a framing header: the stage that ran last (`source`) added
+    /// it, as every earlier one was checked.
+    func checkFraming(
+        source: @autoclosure () -> HeaderSource, context: @autoclosure () -> RequestContext
+    ) throws(RequestError) {
+        guard let name = firstFramingHeader() else { return }
+        throw .buildFailed(.framingHeader(name, source: source()), context: context())
+    }
 }

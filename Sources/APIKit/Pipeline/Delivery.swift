@@ -3,6 +3,12 @@
 /// thread that started the call, and never a thread of Swift's cooperative pool, where a
 /// completion that blocks would hold up other tasks.
 struct Delivery: Sendable {
+    /// Where `session`'s completion-handler calls deliver.
+    init(for session: Session) {
+        queue = session.completionQueue
+        operationQueue = session.completionOperationQueue
+    }
+
     let queue: DispatchQueue?
     let operationQueue: OperationQueue?
 

@@ -72,11 +72,8 @@ final class RequestPipeline<R: Request>: Sendable {
         } catch {
             throw .requestInterceptorFailed(error, context: request.initialContext.with(url: built.url))
         }
-        if let name = intercepted.firstFramingHeader() {
-            throw .buildFailed(
-                .framingHeader(name, source: .requestIntercept),
-                context: request.initialContext.with(url: intercepted.url))
-        }
+        try intercepted.checkFraming(
+            source: .requestIntercept, context: request.initialContext.with(url: intercepted.url))
         return intercepted
     }
 

@@ -12,7 +12,7 @@ extension Session {
         progress: ProgressHandler? = nil,
         completion: @escaping @Sendable (Result<R.Response, RequestError>) -> Void
     ) -> RequestHandle {
-        let delivery = Delivery(queue: completionQueue, operationQueue: completionOperationQueue)
+        let delivery = Delivery(for: self)
         let decoder = request.errorBodyDecoder ?? errorBodyDecoder
         let handle = RequestHandle(onCancelAt: { url in
             let error = RequestError.cancelled(context: request.initialContext.with(url: url))
