@@ -1,5 +1,5 @@
 public import APIKit
-public import Foundation
+import Foundation
 
 /// An ``Interceptor`` written as two hooks, the shape most of the tests' interceptors have:
 /// ``adapt(_:for:)`` changes the request before `next`, ``inspect(_:data:for:)`` sees the

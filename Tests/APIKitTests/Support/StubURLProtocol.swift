@@ -70,12 +70,7 @@ final class StubRegistry: @unchecked Sendable {
 
     /// What records the loads of `host` that URLSession stopped (`stopLoading()`), one entry each.
     func stops(host: String) -> CompletionProbe<Void> {
-        lock.lock()
-        defer { lock.unlock() }
-        if let probe = stops[host] { return probe }
-        let probe = CompletionProbe<Void>()
-        stops[host] = probe
-        return probe
+        probe(\.stops, host: host)
     }
 
     /// Whether URLSession has stopped a load of `host` within `timeout` seconds; see
@@ -86,11 +81,18 @@ final class StubRegistry: @unchecked Sendable {
 
     /// What records the loads of `host` that started, one entry each.
     func arrivals(host: String) -> CompletionProbe<Void> {
+        probe(\.arrivals, host: host)
+    }
+
+    /// The probe of `host` in `table`, made on first use.
+    private func probe(
+        _ table: ReferenceWritableKeyPath<StubRegistry, [String: CompletionProbe<Void>]>, host: String
+    ) -> CompletionProbe<Void> {
         lock.lock()
         defer { lock.unlock() }
-        if let probe = arrivals[host] { return probe }
+        if let probe = self[keyPath: table][host] { return probe }
         let probe = CompletionProbe<Void>()
-        arrivals[host] = probe
+        self[keyPath: table][host] = probe
         return probe
     }
 
