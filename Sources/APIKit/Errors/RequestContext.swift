@@ -8,83 +8,65 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// The HTTP method.
     public let method: HTTPMethod
     /// The URL the request was sent to, or would have been sent to, once known.
-    public let url: URL?
+    public private(set) var url: URL?
     /// How many times the request was sent: more than 1 after retries (``RetryPolicy``) or a
     /// replay after a credential refresh (``CredentialStore``); 1 otherwise, also for errors
     /// raised before anything was sent and for the ``RequestError/cancelled(context:)`` of a
     /// request other than a download (the handle that reports such a cancellation does not know
     /// how far the attempts went; a download's tells its attempt).
-    public let attempts: Int
+    public private(set) var attempts: Int
     /// `base` and `path` as declared, for errors raised before the URL exists.
     let declaredLocation: String
-    /// The payload an ``ErrorBodyDecoder`` read from a rejected response's body. Not part of
-    /// equality: it is what the server said, not which request this is.
-    let errorBody: (any Sendable)?
-    /// What a resumable download that failed left behind, to resume it (see
-    /// ``RequestError/downloadResumeData``). Not part of equality, like ``errorBody``.
-    let downloadResumeData: DownloadResumeData?
+    /// What a response or a download left behind; not part of equality.
+    private var leftBehind = NotCompared(LeftBehind())
 
-    init(
-        requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1,
-        errorBody: (any Sendable)? = nil, downloadResumeData: DownloadResumeData? = nil
-    ) {
+    /// What a call left behind for its error's reader.
+    private struct LeftBehind: Sendable {
+        var errorBody: (any Sendable)?
+        var downloadResumeData: DownloadResumeData?
+    }
+
+    /// The payload an ``ErrorBodyDecoder`` read from a rejected response's body: what the server
+    /// said, not which request this is.
+    var errorBody: (any Sendable)? { leftBehind.value.errorBody }
+    /// What a resumable download that failed left behind, to resume it (see
+    /// ``RequestError/downloadResumeData``).
+    var downloadResumeData: DownloadResumeData? { leftBehind.value.downloadResumeData }
+
+    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1) {
         self.requestType = requestType
         self.method = method
         self.url = url
         self.declaredLocation = declaredLocation
         self.attempts = attempts
-        self.errorBody = errorBody
-        self.downloadResumeData = downloadResumeData
     }
 
     /// The context with the final URL filled in.
     func with(url: URL?) -> RequestContext {
-        RequestContext(
-            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+        var context = self
+        context.url = url
+        return context
     }
 
     /// The context with the number of attempts made.
     func with(attempts: Int) -> RequestContext {
-        RequestContext(
-            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+        var context = self
+        context.attempts = attempts
+        return context
     }
 
     /// The context carrying a decoded error body.
     func with(errorBody: any Sendable) -> RequestContext {
-        RequestContext(
-            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+        var context = self
+        context.leftBehind.value.errorBody = errorBody
+        return context
     }
 
     /// The context carrying what a failed resumable download left behind.
     func with(downloadResumeData: DownloadResumeData?) -> RequestContext {
-        RequestContext(
-            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
-    }
-
-    /// Equal when type, method, URL, declared location and attempts are.
-    ///
-    /// - Parameters:
-    ///   - lhs: A context.
-    ///   - rhs: Another context.
-    /// - Returns: Whether those members are equal; the decoded error body is not compared.
-    public static func == (lhs: RequestContext, rhs: RequestContext) -> Bool {
-        lhs.requestType == rhs.requestType && lhs.method == rhs.method && lhs.url == rhs.url
-            && lhs.declaredLocation == rhs.declaredLocation && lhs.attempts == rhs.attempts
-    }
-
-    /// Hashes what ``==(_:_:)`` compares.
-    ///
-    /// - Parameter hasher: The hasher to feed.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(requestType)
-        hasher.combine(method)
-        hasher.combine(url)
-        hasher.combine(declaredLocation)
-        hasher.combine(attempts)
+        var context = self
+        context.leftBehind.value.downloadResumeData = downloadResumeData
+        return context
     }
 
     /// `METHOD url (RequestType)`, with query values redacted.
