@@ -1,7 +1,7 @@
 extension [UInt8] {
     /// Appends an integer's decimal digits, with a `-` when it is negative: the text
-    /// `String(int)` holds, without making that string (a third of the cost, measured with
-    /// callgrind). Every byte is unreserved, so the digits need no percent-encoding.
+    /// `String(int)` holds, without making that string, which costs more than the digits.
+    /// Every byte is unreserved, so the digits need no percent-encoding.
     @inline(__always)
     mutating func appendDecimal(_ int: Int) {
         // 24 bytes on the stack hold the 19 digits of any 64-bit magnitude and a sign.

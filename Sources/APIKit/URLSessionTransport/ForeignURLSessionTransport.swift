@@ -61,8 +61,8 @@ extension URLSession {
     /// without progress, through ``ForeignURLSessionTransport`` and ``URLSessionTransport`` alike.
     ///
     /// A completion handler lets corelibs collect the body on its own thread; routed through a
-    /// session delegate, each chunk is an operation on the delegate queue (measured on Linux, a
-    /// 1.7 KB GET: ~10% more CPU per request one at a time, ~35% with 50 in flight).
+    /// session delegate, each chunk is an operation on the delegate queue, which costs more CPU
+    /// per request.
     func sendDataTask(
         _ request: URLRequest,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void

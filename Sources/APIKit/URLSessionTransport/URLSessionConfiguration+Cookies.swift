@@ -6,8 +6,8 @@ extension URLSessionConfiguration {
     /// behaves the same. It costs less on Linux: unless the policy is `.never`, corelibs
     /// Foundation parses every header line of every response for cookies — a `String` made,
     /// split and trimmed per line — and only then finds that there is nowhere to put them
-    /// (callgrind, nginx's eight-header response: about 325,000 instructions, 29% of a whole
-    /// request). A configuration with a storage is returned as it is, and the caller's object is
+    /// (a large share of a small request's instructions; see `Benchmarks/README.md`). A
+    /// configuration with a storage is returned as it is, and the caller's object is
     /// never changed.
     var acceptingCookiesOnlyWithStorage: URLSessionConfiguration {
         guard httpCookieStorage == nil, httpCookieAcceptPolicy != .never,
