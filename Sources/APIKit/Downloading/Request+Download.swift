@@ -158,9 +158,10 @@ extension Request {
         let pipeline = RequestPipeline(
             request: self, session: session, options: options, progress: progress, handle: handle)
         let delivery = Delivery(for: session)
-        let task = Task {
-            let result = await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
-            delivery.async { completion(result) }
+        let task = delivery.run {
+            await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
+        } deliver: { result in
+            completion(result)
         }
         handle.attach(TaskCancellation(task: task))
         return handle

@@ -184,7 +184,7 @@ final class RequestPipeline<R: Request>: Sendable {
             let urlRequest = try prepared.get()
             let chain = try chain(terminal: sendTerminal)
             let response = try await chain.run(urlRequest)
-            result = .success(Exchanged(response: response, context: chain.outcomeContext(url: urlRequest.url)))
+            result = .success(Exchanged(response: response, chain: chain, url: urlRequest.url))
         } catch {
             result = .failure(error)
         }
@@ -210,7 +210,7 @@ final class RequestPipeline<R: Request>: Sendable {
         case .success(let exchanged):
             request.outcome(
                 data: exchanged.response.data ?? Data(), urlResponse: exchanged.response.urlResponse, error: nil,
-                context: exchanged.context
+                context: exchanged.chain.outcomeContext(url: exchanged.url)
             ).mapError(decorated)
         case .failure(let error):
             .failure(decorated(error))
@@ -218,8 +218,10 @@ final class RequestPipeline<R: Request>: Sendable {
     }
 }
 
-/// A response that came back through the chain, with the context of the call's outcome.
+/// A response that came back through the chain, with what names the call's outcome in an
+/// error: the chain and the URL the call was built with (the context is made only for an error).
 struct Exchanged: Sendable {
     let response: CallResponse
-    let context: RequestContext
+    let chain: CallChain
+    let url: URL?
 }

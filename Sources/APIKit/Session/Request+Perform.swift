@@ -30,10 +30,10 @@ extension Request {
     /// same place:
     ///
     /// - by default (`completionQueue: nil`), on the session's delegate queue, where
-    ///   `URLSession` delivers the response — no extra thread hop, which on a loaded machine
-    ///   costs more than the encoding. URLSession services that queue itself, so a
-    ///   command-line program that waits for the result needs no running main queue. The
-    ///   queue is serial: hand long work on to another queue;
+    ///   `URLSession` delivers the response: the call's task continues there when the data
+    ///   task's completion arrives, one operation on that queue. URLSession services that queue
+    ///   itself, so a command-line program that waits for the result needs no running main
+    ///   queue. The queue is serial: hand long work on to another queue;
     /// - with a `completionQueue`, on that queue; pass `.main` to update a user interface.
     ///
     /// - Parameters:

@@ -27,10 +27,11 @@ extension Session {
             if handle.claimCompletion() { delivery.async { completion(.failure(pipeline.decorated(error))) } }
             return handle
         }
-        let task = Task {
-            guard let exchanged = await pipeline.exchange(prepared) else { return }
-            // the response stages run where the completion is called
-            delivery.async { completion(pipeline.outcome(exchanged)) }
+        // the response stages run where the completion is called
+        let task = delivery.run {
+            await pipeline.exchange(prepared)
+        } deliver: { exchanged in
+            completion(pipeline.outcome(exchanged))
         }
         handle.attach(TaskCancellation(task: task))
         return handle

@@ -4,10 +4,12 @@
 /// The continuation is resumed exactly once: with the transport's outcome, or — when the
 /// awaiting task is cancelled first — at once with `URLError(.cancelled)`, the transfer
 /// cancelled and the transport's late completion ignored (the completion road ignores it too).
-/// A task cancelled before the call starts sends nothing.
+/// A task cancelled before the call starts sends nothing. The state's lock makes the single
+/// resumption, so the continuation is an unchecked one (a checked one adds an allocation to
+/// every call).
 final class TransportCall: Sendable {
     private struct State {
-        var continuation: CheckedContinuation<TransportResponse, any Error>?
+        var continuation: UnsafeContinuation<TransportResponse, any Error>?
         var task: (any TransportTask)?
         var isCancelled = false
     }
@@ -18,7 +20,7 @@ final class TransportCall: Sendable {
     static func send(_ request: URLRequest, through transport: some Transport) async throws -> TransportResponse {
         let call = TransportCall()
         return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+            try await withUnsafeThrowingContinuation { continuation in
                 call.start(continuation) {
                     transport.send(request, progress: nil) { result in call.finish(result) }
                 }
@@ -29,7 +31,7 @@ final class TransportCall: Sendable {
     }
 
     private func start(
-        _ continuation: CheckedContinuation<TransportResponse, any Error>,
+        _ continuation: UnsafeContinuation<TransportResponse, any Error>,
         sending send: () -> any TransportTask
     ) {
         let isCancelled = state.withLock { state in
