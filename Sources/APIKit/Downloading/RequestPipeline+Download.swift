@@ -46,6 +46,8 @@ extension RequestPipeline {
     private func download(
         to destination: URL, resumable: Bool, partial: Locked<DownloadResumeData?>
     ) async throws(RequestError) -> DownloadResponse {
+        // cancelled before it started: nothing is built or sent, as for every other road
+        guard !handle.isFinished else { throw .cancelled(context: request.initialContext) }
         let urlRequest = try prepare()
         handle.note(url: urlRequest.url)
         let chain = try chain { urlRequest, attempt throws(RequestError) in

@@ -21,6 +21,15 @@
 /// Answers always come asynchronously, on a global queue, after the `delay:` the
 /// response was made with. Cancelling the request before then stops the answer, and the
 /// request reports ``RequestError/cancelled(context:)``.
+///
+/// A response whose `Content-Length` header promises more bytes than its body holds is a body
+/// cut off, as from a server that closes the connection early: the stub sends what there is,
+/// then fails with `URLError(.networkConnectionLost)`, as a real transport does (a response to
+/// `HEAD`, a 1xx, 204 or 304 has no body to cut).
+///
+/// ```swift
+/// let cutOff = StubTransport { _ in .success(headers: ["Content-Length": "10"], body: "ok") }
+/// ```
 public struct StubTransport: Transport {
     private let respond: @Sendable (URLRequest) -> StubResponse
     /// What the delays are measured by: the real time, unless a test drives it by hand.
@@ -100,16 +109,33 @@ public struct StubTransport: Transport {
     ) -> Result<TransportResponse, any Error> {
         switch answer {
         case .http(let status, let headers, let body):
+            if isCutOff(status, headers, length: body.count, for: request) { return .failure(cutOff) }
             return response(status: status, headers: headers, for: request).map {
                 TransportResponse(data: body, urlResponse: $0)
             }
         case .chunks(let status, let headers, let chunks, _):
+            let body = chunks.reduce(into: Data()) { $0.append($1) }
+            if isCutOff(status, headers, length: body.count, for: request) { return .failure(cutOff) }
             return response(status: status, headers: headers, for: request).map {
-                TransportResponse(data: chunks.reduce(into: Data()) { $0.append($1) }, urlResponse: $0)
+                TransportResponse(data: body, urlResponse: $0)
             }
         case .failure(let error):
             return .failure(error)
         }
+    }
+
+    /// What a transport reports for a body cut off before the length its head announced.
+    private static var cutOff: URLError { URLError(.networkConnectionLost) }
+
+    /// Whether the head of a response to `request` announces more body than `length` bytes.
+    private static func isCutOff(
+        _ status: Int, _ headers: [String: String], length: Int, for request: URLRequest
+    ) -> Bool {
+        guard request.httpMethod?.uppercased() != "HEAD", status >= 200, status != 204, status != 304,
+            let announced = headers.first(where: { $0.key.lowercased() == "content-length" })
+                .flatMap({ Int($0.value.trimmingCharacters(in: .whitespaces)) })
+        else { return false }
+        return announced > length
     }
 
     private static func response(
@@ -129,7 +155,8 @@ public struct StubTransport: Transport {
 
     /// Answers `request` from the stub as a stream, asynchronously: the response after the
     /// stub's `delay:`, then the body — each chunk of a `StubResponse.stream`
-    /// `interval` seconds after the one before, any other body as one chunk — then the end.
+    /// `interval` seconds after the one before, any other body as one chunk — then the end, or
+    /// the failure of a body cut off (as above).
     ///
     /// ```swift
     /// let stub = StubTransport { _ in .stream(chunks: ["{\"n\":1}\n", "{\"n\":2}\n"], interval: 0.1) }
@@ -164,7 +191,7 @@ public struct StubTransport: Transport {
     }
 
     /// The events of a stubbed HTTP response: the response, each chunk `interval` seconds after
-    /// the one before, the end.
+    /// the one before, the end (or the cut).
     private static func events(
         _ status: Int,
         _ headers: [String: String],
@@ -176,7 +203,10 @@ public struct StubTransport: Transport {
         case .failure(let error):
             return [(0, .failed(error))]
         case .success(let response):
-            return [(0, .response(response))] + chunks.map { (interval, .data($0)) } + [(0, .finished)]
+            let length = chunks.reduce(0) { $0 + $1.count }
+            let end: TransportStreamEvent =
+                isCutOff(status, headers, length: length, for: request) ? .failed(cutOff) : .finished
+            return [(0, .response(response))] + chunks.map { (interval, .data($0)) } + [(0, end)]
         }
     }
 }

@@ -3,13 +3,13 @@ import APIKitTestSupport
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 /// Every way of calling runs one attempt sequence: for the same scenario, `response()`,
 /// `perform`, `stream()` and `download(to:)` call the same hooks — the request's, the session's
 /// interceptors, the credential store, the transport — in the same order, and end at the same
 /// stage. Only the body differs: parsed, streamed or written to a file (the parser's events are
-/// left out of the comparison).
+/// left out of the comparison). Where a road differs, ``differences`` says so and why.
 @Suite("One road: the same hooks in the same order for every way of calling")
 struct RoadSequenceTests {
     enum Road: String, CaseIterable, Sendable {
@@ -25,114 +25,129 @@ struct RoadSequenceTests {
         case interceptorThrowsAfterNext
         case statusRejected
         case transportFails
+        /// The head promises 10 bytes (`Content-Length`), the body ends after 2.
+        case bodyCutOff
+        /// The caller's task is cancelled before the call.
+        case cancelledBeforeCall
+        /// Cancelled while the session's interceptor runs, before its `next`.
+        case cancelledBeforeNext
+        /// Cancelled while the transport is sending: the stub answers only when its clock,
+        /// which no one moves, reaches the answer.
+        case cancelledWhileSending
+        /// Cancelled after the head, while the body is read: the stub sends the head, then its
+        /// body waits for a clock no one moves.
+        case cancelledInBody
+        /// Cancelled while the session's interceptor runs, after its `next` returned.
+        case cancelledAfterNext
+
+        /// Where the call is cancelled, if it is.
+        var cancellation: Cancellation? {
+            switch self {
+            case .cancelledBeforeCall: .beforeCall
+            case .cancelledBeforeNext, .cancelledAfterNext: .interceptorWaiting
+            case .cancelledWhileSending: .sent
+            case .cancelledInBody: .inBody
+            default: nil
+            }
+        }
     }
 
-    /// Logs "refresh" and hands out "fresh".
-    struct LoggingAuthenticator: Authenticator {
-        let log: EventLog
-
-        func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
-            urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
-        }
-
-        func refresh() async throws -> String {
-            log.append("refresh")
-            return "fresh"
-        }
+    /// The moment a scenario cancels the call at: each is a signal the call gives, never a time.
+    enum Cancellation: Sendable {
+        /// The caller's task is cancelled before the call is made.
+        case beforeCall
+        /// The session's interceptor is waiting (for the cancellation).
+        case interceptorWaiting
+        /// The stub received the request.
+        case sent
+        /// The head has arrived and the body is awaited: the stream's caller has the head, the
+        /// download's transport has delivered it. A road that reads the body whole gets head and
+        /// body at once from `Transport.send`: it is cancelled once the stub has the request.
+        case inBody
     }
 
-    /// The events of one call of `road` in `scenario`, and how it ended (`ok` or the stage).
-    private func run(_ scenario: Scenario, on road: Road) async throws -> (events: [String], outcome: String) {
-        let log = EventLog()
-        let sends = Locked(0)
-        let transport = StubTransport { request in
-            let send = sends.withLock { count in
-                count += 1
-                return count
-            }
-            log.append("send \(request.headerValue("Authorization") ?? "-")")
-            switch scenario {
-            case .unauthorizedThenRefreshed where send == 1: return .success(status: 401, body: "expired")
-            case .unavailableThenRetried where send == 1: return .success(status: 503, body: "busy")
-            case .statusRejected: return .success(status: 404, body: "missing")
-            case .transportFails: return .failure(URLError(.cannotConnectToHost))
-            default: return .success(body: "ok")
-            }
-        }
-        var interceptor = RecordingInterceptor(name: "A", log: log)
-        if scenario == .interceptorThrowsBeforeNext { interceptor.adaptBehaviour = .fail(ProbeFailure(stage: "adapt")) }
-        if scenario == .interceptorThrowsAfterNext {
-            interceptor.inspectBehaviour = .fail(ProbeFailure(stage: "inspect"))
-        }
-        let waits = WaitRecorder()
-        let session = Session(
-            transport: transport,
-            interceptors: [interceptor],
-            retryPolicy: RetryPolicy(maxAttempts: 2, backoff: .init(baseDelay: 0)),
-            credentialStore: CredentialStore(LoggingAuthenticator(log: log), credential: "old")
-        ).timed(by: waits)
-        let request = ProbeRequest(
-            base: stubBase, failing: scenario == .requestInterceptThrows ? .requestInterceptor : nil, log: log)
+    /// What one call did: the hooks it called, in order, and how it ended (`ok` or the stage).
+    struct Seen: Equatable, CustomStringConvertible {
+        var events: [String]
+        var outcome: String
 
-        let outcome: Result<Void, RequestError>
-        switch road {
-        case .response:
-            outcome = await request.result(session: session).map { _ in }
-        case .perform:
-            let probe = CompletionProbe<Result<String, RequestError>>()
-            request.perform(using: session, completion: probe.handler)
-            outcome = try #require(await probe.first()).map { _ in }
-        case .stream:
-            do {
-                for try await _ in request.stream(using: session) {}
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
-        case .download:
-            let scratch = try ScratchDirectory()
-            do {
-                _ = try await request.download(to: scratch.url.appendingPathComponent("body"), using: session)
-                outcome = .success(())
-            } catch {
-                outcome = .failure(error)
-            }
-        }
-        let events = log.names.filter { $0 != "parse" && $0 != "response(from:)" }
-        switch outcome {
-        case .success: return (events, "ok")
-        case .failure(let error): return (events, "\(error.stage)")
-        }
+        var description: String { "\(events) → \(outcome)" }
     }
 
     @Test(
         "each road calls the hooks of the response road, in its order, and ends at its stage",
         arguments: Scenario.allCases)
     func sameSequence(scenario: Scenario) async throws {
-        let reference = try await run(scenario, on: .response)
+        let reference = try #require(try await run(scenario, on: .response))
+        #expect(reference == Self.expected(scenario, on: .response), "the response road in \(scenario)")
         for road in Road.allCases where road != .response {
-            let seen = try await run(scenario, on: road)
-            #expect(seen.events == reference.events, "\(road) in \(scenario)")
-            #expect(seen.outcome == reference.outcome, "\(road) in \(scenario)")
+            guard let seen = try await run(scenario, on: road) else {
+                #expect(Self.differences[scenario]?[road] == .some(nil), "\(road) in \(scenario) did not run")
+                continue
+            }
+            #expect(seen == Self.expected(scenario, on: road), "\(road) in \(scenario)")
         }
-        #expect(reference.events == Self.expected[scenario], "the response road in \(scenario)")
+    }
+
+    /// What `road` does in `scenario`: what the response road does, unless ``differences`` says
+    /// otherwise.
+    static func expected(_ scenario: Scenario, on road: Road) -> Seen? {
+        if let difference = differences[scenario]?[road] { return difference }
+        return reference[scenario]
     }
 
     /// What the response road does in each scenario: the reference the other roads are held to.
-    static let expected: [Scenario: [String]] = {
+    static let reference: [Scenario: Seen] = {
+        let prepared = ["build", "intercept(urlRequest:)"]
+        let sent = ["adapt A", "send Bearer old"]
+        let attempt = sent + ["inspect A"]
+        return [
+            .success: Seen(events: prepared + attempt + ["intercept(urlResponse:)"], outcome: "ok"),
+            .unauthorizedThenRefreshed: Seen(
+                events: prepared + attempt + ["refresh", "adapt A", "send Bearer fresh", "inspect A"]
+                    + ["intercept(urlResponse:)"],
+                outcome: "ok"),
+            .unavailableThenRetried: Seen(
+                events: prepared + attempt + attempt + ["intercept(urlResponse:)"], outcome: "ok"),
+            .requestInterceptThrows: Seen(events: prepared, outcome: "requestInterceptor"),
+            .interceptorThrowsBeforeNext: Seen(events: prepared + ["adapt A"], outcome: "requestInterceptor"),
+            .interceptorThrowsAfterNext: Seen(events: prepared + attempt, outcome: "responseValidation"),
+            .statusRejected: Seen(
+                events: prepared + attempt + ["intercept(urlResponse:)"], outcome: "responseValidation"),
+            // a transport failure is retried: cannotConnectToHost is transient
+            .transportFails: Seen(events: prepared + sent + sent, outcome: "transport"),
+            // the transport reports the cut (a lost connection), which is retried
+            .bodyCutOff: Seen(events: prepared + sent + sent, outcome: "transport"),
+            // nothing is built or sent
+            .cancelledBeforeCall: Seen(events: [], outcome: "cancelled"),
+            .cancelledBeforeNext: Seen(events: prepared + ["adapt A", "adapt A cancelled"], outcome: "cancelled"),
+            .cancelledWhileSending: Seen(events: prepared + sent, outcome: "cancelled"),
+            .cancelledInBody: Seen(events: prepared + sent, outcome: "cancelled"),
+            .cancelledAfterNext: Seen(events: prepared + attempt + ["inspect A cancelled"], outcome: "cancelled"),
+        ]
+    }()
+
+    /// Where a road does not do what the response road does, and why; `nil` for a scenario the
+    /// road cannot be put in.
+    static let differences: [Scenario: [Road: Seen?]] = {
         let prepared = ["build", "intercept(urlRequest:)"]
         let attempt = ["adapt A", "send Bearer old", "inspect A"]
         return [
-            .success: prepared + attempt + ["intercept(urlResponse:)"],
-            .unauthorizedThenRefreshed: prepared + attempt + ["refresh", "adapt A", "send Bearer fresh", "inspect A"]
-                + ["intercept(urlResponse:)"],
-            .unavailableThenRetried: prepared + attempt + attempt + ["intercept(urlResponse:)"],
-            .requestInterceptThrows: prepared,
-            .interceptorThrowsBeforeNext: prepared + ["adapt A"],
-            .interceptorThrowsAfterNext: prepared + attempt,
-            .statusRejected: prepared + attempt + ["intercept(urlResponse:)"],
-            // a transport failure is retried: cannotConnectToHost is transient
-            .transportFails: prepared + ["adapt A", "send Bearer old", "adapt A", "send Bearer old"],
+            // A stream's chain returns at the head, before the body: the interceptor sees the head
+            // and the request checks it, then the body fails in the caller's hands, where no retry
+            // can take back the elements already yielded.
+            .bodyCutOff: [
+                .stream: Seen(events: prepared + attempt + ["intercept(urlResponse:)"], outcome: "transport")
+            ],
+            // `perform` is cancelled through the handle it returns, once the call has started:
+            // there is no "before" to cancel it in (its caller's task is not its own).
+            .cancelledBeforeCall: [.perform: nil],
+            // A stream's caller has the head before the body: the interceptor and the request's
+            // check ran. A download's head comes back through the chain with the whole file, and
+            // the whole-body roads' with the whole body: none of them has it yet.
+            .cancelledInBody: [
+                .stream: Seen(events: prepared + attempt + ["intercept(urlResponse:)"], outcome: "cancelled")
+            ],
         ]
     }()
 }

@@ -63,6 +63,31 @@ struct StubTransportStreamTests {
         #expect(String(decoding: response.data, as: UTF8.self) == "abcd")
     }
 
+    @Test("a body shorter than its Content-Length is cut off: the bytes, then a lost connection, on both roads")
+    func cutOffBody() async throws {
+        let stub = StubTransport { _ in .stream(headers: ["content-length": " 10 "], chunks: ["ab", "cd"]) }
+        let log = StreamEventLog()
+        _ = stub.stream(URLRequest(url: stubBase), onEvent: log.handler)
+        let lost = URLError.Code.networkConnectionLost
+        #expect(await log.all() == ["response 200", "data ab", "data cd", "failed \(lost.rawValue)"])
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        _ = stub.send(URLRequest(url: stubBase), progress: nil) { probe.record($0) }
+        let result = try #require(await probe.first())
+        #expect((result.errorValue as? URLError)?.code == lost)
+    }
+
+    @Test(
+        "a head that announces no body to cut — HEAD, 204, 304, or a Content-Length the body meets — ends normally",
+        arguments: [("HEAD", 200, "10", ""), ("GET", 204, "10", ""), ("GET", 304, "10", ""), ("GET", 200, "2", "ok")])
+    func notCutOff(method: String, status: Int, length: String, body: String) async {
+        let stub = StubTransport { _ in .success(status: status, headers: ["Content-Length": length], body: body) }
+        var request = URLRequest(url: stubBase)
+        request.httpMethod = method
+        let log = StreamEventLog()
+        _ = stub.stream(request, onEvent: log.handler)
+        #expect(await log.all() == ["response \(status)"] + (body.isEmpty ? [] : ["data \(body)"]) + ["finished"])
+    }
+
     @Test("a stubbed failure is the only event")
     func failureOnly() async {
         let stub = StubTransport { _ in .failure(URLError(.timedOut)) }
