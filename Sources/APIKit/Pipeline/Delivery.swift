@@ -47,11 +47,13 @@ final class Delivery: Sendable {
             // Still in the caller's thread (nothing was awaited), or not known to be here: hop.
             if leftCaller.withLock({ $0 }) { deliver(outcome) } else { async { deliver(outcome) } }
         }
-        if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
-            let task = Task.immediate(executorPreference: self, operation: body)
-            leftCaller.withLock { $0 = true }
-            return task
-        }
+        #if compiler(>=6.2)
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
+                let task = Task.immediate(executorPreference: self, operation: body)
+                leftCaller.withLock { $0 = true }
+                return task
+            }
+        #endif
         return Task(operation: body)
     }
 }
