@@ -85,26 +85,8 @@ struct RoadSequenceIntegrationTests {
                 continue
             }
             let expected = Self.expected(scenario, on: road)
-            guard Self.isKnownDisagreement(scenario, on: road) else {
-                #expect(seen == expected, "\(road) in \(scenario) over \(TestTransport.kind)")
-                continue
-            }
-            withKnownIssue(
-                """
-                corelibs' URLSession reports a cut-off body as URLError(.unknown) ("transfer closed with N bytes \
-                remaining to read"), which the retry policy does not retry; a download reports the same cut as \
-                DownloadError.incompleteBody, which it retries
-                """
-            ) {
-                #expect(seen == expected, "\(road) in \(scenario) over \(TestTransport.kind)")
-            }
+            #expect(seen == expected, "\(road) in \(scenario) over \(TestTransport.kind)")
         }
-    }
-
-    /// A disagreement between the roads that is a known bug, not a design: the test records it
-    /// as a known issue, and fails once it is fixed, to be taken out of here.
-    static func isKnownDisagreement(_ scenario: Scenario, on road: Road) -> Bool {
-        TestTransport.isURLSession && scenario == .bodyCutOff && [.response, .perform].contains(road)
     }
 
     /// What `road` does in `scenario`: what the response road does, unless ``differences`` says

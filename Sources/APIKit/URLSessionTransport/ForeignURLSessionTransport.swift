@@ -72,14 +72,15 @@ extension URLSession {
         return task
     }
 
-    /// A completion handler that reports to `completion`: the error, the response with its
-    /// body, or `URLError(.badServerResponse)` when there is neither.
+    /// A completion handler that reports to `completion`: the error (a body cut off named as
+    /// on every transport, ``URLError/cutOffBodyNamed(_:)``), the response with its body, or
+    /// `URLError(.badServerResponse)` when there is neither.
     static func handler(
         _ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable (Data?, URLResponse?, (any Error)?) -> Void {
         { data, response, error in
             if let error {
-                completion(.failure(error))
+                completion(.failure(URLError.cutOffBodyNamed(error)))
             } else if let response {
                 completion(.success(TransportResponse(data: data ?? Data(), urlResponse: response)))
             } else {

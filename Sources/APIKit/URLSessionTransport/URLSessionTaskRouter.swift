@@ -121,7 +121,7 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDo
             onEvent(.response(response))
         }
         if let error {
-            transfer.completion(.failure(error))
+            transfer.completion(.failure(URLError.cutOffBodyNamed(error)))
         } else if let response = task.response {
             transfer.completion(.success(TransportResponse(data: transfer.data, urlResponse: response)))
         } else {

@@ -69,13 +69,13 @@ public import NIOCore
 ///   | connection refused or unreachable (`NIOConnectionError`, `IOError` `ECONNREFUSED`) | `.cannotConnectToHost` |
 ///   | host name not resolved | `.cannotFindHost` |
 ///   | `connectTimeout`, `readTimeout`, `writeTimeout`, `deadlineExceeded`, `tlsHandshakeTimeout`, the idle timeout | `.timedOut` |
-///   | `remoteConnectionClosed`, connection reset, `ChannelError.eof` | `.networkConnectionLost` |
+///   | `remoteConnectionClosed`, connection reset, `ChannelError.eof`, a body cut off before its `Content-Length` (`HTTPParserError.invalidEOFState`) | `.networkConnectionLost` |
 ///   | `NIOSSLError`, `BoringSSLError`, `NIOSSLExtraError`: a refused certificate (unknown authority, another host name, expired) | `.serverCertificateUntrusted` |
 ///   | any other TLS failure | `.secureConnectionFailed` |
 ///   | `redirectLimitReached`, `redirectCycleDetected` | `.httpTooManyRedirects` |
 ///   | `invalidURL`, `emptyHost`, `emptyScheme`, a URL AsyncHTTPClient cannot take | `.badURL` |
 ///   | `unsupportedScheme` | `.unsupportedURL` |
-///   | a malformed response (`HTTPParserError`) | `.badServerResponse` |
+///   | any other malformed response (`HTTPParserError`) | `.badServerResponse` |
 ///
 ///   Any other error (a `RequestBodyError` when a file to upload became shorter, for
 ///   example) is passed on unchanged.

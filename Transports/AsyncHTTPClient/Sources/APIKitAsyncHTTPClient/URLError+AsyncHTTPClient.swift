@@ -87,6 +87,9 @@ extension URLError {
             return .secureConnectionFailed
         case let error as BoringSSLError:
             return handshakeCode(for: error)
+        case HTTPParserError.invalidEOFState:
+            // the connection closed before the body its head announced: a body cut off
+            return .networkConnectionLost
         case is HTTPParserError:
             return .badServerResponse
         case is SocketAddressError:
