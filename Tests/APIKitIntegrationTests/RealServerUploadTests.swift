@@ -36,8 +36,7 @@ struct RealServerUploadS3Tests {
             _ = try await upload.response(using: session)
 
             let stored = try await PresignedGet(base: Presigner.get(bucket: bucket, key: key)).response(using: session)
-            #expect(stored.data.count == contents.count, "\(name)")
-            #expect(stored.data == contents, "\(name): the object differs from the file")
+            expectSameBytes(stored.data, contents, "\(name): the object differs from the file")
             #expect(scratch.spoolFiles.isEmpty, "\(name)")
         }
     }
@@ -56,7 +55,7 @@ struct RealServerUploadS3Tests {
             _ = try await PresignedPutUpload(base: put, file: file).response(using: session)
 
             let stored = try await PresignedGet(base: Presigner.get(bucket: bucket, key: key)).response(using: session)
-            #expect(stored.data == contents, "\(name): the object differs from the file")
+            expectSameBytes(stored.data, contents, "\(name): the object differs from the file")
             #expect(stored.contentType == "application/x-tar", "\(name)")
             #expect(scratch.spoolFiles.isEmpty, "\(name): a whole file is never spooled")
         }
@@ -91,7 +90,7 @@ struct RealServerUploadS3Tests {
         // APIKit's upload of the same request: framed with Content-Length, accepted and stored.
         _ = try await upload.response(using: Session(transport: TestTransport.make(spoolDirectory: scratch.url)))
         let stored = try await PresignedGet(base: get).response(using: Session(transport: TestTransport.shared))
-        #expect(stored.data == contents)
+        expectSameBytes(stored.data, contents)
         #expect(scratch.spoolFiles.isEmpty)
     }
 }
