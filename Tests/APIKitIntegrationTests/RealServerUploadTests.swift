@@ -260,7 +260,7 @@ struct RealServerUploadFastAPITests {
 
 /// Checks that the Content-Length server received all of `body` (it reads by Content-Length
 /// alone, so a chunked body would arrive as 0 bytes) and saw no Transfer-Encoding at all.
-private func expectWhole(_ report: LengthServerReport, length: Int64, sha256: String, _ comment: Comment? = nil) {
+func expectWhole(_ report: LengthServerReport, length: Int64, sha256: String, _ comment: Comment? = nil) {
     #expect(report.contentLength.map(Int64.init) == length, comment)
     #expect(Int64(report.received) == length, comment)
     #expect(report.sha256 == sha256, comment)
