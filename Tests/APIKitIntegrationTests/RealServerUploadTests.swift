@@ -36,8 +36,7 @@ struct RealServerUploadS3Tests {
             _ = try await upload.response(using: session)
 
             let stored = try await PresignedGet(base: Presigner.get(bucket: bucket, key: key)).response(using: session)
-            #expect(stored.data.count == contents.count, "\(name)")
-            #expect(stored.data == contents, "\(name): the object differs from the file")
+            expectSameBytes(stored.data, contents, "\(name): the object differs from the file")
             #expect(scratch.spoolFiles.isEmpty, "\(name)")
         }
     }
@@ -56,7 +55,7 @@ struct RealServerUploadS3Tests {
             _ = try await PresignedPutUpload(base: put, file: file).response(using: session)
 
             let stored = try await PresignedGet(base: Presigner.get(bucket: bucket, key: key)).response(using: session)
-            #expect(stored.data == contents, "\(name): the object differs from the file")
+            expectSameBytes(stored.data, contents, "\(name): the object differs from the file")
             #expect(stored.contentType == "application/x-tar", "\(name)")
             #expect(scratch.spoolFiles.isEmpty, "\(name): a whole file is never spooled")
         }
@@ -91,7 +90,7 @@ struct RealServerUploadS3Tests {
         // APIKit's upload of the same request: framed with Content-Length, accepted and stored.
         _ = try await upload.response(using: Session(transport: TestTransport.make(spoolDirectory: scratch.url)))
         let stored = try await PresignedGet(base: get).response(using: Session(transport: TestTransport.shared))
-        #expect(stored.data == contents)
+        expectSameBytes(stored.data, contents)
         #expect(scratch.spoolFiles.isEmpty)
     }
 }
@@ -261,7 +260,7 @@ struct RealServerUploadFastAPITests {
 
 /// Checks that the Content-Length server received all of `body` (it reads by Content-Length
 /// alone, so a chunked body would arrive as 0 bytes) and saw no Transfer-Encoding at all.
-private func expectWhole(_ report: LengthServerReport, length: Int64, sha256: String, _ comment: Comment? = nil) {
+func expectWhole(_ report: LengthServerReport, length: Int64, sha256: String, _ comment: Comment? = nil) {
     #expect(report.contentLength.map(Int64.init) == length, comment)
     #expect(Int64(report.received) == length, comment)
     #expect(report.sha256 == sha256, comment)

@@ -1,6 +1,7 @@
 import APIKit
 import APIKitTestSupport
 import Foundation
+import Testing
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -13,6 +14,17 @@ import Foundation
 /// Bytes of a deterministic pattern that differs with `seed`, so that two files never hash alike.
 func uploadPattern(size: Int, seed: UInt8) -> Data {
     Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 9 &+ Int(seed)) })
+}
+
+/// Checks that `received` holds exactly the bytes of `expected`: the same length and SHA-256.
+/// Not `#expect(received == expected)`: on a mismatch Swift Testing diffs the two byte
+/// collections, which for bodies of a few MiB runs for many minutes, so that a failing test
+/// hangs instead of failing.
+func expectSameBytes(
+    _ received: Data, _ expected: Data, _ comment: Comment? = nil, sourceLocation: SourceLocation = #_sourceLocation
+) {
+    #expect(received.count == expected.count, comment, sourceLocation: sourceLocation)
+    #expect(SHA256.hex(received) == SHA256.hex(expected), comment, sourceLocation: sourceLocation)
 }
 
 /// The ways the tests send (``TestTransport/all(spoolDirectory:)``): in the root package,

@@ -104,11 +104,29 @@ enum Presigner {
         var description: String
     }
 
-    /// Creates a bucket (a fresh random name unless given) and returns its name.
+    /// One stored version of an object in a versioned bucket.
+    struct Version: Decodable, Sendable {
+        var versionId: String
+        var size: Int
+        var isLatest: Bool
+    }
+
+    /// Creates a bucket (a fresh random name unless given) and returns its name; a `versioned`
+    /// one keeps every upload to a key as a version of its own (``versions(bucket:key:)``).
     @discardableResult
-    static func createBucket(_ name: String = "apikit-\(UUID().uuidString.lowercased())") async throws -> String {
-        _ = try await run(["create-bucket", name])
+    static func createBucket(
+        _ name: String = "apikit-\(UUID().uuidString.lowercased())", versioned: Bool = false
+    ) async throws -> String {
+        _ = try await run(["create-bucket", name] + (versioned ? ["--versioned"] : []))
         return name
+    }
+
+    /// The versions stored under `key` in a versioned bucket, newest first.
+    static func versions(bucket: String, key: String) async throws -> [Version] {
+        struct Answer: Decodable { var versions: [Version] }
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        return try decoder.decode(Answer.self, from: await run(["list-versions", bucket, key])).versions
     }
 
     /// A presigned POST policy; with `maxSize` it holds a content-length-range condition (moto
@@ -124,9 +142,9 @@ enum Presigner {
         return try url(from: await run(["presign-put", bucket, key] + extra))
     }
 
-    /// A presigned GET URL.
-    static func get(bucket: String, key: String) async throws -> URL {
-        try url(from: await run(["presign-get", bucket, key]))
+    /// A presigned GET URL: of the object, or of one of its versions.
+    static func get(bucket: String, key: String, versionId: String? = nil) async throws -> URL {
+        try url(from: await run(["presign-get", bucket, key] + (versionId.map { ["--version-id", $0] } ?? [])))
     }
 
     private static func url(from output: Data) throws -> URL {

@@ -20,6 +20,9 @@ Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path
     /corrupt-gzip           Content-Encoding: gzip with a body that is not gzip
     /redirect-loop          302 to itself, forever
     /never                  reads the request and never answers (holds the socket 120 s)
+    /swallow                reads the request and its whole body (every byte until the client
+                            closes) and never answers (holds the socket 120 s): an upload to it
+                            goes out whole and can only end by the client's cancellation
     /ports?tag=T            a JSON list of the client ports of every connection whose request
                             carried ?tag=T (any path above), so a test can check that none of
                             its own sockets to this server is still open
@@ -140,6 +143,11 @@ def handle(conn, client_port):
             conn.close()
         elif path == "/never":
             time.sleep(120)
+            conn.close()
+        elif path == "/swallow":
+            conn.settimeout(120)
+            while conn.recv(65536):
+                pass
             conn.close()
         else:
             conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")

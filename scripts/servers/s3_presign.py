@@ -3,17 +3,20 @@
 
     .venv/bin/python scripts/servers/s3_presign.py COMMAND ...     (prints one JSON object)
 
-    create-bucket BUCKET                              {"bucket": BUCKET}
+    create-bucket BUCKET [--versioned]                {"bucket": BUCKET}
     presign-post BUCKET KEY [--max-size N]            {"url": ..., "fields": {...}}
     presign-put BUCKET KEY [--content-type T]         {"url": ...}
-    presign-get BUCKET KEY                            {"url": ...}
+    presign-get BUCKET KEY [--version-id V]           {"url": ...}
+    list-versions BUCKET KEY                          {"versions": [{"version_id", "size", "is_latest"}]}
 
 The endpoint is APIKIT_S3_URL (or --endpoint); the credentials are the dummy testing/testing,
 the region us-east-1, the addressing path-style (http://127.0.0.1:PORT/BUCKET/KEY). With
 --max-size the POST policy holds a content-length-range condition [0, N]; with
 --content-type the PUT must be sent with exactly that Content-Type (for real S3: moto checks
 neither; what it answers to chunked uploads is written down at S3Server in
-Tests/APIKitIntegrationTests/RealServers.swift).
+Tests/APIKitIntegrationTests/RealServers.swift). A --versioned bucket keeps every object stored
+under a key, one version per upload: list-versions lists them (newest first), and presign-get
+with --version-id fetches one.
 """
 
 import argparse
@@ -42,7 +45,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--endpoint", default=os.environ.get("APIKIT_S3_URL"))
     commands = parser.add_subparsers(dest="command", required=True)
-    commands.add_parser("create-bucket").add_argument("bucket")
+    create = commands.add_parser("create-bucket")
+    create.add_argument("bucket")
+    create.add_argument("--versioned", action="store_true")
     post = commands.add_parser("presign-post")
     post.add_argument("bucket")
     post.add_argument("key")
@@ -54,6 +59,10 @@ def main():
     get = commands.add_parser("presign-get")
     get.add_argument("bucket")
     get.add_argument("key")
+    get.add_argument("--version-id")
+    versions = commands.add_parser("list-versions")
+    versions.add_argument("bucket")
+    versions.add_argument("key")
     args = parser.parse_args()
     if not args.endpoint:
         parser.error("no endpoint: set APIKIT_S3_URL or pass --endpoint")
@@ -61,6 +70,8 @@ def main():
     s3 = client(args.endpoint)
     if args.command == "create-bucket":
         s3.create_bucket(Bucket=args.bucket)
+        if args.versioned:
+            s3.put_bucket_versioning(Bucket=args.bucket, VersioningConfiguration={"Status": "Enabled"})
         result = {"bucket": args.bucket}
     elif args.command == "presign-post":
         conditions = [["content-length-range", 0, args.max_size]] if args.max_size is not None else None
@@ -70,8 +81,16 @@ def main():
         if args.content_type:
             params["ContentType"] = args.content_type
         result = {"url": s3.generate_presigned_url("put_object", Params=params, ExpiresIn=EXPIRES)}
+    elif args.command == "list-versions":
+        listed = s3.list_object_versions(Bucket=args.bucket, Prefix=args.key).get("Versions", [])
+        result = {"versions": [
+            {"version_id": version["VersionId"], "size": version["Size"], "is_latest": version["IsLatest"]}
+            for version in listed if version["Key"] == args.key
+        ]}
     else:
         params = {"Bucket": args.bucket, "Key": args.key}
+        if args.version_id:
+            params["VersionId"] = args.version_id
         result = {"url": s3.generate_presigned_url("get_object", Params=params, ExpiresIn=EXPIRES)}
     json.dump(result, sys.stdout)
     sys.stdout.write("\n")
