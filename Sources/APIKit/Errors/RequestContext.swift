@@ -23,10 +23,20 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// What a resumable download that failed left behind, to resume it (see
     /// ``RequestError/downloadResumeData``). Not part of equality, like ``errorBody``.
     let downloadResumeData: DownloadResumeData?
+    /// Why the call ended without a retry its ``RetryPolicy`` called for; `nil` when no retry
+    /// was refused. Set on the outcome of a call whose policy's ``RetryBudget`` was spent. Not
+    /// part of equality, like the decoded error body: it tells how the call ended, not which
+    /// request this is.
+    ///
+    /// ```swift
+    /// if error.context.retryRefusal == .budgetExhausted { print("not retried: \(error)") }
+    /// ```
+    public let retryRefusal: RetryRefusal?
 
     init(
         requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1,
-        errorBody: (any Sendable)? = nil, downloadResumeData: DownloadResumeData? = nil
+        errorBody: (any Sendable)? = nil, downloadResumeData: DownloadResumeData? = nil,
+        retryRefusal: RetryRefusal? = nil
     ) {
         self.requestType = requestType
         self.method = method
@@ -35,34 +45,42 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
         self.attempts = attempts
         self.errorBody = errorBody
         self.downloadResumeData = downloadResumeData
+        self.retryRefusal = retryRefusal
     }
 
     /// The context with the final URL filled in.
     func with(url: URL?) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+            errorBody: errorBody, downloadResumeData: downloadResumeData, retryRefusal: retryRefusal)
     }
 
     /// The context with the number of attempts made.
     func with(attempts: Int) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+            errorBody: errorBody, downloadResumeData: downloadResumeData, retryRefusal: retryRefusal)
     }
 
     /// The context carrying a decoded error body.
     func with(errorBody: any Sendable) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+            errorBody: errorBody, downloadResumeData: downloadResumeData, retryRefusal: retryRefusal)
     }
 
     /// The context carrying what a failed resumable download left behind.
     func with(downloadResumeData: DownloadResumeData?) -> RequestContext {
         RequestContext(
             requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
-            errorBody: errorBody, downloadResumeData: downloadResumeData)
+            errorBody: errorBody, downloadResumeData: downloadResumeData, retryRefusal: retryRefusal)
+    }
+
+    /// The context noting that a retry was refused.
+    func with(retryRefusal: RetryRefusal?) -> RequestContext {
+        RequestContext(
+            requestType: requestType, method: method, url: url, declaredLocation: declaredLocation, attempts: attempts,
+            errorBody: errorBody, downloadResumeData: downloadResumeData, retryRefusal: retryRefusal)
     }
 
     /// Equal when type, method, URL, declared location and attempts are.
