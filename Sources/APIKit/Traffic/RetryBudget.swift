@@ -25,8 +25,10 @@
 /// let api = Session(retryPolicy: RetryPolicy(budget: RetryBudget()))
 /// do {
 ///     _ = try await UserRequest(id: 1).response(using: api)
-/// } catch let error as RequestError where error.context.retryRefusal == .budgetExhausted {
-///     print("the server is failing for everyone: \(error)")
+/// } catch let failure where failure.context.retryRefusal == .budgetExhausted {
+///     print("the server is failing for everyone: \(failure)")
+/// } catch {
+///     print(error)
 /// }
 /// ```
 ///

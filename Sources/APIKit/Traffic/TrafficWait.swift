@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let traffic = TrafficControl(maxCallsInFlightPerHost: 4) { wait in
-///     metrics.record(wait.duration, host: wait.host)
+///     print("\(wait.host): waited \(wait.duration)")
 /// }
 /// ```
 public struct TrafficWait: Sendable {
