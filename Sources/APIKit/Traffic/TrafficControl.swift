@@ -112,7 +112,7 @@ public final class TrafficControl: Interceptor {
         do {
             waited = try await queue.acquire(host)
         } catch {
-            onWait?(TrafficWait(host: host, context: context, duration: .zero, wasCancelled: true))
+            onWait?(TrafficWait(host: host, context: context, duration: error.waited, wasCancelled: true))
             throw RequestError.cancelled(context: context)
         }
         if let waited {

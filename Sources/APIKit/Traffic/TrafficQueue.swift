@@ -43,6 +43,11 @@ final class TrafficQueue: Sendable {
         var nextID: UInt64 = 0
     }
 
+    /// A call cancelled while it waited, and how long it had waited.
+    struct Cancelled: Error {
+        let waited: Duration
+    }
+
     /// Calls in flight in all; `nil` for no limit.
     let total: Int?
     /// Calls in flight per host; `nil` for no limit.
@@ -59,9 +64,9 @@ final class TrafficQueue: Sendable {
     /// Takes a slot for `host`, waiting for it when needed.
     ///
     /// - Returns: How long the call waited; `nil` when it took a slot at once.
-    /// - Throws: `CancellationError` when the task is cancelled while waiting; the call holds
-    ///   no slot then.
-    func acquire(_ host: String) async throws(CancellationError) -> Duration? {
+    /// - Throws: ``Cancelled`` when the task is cancelled while waiting; the call holds no slot
+    ///   then.
+    func acquire(_ host: String) async throws(Cancelled) -> Duration? {
         let id = state.withLock { state -> UInt64? in
             if admit(host, &state) { return nil }
             defer { state.nextID += 1 }
@@ -85,7 +90,7 @@ final class TrafficQueue: Sendable {
                 self.cancel(id, host: host)
             }
         } catch {
-            throw CancellationError()
+            throw Cancelled(waited: clock.elapsed() - start)
         }
         return clock.elapsed() - start
     }

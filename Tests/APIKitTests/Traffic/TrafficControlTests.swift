@@ -84,13 +84,15 @@ struct TrafficControlTests {
     func cancelWaitingTask() async throws {
         let transport = GateTransport()
         let waits = Locked<[TrafficWait]>([])
-        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock()) { wait in
+        let clock = ManualClock()
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: clock) { wait in
             waits.withLock { $0.append(wait) }
         }
         let session = Session(transport: transport, interceptors: [traffic])
         let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
         let cancelled = await Self.start("b", session: session, traffic: traffic, transport: transport)
         let last = await Self.start("c", session: session, traffic: traffic, transport: transport)
+        clock.advance(by: .seconds(1))
         cancelled.cancel()
         let error = try #require(await cancelled.value.errorValue)
         #expect(error.stage == .cancelled)
@@ -104,6 +106,7 @@ struct TrafficControlTests {
         let reported = waits.withLock { $0 }
         #expect(reported.map(\.wasCancelled).sorted { !$0 && $1 } == [false, true])
         #expect(reported.allSatisfy { $0.host == "api.example.test" })
+        #expect(reported.first { $0.wasCancelled }?.duration == .seconds(1))
     }
 
     @Test("Cancelling a waiting perform sends nothing and completes once, with cancelled")
