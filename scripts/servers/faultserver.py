@@ -23,6 +23,14 @@ Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path
     /swallow                reads the request and its whole body (every byte until the client
                             closes) and never answers (holds the socket 120 s): an upload to it
                             goes out whole and can only end by the client's cancellation
+    /traffic/limited?key=K&window=S
+                            the first request for K opens a window of S seconds (2 by default):
+                            429 with Retry-After: S (rounded up) inside it, 200 after
+    /traffic/slow?key=K&delay=S&status=N
+                            waits S seconds (0.2 by default), then answers N (200 by default)
+    /traffic/stats?key=K    JSON for K: "arrivals" (count), "inWindow" (arrivals inside the
+                            window, the opening one included), "maxConcurrent" (most requests
+                            in progress at once) and "statuses" (count per status answered)
     /ports?tag=T            a JSON list of the client ports of every connection whose request
                             carried ?tag=T (any path above), so a test can check that none of
                             its own sockets to this server is still open
@@ -44,6 +52,62 @@ import urllib.parse
 
 CLIENT_PORTS = {}
 CLIENT_PORTS_LOCK = threading.Lock()
+# /traffic/*: per key, arrivals and concurrency, and the window of /traffic/limited
+TRAFFIC = {}
+TRAFFIC_LOCK = threading.Lock()
+
+
+def traffic_entry(key):
+    return TRAFFIC.setdefault(key, {"arrivals": 0, "inWindow": 0, "current": 0, "maxConcurrent": 0,
+                                    "statuses": {}, "windowEnd": None})
+
+
+def send_status(conn, status, extra=b""):
+    reasons = {200: b"OK", 429: b"Too Many Requests", 503: b"Service Unavailable"}
+    body = b'{"ok":true}' if status == 200 else b""
+    conn.sendall(b"HTTP/1.1 %d %s\r\n%sContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                 % (status, reasons.get(status, b"Status"), extra, len(body), body))
+    conn.close()
+
+
+def traffic(conn, path, params):
+    key = params.get("key", "")
+    if path == "/traffic/stats":
+        with TRAFFIC_LOCK:
+            entry = dict(traffic_entry(key))
+        entry.pop("current")
+        entry.pop("windowEnd")
+        body = json.dumps(entry).encode()
+        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                     b"Connection: close\r\n\r\n%s" % (len(body), body))
+        conn.close()
+        return
+    now = time.monotonic()
+    with TRAFFIC_LOCK:
+        entry = traffic_entry(key)
+        entry["arrivals"] += 1
+        entry["current"] += 1
+        entry["maxConcurrent"] = max(entry["maxConcurrent"], entry["current"])
+        if path == "/traffic/limited":
+            window = float(params.get("window", "2"))
+            if entry["windowEnd"] is None:
+                entry["windowEnd"] = now + window
+            limited = now < entry["windowEnd"]
+            if limited:
+                entry["inWindow"] += 1
+    status, extra = 500, b""
+    try:
+        if path == "/traffic/limited":
+            status = 429 if limited else 200
+            extra = b"Retry-After: %d\r\n" % int(-(-window // 1)) if limited else b""
+        else:
+            time.sleep(float(params.get("delay", "0.2")))
+            status, extra = int(params.get("status", "200")), b""
+    finally:
+        with TRAFFIC_LOCK:
+            entry["current"] -= 1
+            entry["statuses"][str(status)] = entry["statuses"].get(str(status), 0) + 1
+    send_status(conn, status, extra)
 
 
 def read_request(conn):
@@ -79,7 +143,9 @@ def handle(conn, client_port):
         if "tag" in params and path != "/ports":
             with CLIENT_PORTS_LOCK:
                 CLIENT_PORTS.setdefault(params["tag"], []).append(client_port)
-        if path == "/ports":
+        if path.startswith("/traffic/"):
+            traffic(conn, path, params)
+        elif path == "/ports":
             with CLIENT_PORTS_LOCK:
                 body = json.dumps(CLIENT_PORTS.get(params.get("tag", ""), [])).encode()
             conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"

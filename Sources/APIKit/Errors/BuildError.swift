@@ -84,6 +84,10 @@ public enum BuildError: Error, Sendable {
     /// A ``RetryPolicy`` that cannot be followed: `maxAttempts` below 1, or a delay or factor
     /// that is negative, infinite or NaN. The associated text names the member and the value.
     case invalidRetryPolicy(String)
+    /// A ``TrafficControl`` whose settings cannot be followed: a limit below 1, or a
+    /// `maxPause` that is negative, infinite or NaN. The associated text names the setting and
+    /// the value.
+    case invalidTrafficControl(String)
 
     /// Why a value cannot fill a path segment.
     ///
@@ -154,7 +158,7 @@ public enum BuildError: Error, Sendable {
     /// The property the problem was found in, when there is one.
     public var fields: [String] {
         switch self {
-        case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy: []
+        case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy, .invalidTrafficControl: []
         case .framingHeader(_, .property(let field)): [field]
         case .framingHeader(_, .sessionDefaultHeaders): [Session.defaultHeadersField]
         case .framingHeader: []
@@ -217,6 +221,8 @@ extension BuildError: CustomStringConvertible {
             "timeout \(timeout) is not a positive, finite number of seconds"
         case .invalidRetryPolicy(let reason):
             "retry policy cannot be followed: \(reason)"
+        case .invalidTrafficControl(let reason):
+            "traffic control cannot be followed: \(reason)"
         }
     }
 }

@@ -24,7 +24,18 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     private struct LeftBehind: Sendable {
         var errorBody: (any Sendable)?
         var downloadResumeData: DownloadResumeData?
+        var retryRefusal: RetryRefusal?
     }
+
+    /// Why the call ended without a retry its ``RetryPolicy`` called for; `nil` when no retry
+    /// was refused. Set on the outcome of a call whose policy's ``RetryBudget`` was spent. Not
+    /// part of equality, like the decoded error body: it tells how the call ended, not which
+    /// request this is.
+    ///
+    /// ```swift
+    /// if error.context.retryRefusal == .budgetExhausted { print("not retried: \(error)") }
+    /// ```
+    public var retryRefusal: RetryRefusal? { leftBehind.value.retryRefusal }
 
     /// The payload an ``ErrorBodyDecoder`` read from a rejected response's body: what the server
     /// said, not which request this is.
@@ -59,6 +70,13 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     func with(errorBody: any Sendable) -> RequestContext {
         var context = self
         context.leftBehind.value.errorBody = errorBody
+        return context
+    }
+
+    /// The context noting that a retry was refused.
+    func with(retryRefusal: RetryRefusal?) -> RequestContext {
+        var context = self
+        context.leftBehind.value.retryRefusal = retryRefusal
         return context
     }
 

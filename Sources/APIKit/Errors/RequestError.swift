@@ -134,7 +134,8 @@ extension RequestError: LocalizedError, CustomStringConvertible {
     /// `<request>: <what failed>`, for example
     /// `POST https://api.example.com/v1/login (LoginRequest): server answered with status code 502 (0 body bytes)`.
     /// After retries, the text ends with the number of attempts: `… status code 503 (0 body
-    /// bytes) after 3 attempts`. A decoded ``errorBody`` is named by its type, never printed.
+    /// bytes) after 3 attempts`; after a retry refused by a ``RetryBudget``, `… (0 body bytes);
+    /// not retried: the host's retry budget is spent`. A decoded ``errorBody`` is named by its type, never printed.
     public var errorDescription: String? {
         description
     }
@@ -147,6 +148,9 @@ extension RequestError: LocalizedError, CustomStringConvertible {
         }
         if context.attempts > 1 {
             text += " after \(context.attempts) attempts"
+        }
+        if let refusal = context.retryRefusal {
+            text += "; not retried: \(refusal)"
         }
         return text
     }

@@ -83,8 +83,10 @@ final class RequestPipeline<R: Request>: Sendable {
     /// - Throws: ``BuildError/invalidRetryPolicy(_:)`` for a policy that cannot be followed.
     func chain(terminal: @escaping CallChain.Terminal) throws(RequestError) -> CallChain {
         var links: [any Interceptor] = []
+        var refusal: Locked<RetryRefusal?>?
         if let policy = try retryPolicy() {
-            links.append(RetryInterceptor(policy: policy, time: session.time))
+            refusal = policy.budget == nil ? nil : Locked(nil)
+            links.append(RetryInterceptor(policy: policy, time: session.time, refusal: refusal))
         }
         if let credentials = session.credentialStore?.storage {
             links.append(CredentialInterceptor(credentials: credentials))
@@ -94,9 +96,14 @@ final class RequestPipeline<R: Request>: Sendable {
             links.append(LoggingInterceptor(logger: logger, time: session.time))
         }
         let request = request
+        let refused = refusal
         return CallChain(
             links: links,
-            context: { url, attempts in request.initialContext.with(url: url).with(attempts: attempts) },
+            context: { url, attempts in
+                let context = request.initialContext.with(url: url).with(attempts: attempts)
+                guard let refused, let reason = refused.withLock({ $0 }) else { return context }
+                return context.with(retryRefusal: reason)
+            },
             rejection: { error, body, response, context in
                 R.responseValidationError(error, body: body, response: response, context: context)
             },

@@ -7,10 +7,19 @@
 /// announced end (``DownloadError/incompleteBody(received:expected:)``) is retried like a lost
 /// connection. A response not retried is returned as it is; the request's own status check runs
 /// after the chain.
+///
+/// With a ``RetryBudget``, the first attempt deposits, and each retry the policy calls for is
+/// withdrawn before its wait; a refused retry ends the call at once with the last outcome, the
+/// refusal noted in `refusal` (for the context of a response's outcome) and in the context of a
+/// failure. The budget is asked here, not by a link of its own: only this link knows that an
+/// outcome will be retried (the policy, the attempt count, the method), and a link further in
+/// would see the retry only after its wait.
 struct RetryInterceptor: Interceptor {
     let policy: RetryPolicy
     /// Where the waits and the current date come from.
     let time: any TimeSource
+    /// Where a refused retry is noted for the call's outcome; `nil` without a budget.
+    var refusal: Locked<RetryRefusal?>? = nil
 
     func intercept(
         _ urlRequest: URLRequest,
@@ -18,6 +27,8 @@ struct RetryInterceptor: Interceptor {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         var attempt = 1
+        let host = policy.budget == nil ? "" : urlRequest.url?.trafficHost ?? ""
+        policy.budget?.deposit(host)
         while true {
             let delay: TimeInterval
             do {
@@ -31,6 +42,11 @@ struct RetryInterceptor: Interceptor {
                 guard let seen = Self.transportOutcome(outcome),
                     let wait = policy.retryDelay(after: seen, method: context.method, attempt: attempt, now: time.now)
                 else { return try outcome.get() }
+                if let budget = policy.budget, !budget.withdraw(host) {
+                    refusal?.withLock { $0 = .budgetExhausted }
+                    return try outcome.mapError { $0.withContext($0.context.with(retryRefusal: .budgetExhausted)) }
+                        .get()
+                }
                 delay = wait
             }
             try await time.sleep(for: delay)

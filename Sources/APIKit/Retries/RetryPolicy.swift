@@ -28,7 +28,11 @@
 ///
 /// A request type may choose its own policy with ``Request/retryPolicy``; it wins over the
 /// session's. A policy that cannot be followed (``maxAttempts`` below 1, a negative or
-/// non-finite delay) fails the request with ``BuildError/invalidRetryPolicy(_:)``.
+/// non-finite delay, a ``RetryBudget`` with settings out of range) fails the request with
+/// ``BuildError/invalidRetryPolicy(_:)``.
+///
+/// With a ``budget``, retries are bounded per host to a share of recent first attempts, so
+/// that an outage does not multiply the traffic by ``maxAttempts``.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included; `1` means no retry.
     public var maxAttempts: Int
@@ -44,6 +48,17 @@ public struct RetryPolicy: Sendable {
     public var backoff: Backoff
     /// The longest `Retry-After` honoured, in seconds; a longer one is cut to this.
     public var maxRetryAfter: TimeInterval
+    /// Bounds the retries to a share of recent first attempts, per host; `nil` (the default)
+    /// retries every call the policy allows. With a budget, each first attempt deposits and each
+    /// retry withdraws; a retry the budget refuses is not made, and the call ends at once with
+    /// its last outcome, its context noting ``RetryRefusal/budgetExhausted``. See
+    /// ``RetryBudget``.
+    ///
+    /// ```swift
+    /// var policy = RetryPolicy()
+    /// policy.budget = RetryBudget(ratio: 0.1)
+    /// ```
+    public var budget: RetryBudget?
     /// Replaces the method, status code and `URLError` checks when set: returns whether the
     /// outcome of an attempt should be retried. ``maxAttempts`` still bounds the attempts, and
     /// a cancellation is never retried.
@@ -88,13 +103,16 @@ public struct RetryPolicy: Sendable {
     ///   - retryableURLErrorCodes: The transport failures retried.
     ///   - backoff: The delay before each retry without `Retry-After`.
     ///   - maxRetryAfter: The longest `Retry-After` honoured, in seconds.
+    ///   - budget: Bounds the retries to a share of recent first attempts, per host; `nil`
+    ///     (the default) for no bound but `maxAttempts`.
     public init(
         maxAttempts: Int = 3,
         retryableMethods: Set<HTTPMethod> = RetryPolicy.idempotentMethods,
         retryableStatusCodes: Set<Int> = RetryPolicy.transientStatusCodes,
         retryableURLErrorCodes: Set<URLError.Code> = RetryPolicy.transientURLErrorCodes,
         backoff: Backoff = Backoff(),
-        maxRetryAfter: TimeInterval = 60
+        maxRetryAfter: TimeInterval = 60,
+        budget: RetryBudget? = nil
     ) {
         self.maxAttempts = maxAttempts
         self.retryableMethods = retryableMethods
@@ -102,6 +120,7 @@ public struct RetryPolicy: Sendable {
         self.retryableURLErrorCodes = retryableURLErrorCodes
         self.backoff = backoff
         self.maxRetryAfter = maxRetryAfter
+        self.budget = budget
         self.shouldRetry = nil
     }
 
@@ -178,6 +197,7 @@ public struct RetryPolicy: Sendable {
             throw .invalidRetryPolicy("maxRetryAfter \(maxRetryAfter) is not a finite number of seconds ≥ 0")
         }
         try backoff.validate()
+        try budget?.validate()
     }
 
     /// Whether a transfer was cancelled (which a retry must never undo).

@@ -28,6 +28,10 @@
 /// credential once for all requests in flight (``credentialStore``) and decodes the API's
 /// error payloads (``errorBodyDecoder``):
 ///
+/// A ``TrafficControl`` in ``interceptors`` limits the calls in flight and pauses a host that
+/// answers `429` or `503` with `Retry-After`; a ``RetryBudget`` on the policy bounds retries
+/// during an outage.
+///
 /// ```swift
 /// let api = Session(
 ///     retryPolicy: RetryPolicy(),

@@ -1,0 +1,212 @@
+/// The state behind ``TrafficControl``: calls in flight, in all and per host, the calls waiting
+/// for each host in arrival order, and each host's pause.
+///
+/// A call is admitted when its host has no one waiting before it, is not paused, and both
+/// limits have room. Otherwise it waits in its host's queue, holding no slot, so a host that is
+/// full or paused never holds up another. When a slot frees or a pause ends, the waiting call
+/// admitted next is the one that arrived first among the heads of the hosts that can take one.
+final class TrafficQueue: Sendable {
+    private struct Waiter {
+        let id: UInt64
+        let continuation: CheckedContinuation<Void, any Error>
+    }
+
+    private struct Host {
+        var inFlight = 0
+        /// The calls waiting, oldest first; `head` is the first still waiting.
+        var waiting: [Waiter] = []
+        var head = 0
+        /// When the host's pause ends, on the clock.
+        var pausedUntil: Duration?
+        /// The end of the latest pause a timer was started for.
+        var timerEnd: Duration?
+
+        var hasWaiters: Bool { head < waiting.count }
+
+        var isIdle: Bool { inFlight == 0 && !hasWaiters && pausedUntil == nil && timerEnd == nil }
+
+        mutating func popHead() -> Waiter {
+            defer {
+                head += 1
+                if head == waiting.count {
+                    waiting.removeAll(keepingCapacity: true)
+                    head = 0
+                }
+            }
+            return waiting[head]
+        }
+    }
+
+    private struct State {
+        var hosts: [String: Host] = [:]
+        var inFlight = 0
+        var nextID: UInt64 = 0
+    }
+
+    /// A call cancelled while it waited, and how long it had waited.
+    struct Cancelled: Error {
+        let waited: Duration
+    }
+
+    /// Calls in flight in all; `nil` for no limit.
+    let total: Int?
+    /// Calls in flight per host; `nil` for no limit.
+    let perHost: Int?
+    let clock: TrafficClock
+    private let state = Locked(State())
+
+    init(total: Int?, perHost: Int?, clock: TrafficClock) {
+        self.total = total
+        self.perHost = perHost
+        self.clock = clock
+    }
+
+    /// Takes a slot for `host`, waiting for it when needed.
+    ///
+    /// - Returns: How long the call waited; `nil` when it took a slot at once.
+    /// - Throws: ``Cancelled`` when the task is cancelled while waiting; the call holds no slot
+    ///   then.
+    func acquire(_ host: String) async throws(Cancelled) -> Duration? {
+        let id = state.withLock { state -> UInt64? in
+            if admit(host, &state) { return nil }
+            defer { state.nextID += 1 }
+            return state.nextID
+        }
+        guard let id else { return nil }
+        let start = clock.elapsed()
+        do {
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let now = state.withLock { state -> Result<Void, any Error>? in
+                        if Task.isCancelled { return .failure(CancellationError()) }
+                        // the state may have changed since the first look
+                        if admit(host, &state) { return .success(()) }
+                        state.hosts[host, default: Host()].waiting.append(Waiter(id: id, continuation: continuation))
+                        return nil
+                    }
+                    if let now { continuation.resume(with: now) }
+                }
+            } onCancel: {
+                self.cancel(id, host: host)
+            }
+        } catch {
+            throw Cancelled(waited: clock.elapsed() - start)
+        }
+        return clock.elapsed() - start
+    }
+
+    /// Gives back the slot of a call to `host`, and admits the waiting calls that can go.
+    func release(_ host: String) {
+        let admitted = state.withLock { state -> [Waiter] in
+            state.inFlight -= 1
+            state.hosts[host]?.inFlight -= 1
+            if state.hosts[host]?.isIdle == true { state.hosts[host] = nil }
+            return pump(&state)
+        }
+        for waiter in admitted { waiter.continuation.resume() }
+    }
+
+    /// Holds every call to `host` until `length` has passed (or a longer pause already set
+    /// ends); calls in flight go on.
+    func pause(_ host: String, for length: Duration) {
+        let end = clock.elapsed() + length
+        let startTimer = state.withLock { state -> Bool in
+            var entry = state.hosts[host, default: Host()]
+            entry.pausedUntil = max(entry.pausedUntil ?? end, end)
+            let armed = entry.timerEnd.map { $0 >= end } ?? false
+            if !armed { entry.timerEnd = end }
+            state.hosts[host] = entry
+            return !armed
+        }
+        guard startTimer else { return }
+        Task { [clock] in
+            try? await clock.sleep(end)
+            self.pauseTimerFired(host, end: end)
+        }
+    }
+
+    /// The number of calls waiting, all hosts together.
+    var waitingCount: Int {
+        state.withLock { state in state.hosts.values.reduce(0) { $0 + $1.waiting.count - $1.head } }
+    }
+
+    /// The number of calls in flight, all hosts together.
+    var inFlightCount: Int {
+        state.withLock { $0.inFlight }
+    }
+
+    private func pauseTimerFired(_ host: String, end: Duration) {
+        let admitted = state.withLock { state -> [Waiter] in
+            if state.hosts[host]?.timerEnd == end { state.hosts[host]?.timerEnd = nil }
+            let waiters = pump(&state)
+            if state.hosts[host]?.isIdle == true { state.hosts[host] = nil }
+            return waiters
+        }
+        for waiter in admitted { waiter.continuation.resume() }
+    }
+
+    private func cancel(_ id: UInt64, host: String) {
+        let (cancelled, admitted) = state.withLock { state -> (Waiter?, [Waiter]) in
+            guard var entry = state.hosts[host],
+                let index = entry.waiting[entry.head...].firstIndex(where: { $0.id == id })
+            else { return (nil, []) }
+            let waiter = entry.waiting.remove(at: index)
+            if entry.head == entry.waiting.count {
+                entry.waiting.removeAll(keepingCapacity: true)
+                entry.head = 0
+            }
+            state.hosts[host] = entry
+            return (waiter, pump(&state))
+        }
+        cancelled?.continuation.resume(throwing: CancellationError())
+        for waiter in admitted { waiter.continuation.resume() }
+    }
+
+    /// Whether `host` can take a call now: nobody waiting before it, no pause (one that has
+    /// passed is cleared), room in both limits. Takes the slot when it can.
+    private func admit(_ host: String, _ state: inout State) -> Bool {
+        if let total, state.inFlight >= total { return false }
+        guard var entry = state.hosts[host] else {
+            state.hosts[host] = Host(inFlight: 1)
+            state.inFlight += 1
+            return true
+        }
+        guard !entry.hasWaiters, isOpen(&entry) else { return false }
+        if let perHost, entry.inFlight >= perHost { return false }
+        entry.inFlight += 1
+        state.hosts[host] = entry
+        state.inFlight += 1
+        return true
+    }
+
+    /// Whether `entry` is not paused; clears a pause that has passed.
+    private func isOpen(_ entry: inout Host) -> Bool {
+        guard let end = entry.pausedUntil else { return true }
+        guard clock.elapsed() >= end else { return false }
+        entry.pausedUntil = nil
+        return true
+    }
+
+    /// Admits waiting calls while some can go: each time the oldest head of a host that can
+    /// take a call. Returns them, to resume outside the lock.
+    private func pump(_ state: inout State) -> [Waiter] {
+        var admitted: [Waiter] = []
+        while total.map({ state.inFlight < $0 }) ?? true {
+            var next: (host: String, id: UInt64)?
+            for (name, var entry) in state.hosts where entry.hasWaiters {
+                let wasPaused = entry.pausedUntil != nil
+                guard isOpen(&entry) else { continue }
+                if wasPaused { state.hosts[name] = entry }
+                if let perHost, entry.inFlight >= perHost { continue }
+                let id = entry.waiting[entry.head].id
+                if next.map({ id < $0.id }) ?? true { next = (name, id) }
+            }
+            guard let next, var entry = state.hosts[next.host] else { break }
+            admitted.append(entry.popHead())
+            entry.inFlight += 1
+            state.hosts[next.host] = entry
+            state.inFlight += 1
+        }
+        return admitted
+    }
+}

@@ -1,0 +1,197 @@
+import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import APIKit
+
+@Suite("Traffic control: limits with a queue, in arrival order, per host")
+struct TrafficControlTests {
+    /// Starts a call of `TextRequest(path:)` to `base` and waits until it is either sent or
+    /// waiting, so that the calls of a test reach the queue in the order they are started.
+    private static func start(
+        _ path: String, base: URL = stubBase, session: Session, traffic: TrafficControl, transport: GateTransport
+    ) async -> Task<Result<String, RequestError>, Never> {
+        let before = transport.arrivals.count + traffic.waitingCount
+        let task = Task { await TextRequest(base: base, path: path).result(session: session) }
+        #expect(await eventually { transport.arrivals.count + traffic.waitingCount > before })
+        return task
+    }
+
+    @Test("Calls over the per-host limit are sent one by one in the order they came")
+    func fifoPerHost() async throws {
+        let transport = GateTransport()
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
+        let session = Session(transport: transport, interceptors: [traffic])
+        var tasks: [Task<Result<String, RequestError>, Never>] = []
+        for path in ["a", "b", "c", "d"] {
+            tasks.append(await Self.start(path, session: session, traffic: traffic, transport: transport))
+        }
+        #expect(transport.paths == ["a"])
+        #expect(traffic.waitingCount == 3)
+        for sent in 1...4 {
+            #expect(await transport.waitForHeld(1))
+            #expect(transport.arrivals.count == sent, "one call in flight at a time")
+            transport.answer()
+        }
+        for task in tasks { #expect(try await task.value.get() == "ok") }
+        #expect(transport.paths == ["a", "b", "c", "d"])
+    }
+
+    @Test("A full host does not hold up calls to another host")
+    func hostsAreIndependent() async throws {
+        let transport = GateTransport()
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
+        let queued = await Self.start("b", session: session, traffic: traffic, transport: transport)
+        let other = await Self.start("x", base: otherBase, session: session, traffic: traffic, transport: transport)
+        #expect(transport.paths == ["a", "x"])
+        transport.answer(host: "other.example.test")
+        #expect(try await other.value.get() == "ok")
+        #expect(traffic.waitingCount == 1)
+        transport.answer()
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        #expect(try await first.value.get() == "ok")
+        #expect(try await queued.value.get() == "ok")
+        #expect(transport.paths == ["a", "x", "b"])
+    }
+
+    @Test("Under the global limit, the call that came first goes first, whatever its host")
+    func globalLimitInArrivalOrder() async throws {
+        let transport = GateTransport()
+        let traffic = TrafficControl(maxCallsInFlight: 2, clock: ManualClock())
+        let session = Session(transport: transport, interceptors: [traffic])
+        let a1 = await Self.start("a1", session: session, traffic: traffic, transport: transport)
+        let a2 = await Self.start("a2", session: session, traffic: traffic, transport: transport)
+        let x1 = await Self.start("x1", base: otherBase, session: session, traffic: traffic, transport: transport)
+        let a3 = await Self.start("a3", session: session, traffic: traffic, transport: transport)
+        #expect(transport.paths == ["a1", "a2"])
+        transport.answer()
+        #expect(await eventually { transport.arrivals.count == 3 })
+        #expect(transport.paths == ["a1", "a2", "x1"])
+        transport.answer()
+        #expect(await eventually { transport.arrivals.count == 4 })
+        #expect(transport.paths == ["a1", "a2", "x1", "a3"])
+        transport.answer()
+        transport.answer()
+        for task in [a1, a2, x1, a3] { #expect(try await task.value.get() == "ok") }
+        #expect(traffic.queue.inFlightCount == 0)
+    }
+
+    @Test("Cancelling a waiting call sends nothing and frees its place in the queue")
+    func cancelWaitingTask() async throws {
+        let transport = GateTransport()
+        let waits = Locked<[TrafficWait]>([])
+        let clock = ManualClock()
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: clock) { wait in
+            waits.withLock { $0.append(wait) }
+        }
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
+        let cancelled = await Self.start("b", session: session, traffic: traffic, transport: transport)
+        let last = await Self.start("c", session: session, traffic: traffic, transport: transport)
+        clock.advance(by: .seconds(1))
+        cancelled.cancel()
+        let error = try #require(await cancelled.value.errorValue)
+        #expect(error.stage == .cancelled)
+        #expect(traffic.waitingCount == 1)
+        transport.answer()
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        #expect(try await first.value.get() == "ok")
+        #expect(try await last.value.get() == "ok")
+        #expect(transport.paths == ["a", "c"], "the cancelled call was never sent")
+        let reported = waits.withLock { $0 }
+        #expect(reported.map(\.wasCancelled).sorted { !$0 && $1 } == [false, true])
+        #expect(reported.allSatisfy { $0.host == "api.example.test" })
+        #expect(reported.first { $0.wasCancelled }?.duration == .seconds(1))
+    }
+
+    @Test("Cancelling a waiting perform sends nothing and completes once, with cancelled")
+    func cancelWaitingPerform() async throws {
+        let transport = GateTransport()
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
+        let completions = Locked(0)
+        let probe = CompletionProbe<Result<String, RequestError>>()
+        let handle = TextRequest(path: "b").perform(using: session) { result in
+            completions.withLock { $0 += 1 }
+            probe.record(result)
+        }
+        #expect(await traffic.waitForWaiting(1))
+        handle.cancel()
+        let outcome = try #require(await probe.first())
+        #expect(outcome.errorValue?.stage == .cancelled)
+        #expect(await eventually { traffic.waitingCount == 0 })
+        transport.answer()
+        #expect(try await first.value.get() == "ok")
+        #expect(completions.withLock { $0 } == 1)
+        #expect(transport.paths == ["a"])
+        #expect(traffic.queue.inFlightCount == 0)
+    }
+
+    @Test("A call that waited is reported with the time it waited on the clock; one that did not is not")
+    func waitIsReported() async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let waits = Locked<[TrafficWait]>([])
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: clock) { wait in
+            waits.withLock { $0.append(wait) }
+        }
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
+        let second = await Self.start("b", session: session, traffic: traffic, transport: transport)
+        clock.advance(by: .seconds(3))
+        transport.answer()
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        _ = await (first.value, second.value)
+        let reported = waits.withLock { $0 }
+        #expect(reported.count == 1)
+        #expect(reported.first?.duration == .seconds(3))
+        #expect(reported.first?.context.url?.lastPathComponent == "b")
+        #expect(reported.first?.wasCancelled == false)
+    }
+
+    @Test("Without limits nothing waits, and the slots are given back after failures too")
+    func noLimitByDefault() async throws {
+        let transport = GateTransport()
+        let traffic = TrafficControl(clock: ManualClock())
+        let session = Session(transport: transport, interceptors: [traffic])
+        var tasks: [Task<Result<String, RequestError>, Never>] = []
+        for index in 0..<20 {
+            tasks.append(Task { await TextRequest(path: "p\(index)").result(session: session) })
+        }
+        #expect(await transport.waitForHeld(20))
+        #expect(traffic.waitingCount == 0)
+        for _ in 0..<10 { transport.answer() }
+        for _ in 0..<10 { transport.answer(status: 500) }
+        for task in tasks { _ = await task.value }
+        #expect(traffic.queue.inFlightCount == 0)
+    }
+
+    @Test(
+        "Settings that cannot be followed fail the call with a build error naming them; nothing is sent",
+        arguments: [
+            (TrafficControl(maxCallsInFlight: 0, clock: ManualClock()), "maxCallsInFlight 0"),
+            (TrafficControl(maxCallsInFlightPerHost: -2, clock: ManualClock()), "maxCallsInFlightPerHost -2"),
+            (TrafficControl(maxPause: .nan, clock: ManualClock()), "maxPause nan"),
+            (TrafficControl(maxPause: -1, clock: ManualClock()), "maxPause -1.0"),
+            (TrafficControl(maxPause: .infinity, clock: ManualClock()), "maxPause inf"),
+        ])
+    func invalidSettings(traffic: TrafficControl, named: String) async throws {
+        let transport = GateTransport()
+        let session = Session(transport: transport, interceptors: [traffic])
+        let error = try #require(await TextRequest().result(session: session).errorValue)
+        guard case .buildFailed(.invalidTrafficControl(let reason), _) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(reason.hasPrefix(named))
+        #expect(error.description.contains("traffic control cannot be followed: \(named)"))
+        #expect(transport.arrivals.isEmpty)
+    }
+}

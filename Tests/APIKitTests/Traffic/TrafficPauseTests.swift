@@ -1,0 +1,169 @@
+import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import APIKit
+
+@Suite("Traffic control: a Retry-After pauses the whole host")
+struct TrafficPauseTests {
+    /// A call to `path` on `base`, started and awaited in a task.
+    private static func call(_ path: String, base: URL = stubBase, session: Session)
+        -> Task<Result<String, RequestError>, Never>
+    {
+        Task { await TextRequest(base: base, path: path).result(session: session) }
+    }
+
+    /// Waits until the pause's timer sleeps on `clock`.
+    private static func paused(_ clock: ManualClock) async -> Bool {
+        await eventually { clock.sleeperCount > 0 }
+    }
+
+    @Test(
+        "A 429 or 503 with Retry-After holds new and waiting calls to the host until the time has passed",
+        arguments: [429, 503])
+    func pauseHoldsNewAndQueuedCalls(status: Int) async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: clock)
+        let session = Session(transport: transport, interceptors: [traffic])
+        let limited = Self.call("limited", session: session)
+        #expect(await transport.waitForHeld(1))
+        let queued = Self.call("queued", session: session)
+        #expect(await traffic.waitForWaiting(1))
+        transport.answer(status: status, headers: ["Retry-After": "2"])
+        #expect(try #require(await limited.value.errorValue).statusCode == status)
+        #expect(await Self.paused(clock))
+        let new = Self.call("new", session: session)
+        let other = Self.call("other", base: otherBase, session: session)
+        #expect(await traffic.waitForWaiting(2))
+        #expect(await transport.waitForHeld(1), "another host is not paused")
+        transport.answer(host: "other.example.test")
+        #expect(try await other.value.get() == "ok")
+
+        clock.advance(by: .milliseconds(1_999))
+        #expect(traffic.waitingCount == 2)
+        #expect(transport.paths == ["limited", "other"], "nothing sent to the host during the pause")
+
+        clock.advance(by: .milliseconds(1))
+        for sent in ["queued", "new"] {
+            #expect(await transport.waitForHeld(1))
+            #expect(transport.paths.last == sent, "the waiting call first, then the new one")
+            transport.answer()
+        }
+        #expect(try await queued.value.get() == "ok")
+        #expect(try await new.value.get() == "ok")
+    }
+
+    @Test("The retry of the call that got the 429 waits for the pause too, and only once")
+    func retryWaitsForPause() async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let traffic = TrafficControl(clock: clock)
+        // The retry link's own wait returns at once: the retry reaches the pause early.
+        let waits = WaitRecorder()
+        let policy = RetryPolicy(maxAttempts: 2)
+        let session = Session(transport: transport, interceptors: [traffic], retryPolicy: policy).timed(by: waits)
+        let call = Self.call("retried", session: session)
+        #expect(await transport.waitForHeld(1))
+        transport.answer(status: 429, headers: ["Retry-After": "2"])
+        #expect(await traffic.waitForWaiting(1), "the retry waits for the pause")
+        #expect(waits.recorded == [2], "the retry link waited the Retry-After on its own clock")
+        clock.advance(by: .seconds(1))
+        #expect(transport.arrivals.count == 1)
+        clock.advance(by: .seconds(1))
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        #expect(try await call.value.get() == "ok")
+        #expect(transport.paths == ["retried", "retried"])
+    }
+
+    @Test("A Retry-After longer than maxPause pauses for maxPause; an HTTP date is read too")
+    func pauseIsCapped() async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let traffic = TrafficControl(maxPause: 5, clock: clock)
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = Self.call("first", session: session)
+        #expect(await transport.waitForHeld(1))
+        let date = Date().addingTimeInterval(3_600)
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        transport.answer(status: 503, headers: ["Retry-After": formatter.string(from: date)])
+        _ = await first.value
+        #expect(await Self.paused(clock))
+        #expect(clock.deadlines == [.seconds(5)])
+        let second = Self.call("second", session: session)
+        #expect(await traffic.waitForWaiting(1))
+        clock.advance(by: .seconds(5))
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        #expect(try await second.value.get() == "ok")
+    }
+
+    @Test("A later Retry-After extends the pause; an earlier one does not shorten it")
+    func pauseExtends() async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let traffic = TrafficControl(clock: clock)
+        let session = Session(transport: transport, interceptors: [traffic])
+        let one = Self.call("one", session: session)
+        let two = Self.call("two", session: session)
+        #expect(await transport.waitForHeld(2))
+        transport.answer(status: 429, headers: ["Retry-After": "4"])
+        transport.answer(status: 429, headers: ["Retry-After": "1"])
+        _ = await (one.value, two.value)
+        let three = Self.call("three", session: session)
+        #expect(await traffic.waitForWaiting(1))
+        clock.advance(by: .seconds(3))
+        #expect(await eventually { clock.sleeperCount == 1 })
+        #expect(traffic.waitingCount == 1, "still paused after the shorter Retry-After")
+        clock.advance(by: .seconds(1))
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        #expect(try await three.value.get() == "ok")
+    }
+
+    @Test(
+        "No pause without Retry-After, for other statuses, or with maxPause 0",
+        arguments: [
+            (429, [:], 60.0), (500, ["Retry-After": "5"], 60.0), (429, ["Retry-After": "5"], 0.0),
+            (503, ["Retry-After": "soon"], 60.0),
+        ] as [(Int, [String: String], Double)])
+    func noPause(status: Int, headers: [String: String], maxPause: Double) async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let traffic = TrafficControl(maxPause: maxPause, clock: clock)
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = Self.call("first", session: session)
+        #expect(await transport.waitForHeld(1))
+        transport.answer(status: status, headers: headers)
+        _ = await first.value
+        let second = Self.call("second", session: session)
+        #expect(await transport.waitForHeld(1))
+        transport.answer()
+        #expect(try await second.value.get() == "ok")
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("Cancelling a call held by a pause sends nothing")
+    func cancelDuringPause() async throws {
+        let transport = GateTransport()
+        let clock = ManualClock()
+        let traffic = TrafficControl(clock: clock)
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = Self.call("first", session: session)
+        #expect(await transport.waitForHeld(1))
+        transport.answer(status: 429, headers: ["Retry-After": "2"])
+        _ = await first.value
+        let held = Self.call("held", session: session)
+        #expect(await traffic.waitForWaiting(1))
+        held.cancel()
+        #expect(await held.value.errorValue?.stage == .cancelled)
+        clock.advance(by: .seconds(2))
+        #expect(await eventually { clock.sleeperCount == 0 })
+        #expect(transport.paths == ["first"])
+    }
+}

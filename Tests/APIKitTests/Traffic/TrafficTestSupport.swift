@@ -1,0 +1,78 @@
+import APIKitTestSupport
+import Foundation
+
+@testable import APIKit
+
+/// A transport that holds every send until the test answers it, and keeps the URL of every
+/// request it was sent, in order.
+final class GateTransport: Transport {
+    private struct Held {
+        let url: URL
+        let answer: @Sendable (Int, [String: String]) -> Void
+    }
+
+    private let state = Locked<(held: [Held], arrivals: [URL])>(([], []))
+
+    /// The URLs sent, in arrival order.
+    var arrivals: [URL] { state.withLock { $0.arrivals } }
+    /// The paths sent (last component), in arrival order.
+    var paths: [String] { arrivals.map(\.lastPathComponent) }
+    var heldCount: Int { state.withLock { $0.held.count } }
+
+    func send(
+        _ request: URLRequest,
+        progress: ProgressHandler?,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let url = request.url!
+        let answered = Locked(false)
+        let answer: @Sendable (Result<TransportResponse, any Error>) -> Void = { result in
+            guard
+                answered.withLock({ done in
+                    defer { done = true }; return !done
+                })
+            else { return }
+            completion(result)
+        }
+        state.withLock { state in
+            state.arrivals.append(url)
+            state.held.append(
+                Held(url: url) { status, headers in
+                    let head = HTTPURLResponse(
+                        url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+                    answer(.success(TransportResponse(data: Data("ok".utf8), urlResponse: head)))
+                })
+        }
+        return GateTask { answer(.failure(URLError(.cancelled))) }
+    }
+
+    /// Waits until `count` sends are held at once.
+    func waitForHeld(_ count: Int) async -> Bool {
+        await eventually { self.heldCount >= count }
+    }
+
+    /// Answers the oldest held send (to `host`, when given).
+    func answer(host: String? = nil, status: Int = 200, headers: [String: String] = [:]) {
+        let held = state.withLock { state -> Held? in
+            guard let index = state.held.firstIndex(where: { host == nil || $0.url.host == host }) else { return nil }
+            return state.held.remove(at: index)
+        }
+        held?.answer(status, headers)
+    }
+
+    private struct GateTask: TransportTask {
+        let onCancel: @Sendable () -> Void
+        func cancel() { onCancel() }
+    }
+}
+
+let otherBase = URL(string: "https://other.example.test/v1")!
+
+extension TrafficControl {
+    /// The calls waiting, all hosts together.
+    var waitingCount: Int { queue.waitingCount }
+    /// Waits until `count` calls wait in the queue.
+    func waitForWaiting(_ count: Int) async -> Bool {
+        await eventually { self.waitingCount >= count }
+    }
+}
