@@ -12,6 +12,8 @@
 # and the JSON decode's share of them. Uses the server at APIKIT_BENCH_URL, or starts nginx as
 # scripts/benchmark.sh does. Installs valgrind (and nginx) with apt-get when missing and root.
 # APIKIT_E2E_COUNTS_REUSE=1 summarises the last run's profiles (.build-bench/e2e-counts/) again.
+# APIKIT_E2E_SIDES="session traffic" compares `perform(using:)` through a Session without and with
+# a TrafficControl whose limits are never reached (default: "apikit raw").
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 PACKAGE="$ROOT/Benchmarks/EndToEndCounts"
@@ -44,7 +46,7 @@ printf '| case | side | whole process | JSON decode |\n'
 printf '| --- | --- | --: | --: |\n'
 for shape in "50 in flight:2:6:50" "sequential:20:60:1"; do
     IFS=: read -r name low high inflight <<<"$shape"
-    for side in apikit raw; do
+    for side in ${APIKIT_E2E_SIDES:-apikit raw}; do
         python3 - "$name" "$side" "$(profile "$side" "$low" "$inflight")" "$(profile "$side" "$high" "$inflight")" \
             $(((high - low) * inflight)) <<'PY'
 import re, sys

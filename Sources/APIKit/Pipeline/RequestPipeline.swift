@@ -97,10 +97,13 @@ final class RequestPipeline<R: Request>: Sendable {
         }
         let request = request
         let refused = refusal
+        // Every link gets a context on every pass: describe the request type and redact the base
+        // once. Without links the context is made only for an error.
+        let initial = links.isEmpty ? nil : request.initialContext
         return CallChain(
             links: links,
             context: { url, attempts in
-                let context = request.initialContext.with(url: url).with(attempts: attempts)
+                let context = (initial ?? request.initialContext).with(url: url).with(attempts: attempts)
                 guard let refused, let reason = refused.withLock({ $0 }) else { return context }
                 return context.with(retryRefusal: reason)
             },

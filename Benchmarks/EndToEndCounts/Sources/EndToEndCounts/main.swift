@@ -1,29 +1,43 @@
-// EndToEndCounts apikit|raw BATCHES [IN_FLIGHT]
+// EndToEndCounts apikit|raw|session|traffic BATCHES [IN_FLIGHT]
 //
 // Sends one warm-up batch, then BATCHES batches of IN_FLIGHT (default 50) requests
-// started together, each batch waited for, to the server at APIKIT_BENCH_URL. Both
-// sides are the end-to-end benchmarks' own (EndToEndFixtures.swift, linked here): the
-// same request, the same hand-written client (status check, decoding into `Feed` with
-// one shared `JSONDecoder`) and the same session.
+// started together, each batch waited for, to the server at APIKIT_BENCH_URL. The
+// apikit and raw sides are the end-to-end benchmarks' own (EndToEndFixtures.swift, linked
+// here): the same request, the same hand-written client (status check, decoding into `Feed`
+// with one shared `JSONDecoder`) and the same session. `session` sends the request with
+// `perform(using:)` through a `Session` over a `URLSessionTransport` of the same
+// configuration; `traffic` does the same with a `TrafficControl` whose limits are never
+// reached in the session's interceptors: the two differ by what that link costs.
 
 import APIKit
 import Dispatch
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["apikit", "raw"].contains(arguments[1]), let batches = Int(arguments[2]),
+guard arguments.count >= 3, ["apikit", "raw", "session", "traffic"].contains(arguments[1]),
+    let batches = Int(arguments[2]),
     let base = ProcessInfo.processInfo.environment["APIKIT_BENCH_URL"]
 else {
-    FileHandle.standardError.write(Data("usage: APIKIT_BENCH_URL=http://... EndToEndCounts apikit|raw BATCHES [IN_FLIGHT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: APIKIT_BENCH_URL=http://... EndToEndCounts apikit|raw|session|traffic BATCHES [IN_FLIGHT]\n".utf8))
     exit(2)
 }
-let useAPIKit = arguments[1] == "apikit"
+let side = arguments[1]
 let inFlight = arguments.count > 3 ? Int(arguments[3]) ?? 50 : 50
 
 let session = endToEndSession
+let apiSession = Session(
+    transport: URLSessionTransport(configuration: endToEndConfiguration()),
+    interceptors: side == "traffic" ? [TrafficControl(maxCallsInFlight: 100_000, maxCallsInFlightPerHost: 100_000)] : []
+)
 
 func send(_ done: @escaping @Sendable () -> Void) {
     let request = ItemsRequest(base: URL(string: base)!)
-    if useAPIKit {
+    if side == "session" || side == "traffic" {
+        request.perform(using: apiSession) { result in
+            guard case .success(let feed) = result else { fatalError("request failed: \(result)") }
+            precondition(!feed.users.isEmpty)
+            done()
+        }
+    } else if side == "apikit" {
         request.perform(session: session) { result in
             guard case .success(let feed) = result else { fatalError("request failed: \(result)") }
             precondition(!feed.users.isEmpty)
