@@ -30,12 +30,13 @@ private func corelibsFiles() -> Set<String> {
     return Set(names.filter { $0.hasSuffix(".tmp") && UUID(uuidString: String($0.dropLast(4))) != nil })
 }
 
-/// Which of the corelibs files that appeared since `before` are still there after up to 10 s:
+/// Which of the corelibs files that appeared since `before` are still there after up to 60 s:
 /// one of a transfer still in flight elsewhere (another test, another process) is moved away
-/// when that transfer ends; one that was leaked stays.
+/// when that transfer ends — on a busy machine, with the suites running side by side, that can
+/// take more than 10 s; one that was leaked stays.
 private func leakedCorelibsFiles(since before: Set<String>) async throws -> Set<String> {
     var left = corelibsFiles().subtracting(before)
-    for _ in 0..<100 where !left.isEmpty {
+    for _ in 0..<600 where !left.isEmpty {
         try await Task.sleep(nanoseconds: 100_000_000)
         left.formIntersection(corelibsFiles())
     }
