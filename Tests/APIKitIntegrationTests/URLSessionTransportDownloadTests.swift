@@ -43,6 +43,23 @@ private func leakedCorelibsFiles(since before: Set<String>) async throws -> Set<
     return left
 }
 
+/// Expects that no corelibs file that appeared since `before` is left (see
+/// ``leakedCorelibsFiles(since:)``); a failure names each file left, its size and its age, to
+/// tell a leak of this test's from another transfer's file.
+private func expectNoLeakedCorelibsFiles(
+    since before: Set<String>, sourceLocation: SourceLocation = #_sourceLocation
+) async throws {
+    let leaked = try await leakedCorelibsFiles(since: before)
+    let described = leaked.sorted().map { name -> String in
+        let path = (NSTemporaryDirectory() as NSString).appendingPathComponent(name)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        let size = attributes?[.size] as? Int ?? -1
+        let age = (attributes?[.modificationDate] as? Date).map { -$0.timeIntervalSinceNow } ?? -1
+        return "\(name): \(size) bytes, written \(Int(age)) s ago"
+    }
+    #expect(leaked.isEmpty, "corelibs files left: \(described)", sourceLocation: sourceLocation)
+}
+
 /// Whether a corelibs file that was not there `before` has bytes in it within 10 s.
 private func firstWrittenCorelibsFile(since before: Set<String>) async throws -> Bool {
     for _ in 0..<1_000 {
@@ -115,7 +132,7 @@ struct URLSessionTransportDownloadTests {
             try await Task.sleep(nanoseconds: 20_000_000)
             #expect(calls.value == 1)
         }
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
     }
 
     @Test("cancelled mid-body: one completion with cancelled, nothing at the destination, no temporary file anywhere")
@@ -147,7 +164,7 @@ struct URLSessionTransportDownloadTests {
             return
         }
         #expect(try scratch.names().isEmpty)
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
         #expect(calls.value == 1)
     }
 
@@ -181,7 +198,7 @@ struct URLSessionTransportDownloadTests {
             #expect(calls.value == 1)
         }
         #expect(try scratch.names().allSatisfy { !$0.hasPrefix(".") })
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
     }
 
     @Test("cancelled after its first chunk was written but before the busy delegate queue reported it: no file left")
@@ -247,7 +264,7 @@ struct URLSessionTransportDownloadTests {
             return
         }
         #expect(try scratch.names() == ["blocker.bin"])
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
     }
 
     @Test("a 4xx: the error body, read from the download task's file, decoded; no file anywhere")
@@ -264,7 +281,7 @@ struct URLSessionTransportDownloadTests {
         #expect(error?.statusCode == 409)
         #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 409, error: "Conflict"))
         #expect(try scratch.names().isEmpty)
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
     }
 
     @Test("a request with a file body goes through the stream-based download, its body sent with Content-Length")
@@ -302,7 +319,7 @@ struct URLSessionTransportDownloadFaultTests {
             #expect(error?.stage == .transport, "\(path): \(String(describing: error))")
             #expect(try scratch.names().isEmpty, "\(path)")
         }
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
     }
 
     @Test("a RetryPolicy retries a download cut off mid-body; every attempt's files are gone")
@@ -321,6 +338,6 @@ struct URLSessionTransportDownloadFaultTests {
         #expect(error?.stage == .transport)
         #expect(waits.value.count == 2)
         #expect(try scratch.names().isEmpty)
-        #expect(try await leakedCorelibsFiles(since: before) == [])
+        try await expectNoLeakedCorelibsFiles(since: before)
     }
 }
