@@ -5,9 +5,9 @@ import Foundation
 /// global queue — never the thread that started the call, and never a thread of Swift's
 /// cooperative pool, where a completion that blocks would hold up other tasks.
 ///
-/// ``run(_:deliver:)`` starts the call's task in the caller's thread (the transfer starts
-/// there, as a data task's would), and the task continues on this queue when the transport
-/// answers: the response stages and the completion then run where the task already is, with
+/// ``run(startingInCaller:_:deliver:)`` starts the call's task in the caller's thread (the
+/// transfer starts there, as a data task's would), and the task continues on this queue when
+/// the transport answers: the response stages and the completion then run where the task already is, with
 /// no hop of their own — for `perform(session:)`, on the delegate queue that delivered the
 /// data task's completion. One object per call.
 final class Delivery: Sendable {
