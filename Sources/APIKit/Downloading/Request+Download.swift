@@ -158,7 +158,7 @@ extension Request {
         let pipeline = RequestPipeline(
             request: self, session: session, options: options, progress: progress, handle: handle)
         let delivery = Delivery(for: session)
-        let task = delivery.run(startingInCaller: false) {
+        let task = delivery.run {
             await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
         } deliver: { result in
             completion(result)

@@ -5,7 +5,7 @@ import Foundation
 /// global queue — never the thread that started the call, and never a thread of Swift's
 /// cooperative pool, where a completion that blocks would hold up other tasks.
 ///
-/// ``run(startingInCaller:_:deliver:)`` starts the call's task in the caller's thread (the
+/// ``run(_:deliver:)`` starts the call's task in the caller's thread (the
 /// transfer starts there, as a data task's would), and the task continues on this queue when
 /// the transport answers: the response stages and the completion then run where the task already is, with
 /// no hop of their own — for `perform(session:)`, on the delegate queue that delivered the
@@ -37,15 +37,8 @@ final class Delivery: Sendable {
     /// Runs `call` in a task of its own and hands what it returns to `deliver` on the chosen
     /// queue; `nil` delivers nothing (the call's handle delivered its cancellation).
     ///
-    /// - Parameters:
-    ///   - startingInCaller: Whether the task starts in the calling thread; `false` starts it
-    ///     as an ordinary `Task`. A download starts that way: started in the caller, a
-    ///     cancellation that follows at once reaches corelibs' download task at the moment it
-    ///     creates its file, which it then leaves behind (a leak the cancellation tests catch
-    ///     under load; to be fixed in the transport).
     /// - Returns: The task, to cancel the call.
     func run<Outcome: Sendable>(
-        startingInCaller: Bool = true,
         _ call: @escaping @Sendable () async -> Outcome?,
         deliver: @escaping @Sendable (Outcome) -> Void
     ) -> Task<Void, Never> {
@@ -55,7 +48,7 @@ final class Delivery: Sendable {
             if leftCaller.withLock({ $0 }) { deliver(outcome) } else { async { deliver(outcome) } }
         }
         #if compiler(>=6.2)
-            if startingInCaller, #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
+            if #available(macOS 26.0, iOS 26.0, tvOS 26.0, watchOS 26.0, *) {
                 let task = Task.immediate(executorPreference: self, operation: body)
                 leftCaller.withLock { $0 = true }
                 return task

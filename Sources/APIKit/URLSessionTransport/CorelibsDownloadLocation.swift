@@ -16,6 +16,16 @@
 /// delegate queue, so a look at that moment may find nothing. Holding the object from the
 /// start, its file is read once the task has completed and nothing writes to it any more.
 ///
+/// What this cannot reach: corelibs creates the (empty) file as the transfer starts, on the
+/// task's work queue, and a transfer that fails at once — a refused connection — can end the
+/// task and let go of the object before `resume()` has returned to its caller, when that thread
+/// is preempted for long enough (seen 0 to 5 times in 400 refused downloads on a loaded 2-core
+/// machine). That empty file stays, as it does for every failed download of a plain corelibs
+/// `URLSession`. No public hook runs on the work queue between the object's creation and the
+/// transfer's start: corelibs asks for a body through `needNewBodyStream`, but as a protocol
+/// extension method, which a delegate cannot override; a delegate's download task creates no
+/// file before the first chunk, but writes each chunk by opening and closing the file.
+///
 /// When corelibs does not have that shape (another version), the answer is `nil` and nothing is
 /// removed; tests fail then. On Apple platforms `URLSession` removes its own files: always
 /// `nil`.

@@ -147,7 +147,9 @@ public final class URLSessionTransport: Transport {
     /// data delegate behind ``stream(_:onEvent:)`` cannot do there. corelibs writes to the
     /// system's temporary directory: the body is moved to `fileURL` by a rename, or copied when
     /// `fileURL` is on another file system; the partial file of a transfer that fails or is
-    /// cancelled is removed. A request whose body APIKit frames itself (a file, a multipart
+    /// cancelled is removed — all but one case: a transfer that fails at once (a refused
+    /// connection) while the calling thread is held up can leave corelibs' empty `<UUID>.tmp`
+    /// there, as corelibs' own `URLSession` does for every failed download. A request whose body APIKit frames itself (a file, a multipart
     /// body with files) goes through the default, stream-based
     /// ``Transport/download(_:to:progress:completion:)`` instead, as a download task cannot
     /// send such a body with its `Content-Length`.
