@@ -61,7 +61,7 @@ struct EventStreamInterpreter: Sendable {
         return nil
     }
 
-    /// Ends the stream: the incomplete block is discarded, as the spec says, and the last event
+    /// Ends the stream: the incomplete block is discarded, as the WHATWG standard says, and the last event
     /// ID buffer goes back to the last event ID string, so that a `id` field of the discarded
     /// block is forgotten too. The last event ID string and the reconnection time stay for the
     /// stream of a reconnection, which starts with them as browsers' EventSource does.
@@ -135,7 +135,7 @@ struct EventStreamInterpreter: Sendable {
         return result
     }
 
-    /// Whether a field name's bytes are exactly `name`, compared case-sensitively as the spec does.
+    /// Whether a field name's bytes are exactly `name`, compared case-sensitively as the WHATWG standard does.
     @inline(__always)
     private static func equals(_ field: UnsafeBufferPointer<UInt8>, _ name: StaticString) -> Bool {
         field.count == name.utf8CodeUnitCount

@@ -2,7 +2,7 @@
 /// would dispatch it.
 ///
 /// ``ResponseStream/serverSentEvents`` makes one from each block of `field: value` lines that ends
-/// with a blank line and holds at least one `data` line. Its properties are the spec's
+/// with a blank line and holds at least one `data` line. Its properties are the standard's
 /// `MessageEvent` attributes: the event type, the data, the last event ID, and the
 /// reconnection time when the block set one.
 ///

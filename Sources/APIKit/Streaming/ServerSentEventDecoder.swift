@@ -38,7 +38,7 @@ struct ServerSentEventDecoder: Sendable {
         interpreter.maximumEventSize
     }
 
-    /// The last event ID string of the spec: the value of the latest `id` field, taken when a
+    /// The last event ID string of the WHATWG standard: the value of the latest `id` field, taken when a
     /// blank line ends its block (whether or not the block dispatched an event); `nil` when there
     /// is none or it was set to empty.
     ///
@@ -127,7 +127,7 @@ struct ServerSentEventDecoder: Sendable {
     /// Ends the stream and makes the decoder ready for the next one, such as the stream of a
     /// reconnection.
     ///
-    /// As the spec says, an event that the stream ended before its blank line is discarded, with
+    /// As the WHATWG standard says, an event that the stream ended before its blank line is discarded, with
     /// any line that had no line end. ``lastEventID`` and ``reconnectionTime`` stay: the next
     /// stream's events carry the last event ID until it sends another, as browsers do. The next
     /// stream may start with a byte order mark again, and an earlier error is forgotten once

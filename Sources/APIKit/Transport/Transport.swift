@@ -3,7 +3,7 @@
 ///
 /// ``URLSessionTransport`` is the one every ``Session`` uses unless told otherwise
 /// (``URLSessionTransport/shared``); a `URLSession` you pass yourself is a transport too, the
-/// road of the spec's ``Request/perform(session:completionQueue:completion:)``.
+/// road of ``Request/perform(session:completionQueue:completion:)``, as in ishkawa/APIKit.
 /// ``StubTransport`` answers from canned responses, for unit tests without a network. Any
 /// other HTTP engine plugs in the same way: everything else — encoding, default headers,
 /// options, interceptors, status validation, parsing, exactly-once delivery, cancellation —

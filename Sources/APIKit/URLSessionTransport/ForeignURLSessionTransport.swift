@@ -93,7 +93,7 @@ extension URLSession {
 extension URLSessionTask: TransportTask {}
 
 extension URLSession {
-    /// This session as the transport the spec's ``Request/perform(session:completionQueue:completion:)``
+    /// This session as the transport ``Request/perform(session:completionQueue:completion:)``
     /// sends through: a test hook, so that the suites that cover every transport cover this road
     /// with the whole ``Session`` API. Not API: `@_spi(Testing)`.
     @_spi(Testing) public var asTransport: any Transport { ForeignURLSessionTransport(urlSession: self) }
