@@ -72,14 +72,9 @@ extension Request {
         return try serializer.urlRequest(at: FieldPlan.noStorage, plan: nil, declared: declared)
     }
 
-    /// The context errors carry before the URL is known. Computed only when an error is
-    /// reported: describing the type and redacting the base costs more than encoding.
+    /// The context errors carry before the URL is known; the type's name and the redacted base
+    /// are made only when it is described.
     var initialContext: RequestContext {
-        RequestContext(
-            requestType: String(describing: Self.self),
-            method: method,
-            url: nil,
-            declaredLocation: RequestContext.redacted(base) + " + \"\(path.debugEscaped)\""
-        )
+        RequestContext(declaration: .declared(.init(type: Self.self), base: base, path: path), method: method, url: nil)
     }
 }

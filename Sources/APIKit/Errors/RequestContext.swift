@@ -4,7 +4,7 @@
 /// (they often carry keys and tokens), and no header is ever included.
 public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// The name of the request type, such as `"SetPushRequest"`.
-    public let requestType: String
+    public var requestType: String { declaration.typeName }
     /// The HTTP method.
     public let method: HTTPMethod
     /// The URL the request was sent to, or would have been sent to, once known.
@@ -15,8 +15,9 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// request other than a download (the handle that reports such a cancellation does not know
     /// how far the attempts went; a download's tells its attempt).
     public private(set) var attempts: Int
-    /// `base` and `path` as declared, for errors raised before the URL exists.
-    let declaredLocation: String
+    /// The request type, and `base` and `path` as declared for errors raised before the URL
+    /// exists.
+    let declaration: RequestDeclaration
     /// What a response or a download left behind; not part of equality.
     private var leftBehind = NotCompared(LeftBehind())
 
@@ -44,12 +45,19 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// ``RequestError/downloadResumeData``).
     var downloadResumeData: DownloadResumeData? { leftBehind.value.downloadResumeData }
 
-    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1) {
-        self.requestType = requestType
+    /// A context for a call of the request `declaration` names, sent (or to be sent) to `url`.
+    init(declaration: RequestDeclaration, method: HTTPMethod, url: URL?, attempts: Int = 1) {
+        self.declaration = declaration
         self.method = method
         self.url = url
-        self.declaredLocation = declaredLocation
         self.attempts = attempts
+    }
+
+    /// A context whose request type and declared location are given as text.
+    init(requestType: String, method: HTTPMethod, url: URL?, declaredLocation: String, attempts: Int = 1) {
+        self.init(
+            declaration: .described(type: requestType, location: declaredLocation), method: method, url: url,
+            attempts: attempts)
     }
 
     /// The context with the final URL filled in.
@@ -89,7 +97,7 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
 
     /// `METHOD url (RequestType)`, with query values redacted.
     public var description: String {
-        "\(method.rawValue.debugEscaped) \(url.map(Self.redacted) ?? declaredLocation) (\(requestType))"
+        "\(method.rawValue.debugEscaped) \(url.map(Self.redacted) ?? declaration.location) (\(requestType))"
     }
 
     /// The URL without user info and fragment, with every query value replaced by `***`.

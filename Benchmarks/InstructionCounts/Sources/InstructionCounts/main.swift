@@ -7,7 +7,9 @@
 // (field plans, lazy statics). Cases: `apikit-1`, `minimal-1`, `apikit-10`,
 // `minimal-10`, `typical-10`, `apikit-30-nil`, `minimal-30-nil`, `apikit-30`,
 // `minimal-30`, `apikit-mixed`, `minimal-mixed`, `apikit-declared`, `minimal-declared` — the
-// requests of the encode benchmarks.
+// requests of the encode benchmarks — and the calls of `Calls.swift` (`call-*`), one after the
+// other through a `Session` over `StubTransport`: what the pipeline and its middlewares cost
+// without a network.
 
 import APIKit
 
@@ -57,8 +59,16 @@ if arguments[1] == "verify" {
     }
     exit(failed ? 1 : 0)
 }
+if let call = calls[arguments[1]] {
+    // The first call makes the lazy statics and the field plan: not part of the count.
+    call()
+    for _ in 0..<count {
+        call()
+    }
+    exit(0)
+}
 guard let build = builds[arguments[1]] else {
-    print("unknown case \(arguments[1]); one of \(builds.keys.sorted())")
+    print("unknown case \(arguments[1]); one of \((Array(builds.keys) + Array(calls.keys)).sorted())")
     exit(2)
 }
 // The first request makes the field plan and the lazy statics: not part of the count.

@@ -1,0 +1,45 @@
+// Calls for callgrind: a small JSON response through a `Session` over `StubTransport`, so that
+// the count is the pipeline's and its middlewares' own, with no network and no URLSession.
+// Each call is `perform(using:)`, waited for with a semaphore, as the end-to-end counts do
+// (callgrind does not run an async `main`).
+//
+//   call-session   a Session with no middleware
+//   call-traffic   the same with a TrafficControl whose limits are never reached
+//
+// The difference of the two is what a TrafficControl costs a call that never waits.
+
+import APIKit
+import Dispatch
+
+/// `GET /v1/users?id=42` answered `{"id":42}`.
+struct CallRequest: JSONDecodableRequest, RequestConfiguration {
+    @Query("id") var id: Int? = 42
+
+    struct Response: Decodable, Sendable { var id: Int }
+
+    var base: URL { URL(string: "https://api.example.com/v1")! }
+    var path: String { "users" }
+    var method: HTTPMethod { .get }
+    var configuration: Self { self }
+}
+
+let stub = StubTransport { _ in .success(headers: ["Content-Type": "application/json"], body: Data(#"{"id":42}"#.utf8))
+}
+let plainSession = Session(transport: stub)
+let trafficSession = Session(
+    transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
+
+/// Performs `request` through `session` and waits for its completion.
+func call(through session: Session) {
+    let done = DispatchSemaphore(value: 0)
+    opaque(CallRequest()).perform(using: session) { result in
+        guard case .success(let response) = result, response.id == 42 else { fatalError("call failed: \(result)") }
+        done.signal()
+    }
+    done.wait()
+}
+
+let calls: [String: @Sendable () -> Void] = [
+    "call-session": { call(through: plainSession) },
+    "call-traffic": { call(through: trafficSession) },
+]
