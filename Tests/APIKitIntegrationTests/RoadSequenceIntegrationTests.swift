@@ -21,59 +21,9 @@ import Testing
     .enabled(if: HTTPBin.url != nil, HTTPBin.skipReason),
     .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
 struct RoadSequenceIntegrationTests {
-    enum Road: String, CaseIterable, Sendable {
-        case response, perform, stream, download
-    }
-
-    enum Scenario: String, CaseIterable, Sendable {
-        case success
-        /// httpbin's `/bearer` refuses the call without a token and takes the refreshed one. (Not
-        /// `/basic-auth`: its 401 carries `WWW-Authenticate`, on which corelibs' URLSession waits
-        /// forever for a credential — swift-corelibs-foundation issue 5456.)
-        case unauthorizedThenRefreshed
-        /// `/status/503`, retried once, refused again.
-        case unavailableThenRetried
-        case requestInterceptThrows
-        case interceptorThrowsBeforeNext
-        case interceptorThrowsAfterNext
-        case statusRejected
-        /// A refused connection (the discard port, closed), retried once.
-        case transportFails
-        /// `/short-body`: 1,000 bytes promised, 10 sent, the connection closed.
-        case bodyCutOff
-        case cancelledBeforeCall
-        case cancelledBeforeNext
-        /// `/never`, cancelled once the transport has the request.
-        case cancelledWhileSending
-        /// `/drip`, cancelled once the first body byte has arrived.
-        case cancelledInBody
-        case cancelledAfterNext
-
-        /// Where the call goes.
-        var url: URL {
-            let httpbin = HTTPBin.url ?? URL(string: "http://127.0.0.1:9")!
-            let fault = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!
-            switch self {
-            case .unauthorizedThenRefreshed: return httpbin.appendingPathComponent("bearer")
-            case .unavailableThenRetried: return httpbin.appendingPathComponent("status/503")
-            case .statusRejected: return httpbin.appendingPathComponent("status/404")
-            case .transportFails: return URL(string: "http://127.0.0.1:9/closed")!
-            case .bodyCutOff: return fault.appendingPathComponent("short-body")
-            case .cancelledWhileSending: return fault.appendingPathComponent("never")
-            case .cancelledInBody:
-                return URL(string: fault.appendingPathComponent("drip").absoluteString + "?interval=60")!
-            default: return httpbin.appendingPathComponent("bytes/64")
-            }
-        }
-    }
-
-    /// What one call did: the hooks it called, in order, and how it ended (`ok` or the stage).
-    struct Seen: Equatable, CustomStringConvertible {
-        var events: [String]
-        var outcome: String
-
-        var description: String { "\(events) → \(outcome)" }
-    }
+    typealias Road = APIKitTestSupport.Road
+    typealias Scenario = RoadScenario
+    typealias Seen = RoadSeen
 
     @Test(
         "each road calls the hooks of the response road, in its order, and ends at its stage",
@@ -81,20 +31,16 @@ struct RoadSequenceIntegrationTests {
     func sameSequence(scenario: Scenario) async throws {
         for road in Road.allCases {
             guard let seen = try await run(scenario, on: road) else {
-                #expect(Self.differences[scenario]?[road] == .some(nil), "\(road) in \(scenario) did not run")
+                #expect(Self.table.excludes(scenario, on: road), "\(road) in \(scenario) did not run")
                 continue
             }
-            let expected = Self.expected(scenario, on: road)
+            let expected = Self.table.expected(scenario, on: road)
             #expect(seen == expected, "\(road) in \(scenario) over \(TestTransport.kind)")
         }
     }
 
-    /// What `road` does in `scenario`: what the response road does, unless ``differences`` says
-    /// otherwise.
-    static func expected(_ scenario: Scenario, on road: Road) -> Seen? {
-        if let difference = differences[scenario]?[road] { return difference }
-        return reference[scenario]
-    }
+    /// What each road does in each scenario.
+    static let table = RoadTable(reference: reference, differences: differences)
 
     /// What the response road does in each scenario: the reference the other roads are held to.
     static let reference: [Scenario: Seen] = {
@@ -241,6 +187,31 @@ extension RoadSequenceIntegrationTests {
             return .success(())
         } catch {
             return .failure(error)
+        }
+    }
+}
+
+extension RoadScenario {
+    /// Where the call goes: httpbin's `/bearer` refuses the call without a token and takes the
+    /// refreshed one (not `/basic-auth`: its 401 carries `WWW-Authenticate`, on which corelibs'
+    /// URLSession waits forever for a credential — swift-corelibs-foundation issue 5456);
+    /// `/status/503` and `/status/404`; a refused connection (the discard port, closed); the
+    /// fault server's `/short-body` (1,000 bytes promised, 10 sent, the connection closed),
+    /// `/never` (cancelled once the transport has the request) and `/drip` (cancelled once the
+    /// first body byte has arrived).
+    var url: URL {
+        let httpbin = HTTPBin.url ?? URL(string: "http://127.0.0.1:9")!
+        let fault = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!
+        switch self {
+        case .unauthorizedThenRefreshed: return httpbin.appendingPathComponent("bearer")
+        case .unavailableThenRetried: return httpbin.appendingPathComponent("status/503")
+        case .statusRejected: return httpbin.appendingPathComponent("status/404")
+        case .transportFails: return URL(string: "http://127.0.0.1:9/closed")!
+        case .bodyCutOff: return fault.appendingPathComponent("short-body")
+        case .cancelledWhileSending: return fault.appendingPathComponent("never")
+        case .cancelledInBody:
+            return URL(string: fault.appendingPathComponent("drip").absoluteString + "?interval=60")!
+        default: return httpbin.appendingPathComponent("bytes/64")
         }
     }
 }

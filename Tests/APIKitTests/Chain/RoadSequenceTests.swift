@@ -12,45 +12,9 @@ import Testing
 /// left out of the comparison). Where a road differs, ``differences`` says so and why.
 @Suite("One road: the same hooks in the same order for every way of calling")
 struct RoadSequenceTests {
-    enum Road: String, CaseIterable, Sendable {
-        case response, perform, stream, download
-    }
-
-    enum Scenario: String, CaseIterable, Sendable {
-        case success
-        case unauthorizedThenRefreshed
-        case unavailableThenRetried
-        case requestInterceptThrows
-        case interceptorThrowsBeforeNext
-        case interceptorThrowsAfterNext
-        case statusRejected
-        case transportFails
-        /// The head promises 10 bytes (`Content-Length`), the body ends after 2.
-        case bodyCutOff
-        /// The caller's task is cancelled before the call.
-        case cancelledBeforeCall
-        /// Cancelled while the session's interceptor runs, before its `next`.
-        case cancelledBeforeNext
-        /// Cancelled while the transport is sending: the stub answers only when its clock,
-        /// which no one moves, reaches the answer.
-        case cancelledWhileSending
-        /// Cancelled after the head, while the body is read: the stub sends the head, then its
-        /// body waits for a clock no one moves.
-        case cancelledInBody
-        /// Cancelled while the session's interceptor runs, after its `next` returned.
-        case cancelledAfterNext
-
-        /// Where the call is cancelled, if it is.
-        var cancellation: Cancellation? {
-            switch self {
-            case .cancelledBeforeCall: .beforeCall
-            case .cancelledBeforeNext, .cancelledAfterNext: .interceptorWaiting
-            case .cancelledWhileSending: .sent
-            case .cancelledInBody: .inBody
-            default: nil
-            }
-        }
-    }
+    typealias Road = APIKitTestSupport.Road
+    typealias Scenario = RoadScenario
+    typealias Seen = RoadSeen
 
     /// The moment a scenario cancels the call at: each is a signal the call gives, never a time.
     enum Cancellation: Sendable {
@@ -66,35 +30,23 @@ struct RoadSequenceTests {
         case inBody
     }
 
-    /// What one call did: the hooks it called, in order, and how it ended (`ok` or the stage).
-    struct Seen: Equatable, CustomStringConvertible {
-        var events: [String]
-        var outcome: String
-
-        var description: String { "\(events) → \(outcome)" }
-    }
-
     @Test(
         "each road calls the hooks of the response road, in its order, and ends at its stage",
         arguments: Scenario.allCases)
     func sameSequence(scenario: Scenario) async throws {
         let reference = try #require(try await run(scenario, on: .response))
-        #expect(reference == Self.expected(scenario, on: .response), "the response road in \(scenario)")
+        #expect(reference == Self.table.expected(scenario, on: .response), "the response road in \(scenario)")
         for road in Road.allCases where road != .response {
             guard let seen = try await run(scenario, on: road) else {
-                #expect(Self.differences[scenario]?[road] == .some(nil), "\(road) in \(scenario) did not run")
+                #expect(Self.table.excludes(scenario, on: road), "\(road) in \(scenario) did not run")
                 continue
             }
-            #expect(seen == Self.expected(scenario, on: road), "\(road) in \(scenario)")
+            #expect(seen == Self.table.expected(scenario, on: road), "\(road) in \(scenario)")
         }
     }
 
-    /// What `road` does in `scenario`: what the response road does, unless ``differences`` says
-    /// otherwise.
-    static func expected(_ scenario: Scenario, on road: Road) -> Seen? {
-        if let difference = differences[scenario]?[road] { return difference }
-        return reference[scenario]
-    }
+    /// What each road does in each scenario.
+    static let table = RoadTable(reference: reference, differences: differences)
 
     /// What the response road does in each scenario: the reference the other roads are held to.
     static let reference: [Scenario: Seen] = {
@@ -150,4 +102,20 @@ struct RoadSequenceTests {
             ],
         ]
     }()
+}
+
+extension RoadScenario {
+    /// Where the call is cancelled, if it is. The stub answers `cancelledWhileSending` only when
+    /// its clock, which no one moves, reaches the answer; in `cancelledInBody` it sends the head,
+    /// then its body waits for that clock. In `bodyCutOff` the head promises 10 bytes
+    /// (`Content-Length`) and the body ends after 2.
+    var cancellation: RoadSequenceTests.Cancellation? {
+        switch self {
+        case .cancelledBeforeCall: .beforeCall
+        case .cancelledBeforeNext, .cancelledAfterNext: .interceptorWaiting
+        case .cancelledWhileSending: .sent
+        case .cancelledInBody: .inBody
+        default: nil
+        }
+    }
 }
