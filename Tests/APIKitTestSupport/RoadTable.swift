@@ -40,14 +40,18 @@ public enum RoadScenario: String, CaseIterable, Sendable {
 
 /// What one call did: the hooks it called, in order, and how it ended (`ok` or the stage).
 public struct RoadSeen: Equatable, Sendable, CustomStringConvertible {
+    /// The hooks and middlewares the call went through, as its table logs them.
     public var events: [String]
+    /// `ok`, or the stage of the error the call ended with.
     public var outcome: String
 
+    /// What a call did: `events`, then `outcome`.
     public init(events: [String], outcome: String) {
         self.events = events
         self.outcome = outcome
     }
 
+    /// The events, then the outcome, as a failed expectation shows them.
     public var description: String { "\(events) → \(outcome)" }
 }
 
@@ -60,6 +64,7 @@ public struct RoadTable: Sendable {
     /// cannot be put in.
     public let differences: [RoadScenario: [Road: RoadSeen?]]
 
+    /// A table holding the response road's `reference` and the other roads' `differences`.
     public init(reference: [RoadScenario: RoadSeen], differences: [RoadScenario: [Road: RoadSeen?]]) {
         self.reference = reference
         self.differences = differences
