@@ -22,7 +22,13 @@ extension URL {
     /// What the traffic middlewares count by: the host, lowercased, and the port when the URL
     /// names one (`api.example.com`, `localhost:8080`).
     var trafficHost: String {
-        let host = (self.host ?? "").lowercased()
-        return port.map { "\(host):\($0)" } ?? host
+        var host = self.host ?? ""
+        // most hosts are lowercase ASCII already: lowercasing them would only copy
+        for byte in host.utf8 where byte >= 0x80 || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z")) {
+            host = host.lowercased()
+            break
+        }
+        guard let port else { return host }
+        return host + ":" + String(port)
     }
 }

@@ -107,10 +107,12 @@ public final class TrafficControl: Interceptor {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         if let invalid { throw RequestError.buildFailed(invalid, context: context) }
-        let host = urlRequest.url?.trafficHost ?? ""
+        // the context's URL is the request's, already read out of it (each read of a
+        // `URLRequest`'s URL parses it again on Linux)
+        let host = (context.url ?? urlRequest.url)?.trafficHost ?? ""
         let waited: Duration?
         do {
-            waited = try await queue.acquire(host)
+            waited = queue.tryAcquire(host) ? nil : try await queue.acquire(host)
         } catch {
             onWait?(TrafficWait(host: host, context: context, duration: error.waited, wasCancelled: true))
             throw RequestError.cancelled(context: context)

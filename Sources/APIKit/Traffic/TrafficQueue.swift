@@ -54,11 +54,23 @@ final class TrafficQueue: Sendable {
     let perHost: Int?
     let clock: TrafficClock
     private let state = Locked(State())
+    /// How many hosts keep their entry while idle (an idle entry beyond them is removed when
+    /// its last call ends): a call to a known host then looks its entry up and changes it in
+    /// place, where a removed one is made anew on every call.
+    static let idleHostsKept = 16
 
     init(total: Int?, perHost: Int?, clock: TrafficClock) {
         self.total = total
         self.perHost = perHost
         self.clock = clock
+    }
+
+    /// Takes a slot for `host` if one is free now, without waiting: the path of every call when
+    /// no limit is reached, with no suspension point.
+    ///
+    /// - Returns: Whether the call holds a slot; when not, ``acquire(_:)`` waits for one.
+    func tryAcquire(_ host: String) -> Bool {
+        state.withLock { admit(host, &$0) }
     }
 
     /// Takes a slot for `host`, waiting for it when needed.
@@ -99,8 +111,13 @@ final class TrafficQueue: Sendable {
     func release(_ host: String) {
         let admitted = state.withLock { state -> [Waiter] in
             state.inFlight -= 1
-            state.hosts[host]?.inFlight -= 1
-            if state.hosts[host]?.isIdle == true { state.hosts[host] = nil }
+            if let index = state.hosts.index(forKey: host) {
+                state.hosts.values[index].inFlight -= 1
+                // An idle host's entry is kept for its next call while few hosts are known.
+                if state.hosts.values[index].isIdle, state.hosts.count > Self.idleHostsKept {
+                    state.hosts.remove(at: index)
+                }
+            }
             return pump(&state)
         }
         for waiter in admitted { waiter.continuation.resume() }
@@ -128,6 +145,12 @@ final class TrafficQueue: Sendable {
     /// The number of calls waiting, all hosts together.
     var waitingCount: Int {
         state.withLock { state in state.hosts.values.reduce(0) { $0 + $1.waiting.count - $1.head } }
+    }
+
+    /// The number of hosts with an entry: those with calls in flight, waiting or paused, and up
+    /// to ``idleHostsKept`` idle ones.
+    var knownHostCount: Int {
+        state.withLock { $0.hosts.count }
     }
 
     /// The number of calls in flight, all hosts together.
@@ -166,15 +189,15 @@ final class TrafficQueue: Sendable {
     /// passed is cleared), room in both limits. Takes the slot when it can.
     private func admit(_ host: String, _ state: inout State) -> Bool {
         if let total, state.inFlight >= total { return false }
-        guard var entry = state.hosts[host] else {
+        guard let index = state.hosts.index(forKey: host) else {
             state.hosts[host] = Host(inFlight: 1)
             state.inFlight += 1
             return true
         }
-        guard !entry.hasWaiters, isOpen(&entry) else { return false }
-        if let perHost, entry.inFlight >= perHost { return false }
-        entry.inFlight += 1
-        state.hosts[host] = entry
+        // in place, through the index: one lookup, no copy of the entry's queue
+        guard !state.hosts.values[index].hasWaiters, isOpen(&state.hosts.values[index]) else { return false }
+        if let perHost, state.hosts.values[index].inFlight >= perHost { return false }
+        state.hosts.values[index].inFlight += 1
         state.inFlight += 1
         return true
     }

@@ -195,3 +195,26 @@ struct TrafficControlTests {
         #expect(transport.arrivals.isEmpty)
     }
 }
+
+@Suite("Traffic control: the hosts it keeps")
+struct TrafficHostTests {
+    @Test("Calls to many hosts leave at most idleHostsKept idle entries, none in flight")
+    func idleHostsAreBounded() async throws {
+        let transport = StubTransport { _ in .success(body: "ok") }
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 2, clock: ManualClock())
+        let session = Session(transport: transport, interceptors: [traffic])
+        for index in 0..<(TrafficQueue.idleHostsKept * 3) {
+            let base = try #require(URL(string: "https://host\(index).example.test"))
+            #expect(try await TextRequest(base: base, path: "a").result(session: session).get() == "ok")
+        }
+        #expect(traffic.queue.knownHostCount == TrafficQueue.idleHostsKept)
+        #expect(traffic.queue.inFlightCount == 0)
+    }
+
+    @Test("A host is counted case-insensitively, with its port when the URL names one")
+    func hostKey() throws {
+        #expect(try #require(URL(string: "https://API.Example.TEST/x")).trafficHost == "api.example.test")
+        #expect(try #require(URL(string: "http://localhost:8080/x")).trafficHost == "localhost:8080")
+        #expect(try #require(URL(string: "https://api.example.test/x")).trafficHost == "api.example.test")
+    }
+}
