@@ -7,103 +7,80 @@ import Testing
 
 @Suite("Traffic control: limits with a queue, in arrival order, per host")
 struct TrafficControlTests {
-    /// Starts a call of `TextRequest(path:)` to `base` and waits until it is either sent or
-    /// waiting, so that the calls of a test reach the queue in the order they are started.
-    private static func start(
-        _ path: String, base: URL = stubBase, session: Session, traffic: TrafficControl, transport: GateTransport
-    ) async -> Task<Result<String, RequestError>, Never> {
-        let before = transport.arrivals.count + traffic.waitingCount
-        let task = Task { await TextRequest(base: base, path: path).result(session: session) }
-        #expect(await eventually { transport.arrivals.count + traffic.waitingCount > before })
-        return task
-    }
-
     @Test("Calls over the per-host limit are sent one by one in the order they came")
     func fifoPerHost() async throws {
-        let transport = GateTransport()
-        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
-        let session = Session(transport: transport, interceptors: [traffic])
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
         var tasks: [Task<Result<String, RequestError>, Never>] = []
         for path in ["a", "b", "c", "d"] {
-            tasks.append(await Self.start(path, session: session, traffic: traffic, transport: transport))
+            tasks.append(await rig.start(path))
         }
-        #expect(transport.paths == ["a"])
-        #expect(traffic.waitingCount == 3)
+        #expect(rig.transport.paths == ["a"])
+        #expect(rig.traffic.waitingCount == 3)
         for sent in 1...4 {
-            #expect(await transport.waitForHeld(1))
-            #expect(transport.arrivals.count == sent, "one call in flight at a time")
-            transport.answer()
+            #expect(await rig.transport.waitForHeld(1))
+            #expect(rig.transport.arrivals.count == sent, "one call in flight at a time")
+            rig.transport.answer()
         }
         for task in tasks { #expect(try await task.value.get() == "ok") }
-        #expect(transport.paths == ["a", "b", "c", "d"])
+        #expect(rig.transport.paths == ["a", "b", "c", "d"])
     }
 
     @Test("A full host does not hold up calls to another host")
     func hostsAreIndependent() async throws {
-        let transport = GateTransport()
-        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
-        let session = Session(transport: transport, interceptors: [traffic])
-        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
-        let queued = await Self.start("b", session: session, traffic: traffic, transport: transport)
-        let other = await Self.start("x", base: otherBase, session: session, traffic: traffic, transport: transport)
-        #expect(transport.paths == ["a", "x"])
-        transport.answer(host: "other.example.test")
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
+        let first = await rig.start("a")
+        let queued = await rig.start("b")
+        let other = await rig.start("x", base: otherBase)
+        #expect(rig.transport.paths == ["a", "x"])
+        rig.transport.answer(host: "other.example.test")
         #expect(try await other.value.get() == "ok")
-        #expect(traffic.waitingCount == 1)
-        transport.answer()
-        #expect(await transport.waitForHeld(1))
-        transport.answer()
+        #expect(rig.traffic.waitingCount == 1)
+        rig.transport.answer()
+        #expect(await rig.transport.waitForHeld(1))
+        rig.transport.answer()
         #expect(try await first.value.get() == "ok")
         #expect(try await queued.value.get() == "ok")
-        #expect(transport.paths == ["a", "x", "b"])
+        #expect(rig.transport.paths == ["a", "x", "b"])
     }
 
     @Test("Under the global limit, the call that came first goes first, whatever its host")
     func globalLimitInArrivalOrder() async throws {
-        let transport = GateTransport()
-        let traffic = TrafficControl(maxCallsInFlight: 2, clock: ManualClock())
-        let session = Session(transport: transport, interceptors: [traffic])
-        let a1 = await Self.start("a1", session: session, traffic: traffic, transport: transport)
-        let a2 = await Self.start("a2", session: session, traffic: traffic, transport: transport)
-        let x1 = await Self.start("x1", base: otherBase, session: session, traffic: traffic, transport: transport)
-        let a3 = await Self.start("a3", session: session, traffic: traffic, transport: transport)
-        #expect(transport.paths == ["a1", "a2"])
-        transport.answer()
-        #expect(await eventually { transport.arrivals.count == 3 })
-        #expect(transport.paths == ["a1", "a2", "x1"])
-        transport.answer()
-        #expect(await eventually { transport.arrivals.count == 4 })
-        #expect(transport.paths == ["a1", "a2", "x1", "a3"])
-        transport.answer()
-        transport.answer()
+        let rig = TrafficRig(maxCallsInFlight: 2)
+        let a1 = await rig.start("a1")
+        let a2 = await rig.start("a2")
+        let x1 = await rig.start("x1", base: otherBase)
+        let a3 = await rig.start("a3")
+        #expect(rig.transport.paths == ["a1", "a2"])
+        rig.transport.answer()
+        #expect(await eventually { rig.transport.arrivals.count == 3 })
+        #expect(rig.transport.paths == ["a1", "a2", "x1"])
+        rig.transport.answer()
+        #expect(await eventually { rig.transport.arrivals.count == 4 })
+        #expect(rig.transport.paths == ["a1", "a2", "x1", "a3"])
+        rig.transport.answer()
+        rig.transport.answer()
         for task in [a1, a2, x1, a3] { #expect(try await task.value.get() == "ok") }
-        #expect(traffic.queue.inFlightCount == 0)
+        #expect(rig.traffic.queue.inFlightCount == 0)
     }
 
     @Test("Cancelling a waiting call sends nothing and frees its place in the queue")
     func cancelWaitingTask() async throws {
-        let transport = GateTransport()
-        let waits = Locked<[TrafficWait]>([])
-        let clock = ManualClock()
-        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: clock) { wait in
-            waits.withLock { $0.append(wait) }
-        }
-        let session = Session(transport: transport, interceptors: [traffic])
-        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
-        let cancelled = await Self.start("b", session: session, traffic: traffic, transport: transport)
-        let last = await Self.start("c", session: session, traffic: traffic, transport: transport)
-        clock.advance(by: .seconds(1))
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
+        let first = await rig.start("a")
+        let cancelled = await rig.start("b")
+        let last = await rig.start("c")
+        rig.clock.advance(by: .seconds(1))
         cancelled.cancel()
         let error = try #require(await cancelled.value.errorValue)
         #expect(error.stage == .cancelled)
-        #expect(traffic.waitingCount == 1)
-        transport.answer()
-        #expect(await transport.waitForHeld(1))
-        transport.answer()
+        #expect(rig.traffic.waitingCount == 1)
+        rig.transport.answer()
+        #expect(await rig.transport.waitForHeld(1))
+        rig.transport.answer()
         #expect(try await first.value.get() == "ok")
         #expect(try await last.value.get() == "ok")
-        #expect(transport.paths == ["a", "c"], "the cancelled call was never sent")
-        let reported = waits.withLock { $0 }
+        #expect(rig.transport.paths == ["a", "c"], "the cancelled call was never sent")
+        let reported = rig.waits.withLock { $0 }
         #expect(reported.map(\.wasCancelled).sorted { !$0 && $1 } == [false, true])
         #expect(reported.allSatisfy { $0.host == "api.example.test" })
         #expect(reported.first { $0.wasCancelled }?.duration == .seconds(1))
@@ -111,45 +88,37 @@ struct TrafficControlTests {
 
     @Test("Cancelling a waiting perform sends nothing and completes once, with cancelled")
     func cancelWaitingPerform() async throws {
-        let transport = GateTransport()
-        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
-        let session = Session(transport: transport, interceptors: [traffic])
-        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
+        let first = await rig.start("a")
         let completions = Locked(0)
         let probe = CompletionProbe<Result<String, RequestError>>()
-        let handle = TextRequest(path: "b").perform(using: session) { result in
+        let handle = TextRequest(path: "b").perform(using: rig.session) { result in
             completions.withLock { $0 += 1 }
             probe.record(result)
         }
-        #expect(await traffic.waitForWaiting(1))
+        #expect(await rig.traffic.waitForWaiting(1))
         handle.cancel()
         let outcome = try #require(await probe.first())
         #expect(outcome.errorValue?.stage == .cancelled)
-        #expect(await eventually { traffic.waitingCount == 0 })
-        transport.answer()
+        #expect(await eventually { rig.traffic.waitingCount == 0 })
+        rig.transport.answer()
         #expect(try await first.value.get() == "ok")
         #expect(completions.withLock { $0 } == 1)
-        #expect(transport.paths == ["a"])
-        #expect(traffic.queue.inFlightCount == 0)
+        #expect(rig.transport.paths == ["a"])
+        #expect(rig.traffic.queue.inFlightCount == 0)
     }
 
     @Test("A call that waited is reported with the time it waited on the clock; one that did not is not")
     func waitIsReported() async throws {
-        let transport = GateTransport()
-        let clock = ManualClock()
-        let waits = Locked<[TrafficWait]>([])
-        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: clock) { wait in
-            waits.withLock { $0.append(wait) }
-        }
-        let session = Session(transport: transport, interceptors: [traffic])
-        let first = await Self.start("a", session: session, traffic: traffic, transport: transport)
-        let second = await Self.start("b", session: session, traffic: traffic, transport: transport)
-        clock.advance(by: .seconds(3))
-        transport.answer()
-        #expect(await transport.waitForHeld(1))
-        transport.answer()
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
+        let first = await rig.start("a")
+        let second = await rig.start("b")
+        rig.clock.advance(by: .seconds(3))
+        rig.transport.answer()
+        #expect(await rig.transport.waitForHeld(1))
+        rig.transport.answer()
         _ = await (first.value, second.value)
-        let reported = waits.withLock { $0 }
+        let reported = rig.waits.withLock { $0 }
         #expect(reported.count == 1)
         #expect(reported.first?.duration == .seconds(3))
         #expect(reported.first?.context.url?.lastPathComponent == "b")
@@ -158,19 +127,17 @@ struct TrafficControlTests {
 
     @Test("Without limits nothing waits, and the slots are given back after failures too")
     func noLimitByDefault() async throws {
-        let transport = GateTransport()
-        let traffic = TrafficControl(clock: ManualClock())
-        let session = Session(transport: transport, interceptors: [traffic])
+        let rig = TrafficRig()
         var tasks: [Task<Result<String, RequestError>, Never>] = []
         for index in 0..<20 {
-            tasks.append(Task { await TextRequest(path: "p\(index)").result(session: session) })
+            tasks.append(Task { await TextRequest(path: "p\(index)").result(session: rig.session) })
         }
-        #expect(await transport.waitForHeld(20))
-        #expect(traffic.waitingCount == 0)
-        for _ in 0..<10 { transport.answer() }
-        for _ in 0..<10 { transport.answer(status: 500) }
+        #expect(await rig.transport.waitForHeld(20))
+        #expect(rig.traffic.waitingCount == 0)
+        for _ in 0..<10 { rig.transport.answer() }
+        for _ in 0..<10 { rig.transport.answer(status: 500) }
         for task in tasks { _ = await task.value }
-        #expect(traffic.queue.inFlightCount == 0)
+        #expect(rig.traffic.queue.inFlightCount == 0)
     }
 
     @Test(

@@ -1,5 +1,7 @@
 import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
 import Foundation
+import Testing
 
 @testable import APIKit
 
@@ -74,5 +76,47 @@ extension TrafficControl {
     /// Waits until `count` calls wait in the queue.
     func waitForWaiting(_ count: Int) async -> Bool {
         await eventually { self.waitingCount >= count }
+    }
+}
+
+/// A `TrafficControl` in a `Session` over a `GateTransport`, on a clock the test moves, with every
+/// wait it reported.
+struct TrafficRig {
+    let transport = GateTransport()
+    let clock: ManualClock
+    let traffic: TrafficControl
+    let session: Session
+    /// What the traffic control reported to its `onWait`, in order.
+    let waits = Locked<[TrafficWait]>([])
+
+    init(maxCallsInFlight: Int? = nil, maxCallsInFlightPerHost: Int? = nil, maxPause: TimeInterval = 60) {
+        let clock = ManualClock()
+        let waits = self.waits
+        self.clock = clock
+        traffic = TrafficControl(
+            maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost, maxPause: maxPause,
+            clock: clock
+        ) { wait in waits.withLock { $0.append(wait) } }
+        session = Session(transport: transport, interceptors: [traffic])
+    }
+
+    /// A call to `path` on `base`, started and awaited in a task.
+    func call(_ path: String, base: URL = stubBase) -> Task<Result<String, RequestError>, Never> {
+        let session = session
+        return Task { await TextRequest(base: base, path: path).result(session: session) }
+    }
+
+    /// Starts a call to `path` on `base` and waits until it is either sent or waiting, so that
+    /// the calls of a test reach the queue in the order they are started.
+    func start(_ path: String, base: URL = stubBase) async -> Task<Result<String, RequestError>, Never> {
+        let before = transport.arrivals.count + traffic.waitingCount
+        let task = call(path, base: base)
+        #expect(await eventually { transport.arrivals.count + traffic.waitingCount > before })
+        return task
+    }
+
+    /// Waits until the pause's timer sleeps on the clock.
+    func paused() async -> Bool {
+        await eventually { clock.sleeperCount > 0 }
     }
 }
