@@ -89,9 +89,13 @@ struct StreamingTests {
             let milliseconds: Double
             enum CodingKeys: String, CodingKey { case milliseconds = "sent_ms" }
         }
-        // Arrivals are stamped where the transport delivers them: the consuming task may be
-        // scheduled late on a loaded machine, which would say nothing about the transport.
-        let stamped = StampingTransport(base: transport)
+        // Arrivals are stamped (wall clock, ms) as the transport delivers them: the consuming
+        // task may be scheduled late on a loaded machine, which would say nothing about the
+        // transport.
+        let stamps = Protected<[Double]>([])
+        let stamped = TappedTransport(base: transport) { event in
+            if case .data = event { stamps.append(Date().timeIntervalSince1970 * 1000) }
+        }
         let session = Session(transport: stamped)
         var sent: [Double] = []
         // 500 ms apart: a loaded machine can stall a transport's thread for a second or two (a
@@ -103,7 +107,7 @@ struct StreamingTests {
         #expect(sent.count == 8)
         // Causal: the server writes the last event 3.5 s after the first, and the first chunk
         // must have been delivered before that.
-        let arrivals = stamped.arrivals.value
+        let arrivals = stamps.value
         let firstArrival = try #require(arrivals.first)
         let lastSent = try #require(sent.last)
         #expect(
@@ -122,30 +126,6 @@ struct StreamingTests {
         #expect(error?.statusCode == 404)
         #expect(error?.stage == .responseValidation)
         #expect((error?.errorBody as? FastAPIStatus) == FastAPIStatus(status: 404, error: "Not Found"))
-    }
-}
-
-/// A transport that records when each chunk of a stream is delivered (wall clock, ms).
-struct StampingTransport: Transport {
-    let base: any Transport
-    let arrivals = Protected<[Double]>([])
-
-    func send(
-        _ request: URLRequest,
-        progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        base.send(request, progress: progress, completion: completion)
-    }
-
-    func stream(
-        _ request: URLRequest,
-        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
-    ) -> any TransportTask {
-        base.stream(request) { [arrivals] event in
-            if case .data = event { arrivals.append(Date().timeIntervalSince1970 * 1000) }
-            onEvent(event)
-        }
     }
 }
 

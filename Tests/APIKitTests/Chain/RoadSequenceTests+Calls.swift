@@ -140,35 +140,12 @@ extension RoadSequenceTests {
         default: break
         }
         return Session(
-            transport: HeadSignallingTransport(base: stub, head: signals.head),
+            transport: TappedTransport(base: stub) { [head = signals.head] event in
+                if case .response = event { head.record(()) }
+            },
             interceptors: [interceptor],
             retryPolicy: RetryPolicy(maxAttempts: 2, backoff: .init(baseDelay: 0)),
             credentialStore: CredentialStore(LoggingAuthenticator(log: log), credential: "old")
         ).timed(by: WaitRecorder())
-    }
-}
-
-/// A transport that passes everything to `base`, and records on `head` when a streamed head
-/// arrives (a stream's, or a download's, which `base` streams into its file).
-struct HeadSignallingTransport: Transport {
-    let base: StubTransport
-    let head: CompletionProbe<Void>
-
-    func send(
-        _ request: URLRequest,
-        progress: ProgressHandler?,
-        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
-    ) -> any TransportTask {
-        base.send(request, progress: progress, completion: completion)
-    }
-
-    func stream(
-        _ request: URLRequest,
-        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
-    ) -> any TransportTask {
-        base.stream(request) { [head] event in
-            onEvent(event)
-            if case .response = event { head.record(()) }
-        }
     }
 }
