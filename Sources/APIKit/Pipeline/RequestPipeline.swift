@@ -106,7 +106,8 @@ final class RequestPipeline<R: Request>: Sendable {
         // Every link gets a context on every pass: describe the request type and redact the base
         // once. Without links the context is made only for an error. The links report events
         // through it.
-        let initial = links.isEmpty ? nil : request.initialContext.with(events: events)
+        let described = links.isEmpty ? nil : request.initialContext
+        let initial = events.map { events in described?.with(events: events) } ?? described
         return CallChain(
             links: links,
             context: { url, attempts in
