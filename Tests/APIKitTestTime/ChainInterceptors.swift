@@ -7,7 +7,8 @@ import Foundation
 // without `@testable`). The tests run them over `StubTransport` and over both real transports.
 
 /// Answers a repeated `GET` from memory without calling `next`: the first response with a
-/// status in `200..<300` and a body read whole is kept, by URL.
+/// status in `200..<300` and a body read whole is kept, by URL. Reports each lookup to the
+/// call's observer (``CallEvent/Stage/cacheOutcome(_:)``).
 public final class MemoryCache: Interceptor {
     private let stored = Protected<[URL: CallResponse]>([:])
 
@@ -24,7 +25,11 @@ public final class MemoryCache: Interceptor {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         guard context.method == .get, let url = urlRequest.url else { return try await next(urlRequest) }
-        if let hit = stored.withLock({ $0[url] }) { return hit }
+        if let hit = stored.withLock({ $0[url] }) {
+            try context.report(.cacheOutcome(.hit))
+            return hit
+        }
+        try context.report(.cacheOutcome(.miss))
         let response = try await next(urlRequest)
         if let data = response.data, let http = response.urlResponse as? HTTPURLResponse,
             (200..<300).contains(http.statusCode)

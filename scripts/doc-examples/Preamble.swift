@@ -65,6 +65,10 @@ let onEvent: @Sendable (TransportStreamEvent) -> Void = { _ in }
 
 /// The error a `catch` block has caught (a `RequestError` has no public initializer: never run).
 var error: RequestError { preconditionFailure("the examples are only type-checked") }
+/// The event an observer was handed (a `CallEvent` has no public initializer: never run).
+var event: CallEvent { preconditionFailure("the examples are only type-checked") }
+/// The context an interceptor was handed (never run).
+var context: RequestContext { preconditionFailure("the examples are only type-checked") }
 
 func showLogin(reason: any Error) {}
 func slowly(_ chunk: Data) async {}
@@ -180,6 +184,10 @@ struct BearerAuthenticator: Authenticator {
     func refresh() async throws -> String {
         try await auth.newAccessToken()
     }
+}
+
+actor ResponseStore {
+    func response(for urlRequest: URLRequest) -> CallResponse? { nil }
 }
 
 actor TokenStore {

@@ -17,6 +17,9 @@ final class CallChain: Sendable {
     /// The error of a response rejected by a hook: a status-code error for an
     /// ``UnacceptableStatusCode``, else a response interceptor's failure.
     let rejection: @Sendable (any Error, _ body: Data, URLResponse, RequestContext) -> RequestError
+    /// Where the call's attempts, requests and response heads are reported; `nil` when nobody
+    /// observes the call.
+    let events: CallRecorder?
     /// The attempts that reached the terminal, and the URL of the last.
     private let sent = Locked<(attempts: Int, url: URL?)>((0, nil))
 
@@ -24,9 +27,11 @@ final class CallChain: Sendable {
         links: [any Interceptor],
         context: @escaping @Sendable (URL?, Int) -> RequestContext,
         rejection: @escaping @Sendable (any Error, Data, URLResponse, RequestContext) -> RequestError,
+        events: CallRecorder? = nil,
         terminal: @escaping Terminal
     ) {
         self.links = links
+        self.events = events
         self.context = context
         self.rejection = rejection
         self.terminal = terminal
@@ -58,19 +63,24 @@ final class CallChain: Sendable {
         guard !Task.isCancelled else {
             throw .cancelled(context: context(urlRequest.url, nextAttempt))
         }
+        // the first pass of an attempt, whichever link starts it
+        events?.attemptStarted(nextAttempt, url: urlRequest.url)
         guard index < links.count else {
             let attempt = sent.withLock { sent in
                 sent.attempts += 1
                 sent.url = urlRequest.url
                 return sent.attempts
             }
-            guard attempt > 1, urlRequest.httpBodyStream != nil, let body = urlRequest.requestBody else {
-                return try await terminal(urlRequest, attempt)
+            var sending = urlRequest
+            if attempt > 1, urlRequest.httpBodyStream != nil, let body = urlRequest.requestBody {
+                // A body stream is read once: a retry or a replay sends a fresh one over the same body.
+                sending.setRequestBody(body)
             }
-            // A body stream is read once: a retry or a replay sends a fresh one over the same body.
-            var fresh = urlRequest
-            fresh.setRequestBody(body)
-            return try await terminal(fresh, attempt)
+            guard let events else { return try await terminal(sending, attempt) }
+            events.requestSent(sending)
+            let response = try await terminal(sending, attempt)
+            events.responseHead(response.urlResponse)
+            return response
         }
         let link = links[index]
         let linkContext = context(urlRequest.url, nextAttempt)

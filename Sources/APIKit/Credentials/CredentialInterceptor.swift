@@ -33,6 +33,7 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
                 else { return response }
             }
             replayed = true
+            try? context.report(.credentialRefresh)
             do {
                 try await credentials.refresh(after: ticket)
             } catch {

@@ -106,7 +106,8 @@ extension Request {
     ) async throws(RequestError) -> DownloadResponse {
         let handle = RequestHandle(onCancel: {})
         let pipeline = RequestPipeline(
-            request: self, session: session, options: options, progress: progress, handle: handle)
+            request: self, session: session, options: options, progress: progress, handle: handle,
+            events: CallRecorder.make(for: session, context: initialContext))
         let result = await withTaskCancellationHandler {
             await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)
         } onCancel: {
@@ -156,7 +157,8 @@ extension Request {
         // The cancellation is delivered by the task, once the temporary file is gone.
         let handle = RequestHandle(onCancel: {})
         let pipeline = RequestPipeline(
-            request: self, session: session, options: options, progress: progress, handle: handle)
+            request: self, session: session, options: options, progress: progress, handle: handle,
+            events: CallRecorder.make(for: session, context: initialContext))
         let delivery = Delivery(for: session)
         let task = delivery.run {
             await pipeline.downloadResult(to: destination, resumable: resumable, resuming: resumeData)

@@ -32,13 +32,16 @@ extension RequestPipeline {
         to destination: URL, resumable: Bool = false, resuming: DownloadResumeData? = nil
     ) async -> Result<DownloadResponse, RequestError> {
         let partial = Locked(resuming)
+        let result: Result<DownloadResponse, RequestError>
         do {
-            return .success(
+            result = .success(
                 try await download(to: destination, resumable: resumable || resuming != nil, partial: partial))
         } catch {
             // a partial file being resumed stays resumable whatever stops the call
-            return .failure(decorated(error.with(downloadResumeData: partial.withLock { $0 })))
+            result = .failure(decorated(error.with(downloadResumeData: partial.withLock { $0 })))
         }
+        events?.end(result)
+        return result
     }
 
     /// - Parameter partial: The partial file the next attempt resumes from; each attempt
@@ -50,11 +53,12 @@ extension RequestPipeline {
         guard !handle.isFinished else { throw .cancelled(context: request.initialContext) }
         let urlRequest = try prepare()
         handle.note(url: urlRequest.url)
-        let chain = try chain { urlRequest, attempt throws(RequestError) in
+        let chain = try chain(events: events) { urlRequest, attempt throws(RequestError) in
             try await self.downloadTerminal(
                 urlRequest, attempt: attempt, destination: destination, resumable: resumable, partial: partial)
         }
         let response = try await chain.run(urlRequest)
+        events?.observeBody(of: response)
         let context = chain.outcomeContext(url: urlRequest.url)
         if let rejection = response.rejection {
             throw R.responseValidationError(

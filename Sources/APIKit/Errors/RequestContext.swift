@@ -18,14 +18,16 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// The request type, and `base` and `path` as declared for errors raised before the URL
     /// exists.
     let declaration: RequestDeclaration
-    /// What a response or a download left behind; not part of equality.
+    /// What a response or a download left behind, and where the call's events go; not part of
+    /// equality.
     private var leftBehind = NotCompared(LeftBehind())
 
-    /// What a call left behind for its error's reader.
+    /// What a call left behind for its error's reader, and the recorder of its events.
     private struct LeftBehind: Sendable {
         var errorBody: (any Sendable)?
         var downloadResumeData: DownloadResumeData?
         var retryRefusal: RetryRefusal?
+        var events: CallRecorder?
     }
 
     /// Why the call ended without a retry its ``RetryPolicy`` called for; `nil` when no retry
@@ -44,6 +46,8 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// What a resumable download that failed left behind, to resume it (see
     /// ``RequestError/downloadResumeData``).
     var downloadResumeData: DownloadResumeData? { leftBehind.value.downloadResumeData }
+    /// Where ``report(_:)`` sends the call's events; `nil` when nobody observes the call.
+    var events: CallRecorder? { leftBehind.value.events }
 
     /// A context for a call of the request `declaration` names, sent (or to be sent) to `url`.
     init(declaration: RequestDeclaration, method: HTTPMethod, url: URL?, attempts: Int = 1) {
@@ -85,6 +89,13 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     func with(retryRefusal: RetryRefusal?) -> RequestContext {
         var context = self
         context.leftBehind.value.retryRefusal = retryRefusal
+        return context
+    }
+
+    /// The context whose ``report(_:)`` goes to `events`.
+    func with(events: CallRecorder?) -> RequestContext {
+        var context = self
+        context.leftBehind.value.events = events
         return context
     }
 

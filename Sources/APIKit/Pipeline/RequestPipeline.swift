@@ -26,18 +26,23 @@ final class RequestPipeline<R: Request>: Sendable {
     /// Receives the transfer's progress, when the caller asked for it, until the call is finished.
     let progress: ProgressHandler?
     let handle: RequestHandle
+    /// The call's events, when the session observes them; a stream records each of its
+    /// connections as a call of its own instead (`openStream`).
+    let events: CallRecorder?
 
     init(
         request: R,
         session: Session,
         options: RequestOptions?,
         progress: ProgressHandler? = nil,
-        handle: RequestHandle = RequestHandle(onCancel: {})
+        handle: RequestHandle = RequestHandle(onCancel: {}),
+        events: CallRecorder? = nil
     ) {
         self.request = request
         self.session = session
         self.options = (options ?? RequestOptions()).overriding(request.options).overriding(session.options)
         self.handle = handle
+        self.events = events
         // a transfer still reports while its cancellation is delivered: not to the caller
         self.progress = progress.map { progress in { @Sendable step in if !handle.isFinished { progress(step) } } }
     }
@@ -80,8 +85,9 @@ final class RequestPipeline<R: Request>: Sendable {
     /// The chain of this call around `terminal`: the retry link when the policy allows more
     /// than one attempt, the credential link, the session's interceptors, the logging link.
     ///
+    /// - Parameter events: Where the chain and its links report the call's events.
     /// - Throws: ``BuildError/invalidRetryPolicy(_:)`` for a policy that cannot be followed.
-    func chain(terminal: @escaping CallChain.Terminal) throws(RequestError) -> CallChain {
+    func chain(events: CallRecorder?, terminal: @escaping CallChain.Terminal) throws(RequestError) -> CallChain {
         var links: [any Interceptor] = []
         var refusal: Locked<RetryRefusal?>?
         if let policy = try retryPolicy() {
@@ -98,8 +104,10 @@ final class RequestPipeline<R: Request>: Sendable {
         let request = request
         let refused = refusal
         // Every link gets a context on every pass: describe the request type and redact the base
-        // once. Without links the context is made only for an error.
-        let initial = links.isEmpty ? nil : request.initialContext
+        // once. Without links the context is made only for an error. The links report events
+        // through it.
+        let described = links.isEmpty ? nil : request.initialContext
+        let initial = events.map { events in described?.with(events: events) } ?? described
         return CallChain(
             links: links,
             context: { url, attempts in
@@ -110,6 +118,7 @@ final class RequestPipeline<R: Request>: Sendable {
             rejection: { error, body, response, context in
                 R.responseValidationError(error, body: body, response: response, context: context)
             },
+            events: events,
             terminal: terminal)
     }
 
@@ -192,8 +201,9 @@ final class RequestPipeline<R: Request>: Sendable {
         let result: Result<Exchanged, RequestError>
         do {
             let urlRequest = try prepared.get()
-            let chain = try chain(terminal: sendTerminal)
+            let chain = try chain(events: events, terminal: sendTerminal)
             let response = try await chain.run(urlRequest)
+            events?.observeBody(of: response)
             result = .success(Exchanged(response: response, chain: chain, url: urlRequest.url))
         } catch {
             result = .failure(error)

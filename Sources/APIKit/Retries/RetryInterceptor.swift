@@ -14,6 +14,9 @@
 /// failure. The budget is asked here, not by a link of its own: only this link knows that an
 /// outcome will be retried (the policy, the attempt count, the method), and a link further in
 /// would see the retry only after its wait.
+///
+/// Each retry is reported to the call's observer (``CallEvent/Stage/retryScheduled(delay:reason:)``)
+/// before its wait, a refused one as ``CallEvent/Stage/retryRefused(_:)``.
 struct RetryInterceptor: Interceptor {
     let policy: RetryPolicy
     /// Where the waits and the current date come from.
@@ -44,13 +47,28 @@ struct RetryInterceptor: Interceptor {
                 else { return try outcome.get() }
                 if let budget = policy.budget, !budget.withdraw(host) {
                     refusal?.withLock { $0 = .budgetExhausted }
+                    try? context.report(.retryRefused(.budgetExhausted))
                     return try outcome.mapError { $0.withContext($0.context.with(retryRefusal: .budgetExhausted)) }
                         .get()
                 }
+                try? context.report(.retryScheduled(delay: .seconds(wait), reason: Self.reason(seen, now: time.now)))
                 delay = wait
             }
             try await time.sleep(for: delay)
             attempt += 1
+        }
+    }
+
+    /// Why `seen` is retried, as ``CallEvent/Stage/retryScheduled(delay:reason:)`` tells.
+    private static func reason(_ seen: Result<TransportResponse, any Error>, now: Date) -> CallEvent.RetryReason {
+        switch seen {
+        case .success(let response):
+            let http = response.urlResponse as? HTTPURLResponse
+            let status = http?.statusCode ?? 0
+            guard let http, let seconds = RetryAfter.seconds(in: http, now: now) else { return .status(status) }
+            return .retryAfter(status: status, seconds: seconds)
+        case .failure(let error):
+            return .error(error)
         }
     }
 

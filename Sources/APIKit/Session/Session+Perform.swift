@@ -14,24 +14,32 @@ extension Session {
     ) -> RequestHandle {
         let delivery = Delivery(for: self)
         let decoder = request.errorBodyDecoder ?? errorBodyDecoder
+        let events = CallRecorder.make(for: self, context: request.initialContext)
         let handle = RequestHandle(onCancelAt: { url in
             let error = RequestError.cancelled(context: request.initialContext.with(url: url))
+            events?.end(Result<Void, RequestError>.failure(error))
             delivery.async { completion(.failure(decoder?.decorate(error) ?? error)) }
         })
         let pipeline = RequestPipeline(
-            request: request, session: self, options: options, progress: progress, handle: handle)
+            request: request, session: self, options: options, progress: progress, handle: handle, events: events)
         // Built here, in the caller's thread: a build error is the outcome before `perform`
         // returns, and a cancellation names the URL.
         let prepared = pipeline.prepared()
         if case .failure(let error) = prepared {
-            if handle.claimCompletion() { delivery.async { completion(.failure(pipeline.decorated(error))) } }
+            if handle.claimCompletion() {
+                let decorated = pipeline.decorated(error)
+                events?.end(Result<Void, RequestError>.failure(decorated))
+                delivery.async { completion(.failure(decorated)) }
+            }
             return handle
         }
         // the response stages run where the completion is called
         let task = delivery.run {
             await pipeline.exchange(prepared)
         } deliver: { exchanged in
-            completion(pipeline.outcome(exchanged))
+            let outcome = pipeline.outcome(exchanged)
+            events?.end(outcome)
+            completion(outcome)
         }
         handle.attach(TaskCancellation(task: task))
         return handle
@@ -45,15 +53,22 @@ extension Session {
         progress: ProgressHandler? = nil
     ) async throws(RequestError) -> R.Response {
         let handle = RequestHandle(onCancel: {})
+        let events = CallRecorder.make(for: self, context: request.initialContext)
         let pipeline = RequestPipeline(
-            request: request, session: self, options: options, progress: progress, handle: handle)
+            request: request, session: self, options: options, progress: progress, handle: handle, events: events)
         let exchanged = await withTaskCancellationHandler {
             // cancelled before it started: nothing is built or sent
             handle.isFinished ? nil : await pipeline.exchange(pipeline.prepared())
         } onCancel: {
             handle.cancel()
         }
-        guard let exchanged else { throw .cancelled(context: request.initialContext.with(url: handle.url)) }
-        return try pipeline.outcome(exchanged).get()
+        guard let exchanged else {
+            let error = RequestError.cancelled(context: request.initialContext.with(url: handle.url))
+            events?.end(Result<Void, RequestError>.failure(error))
+            throw error
+        }
+        let outcome = pipeline.outcome(exchanged)
+        events?.end(outcome)
+        return try outcome.get()
     }
 }

@@ -89,6 +89,10 @@ public struct Session: Sendable {
     /// Receives every request sent and every response, redacted; `nil` (the default) logs
     /// nothing and costs nothing. See ``RequestLogger``.
     public var logger: RequestLogger?
+    /// Receives the events of every call, in order for each call, each call ending with its
+    /// ``CallMetrics``; `nil` (the default) observes nothing and costs nothing. Called on any
+    /// thread, one event of a call at a time: keep it quick. See ``CallEvent``.
+    public var onCallEvent: (@Sendable (CallEvent) -> Void)?
     /// Where the session's waits and timers take their time from: the real time, unless a test
     /// drives it by hand (see ``TimeSource``).
     @_spi(Testing) public var time: any TimeSource = SystemTime()
@@ -113,6 +117,7 @@ public struct Session: Sendable {
     ///     rejection; `nil` (none) by default.
     ///   - errorBodyDecoder: Reads the error payload of rejected responses.
     ///   - logger: Receives every request as sent and every response, redacted; `nil` logs nothing.
+    ///   - onCallEvent: Receives the events of every call (``CallEvent``); `nil` observes nothing.
     ///
     /// ```swift
     /// let session = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], retryPolicy: RetryPolicy(), logger: .print)
@@ -127,7 +132,8 @@ public struct Session: Sendable {
         retryPolicy: RetryPolicy = .never,
         credentialStore: CredentialStore? = nil,
         errorBodyDecoder: ErrorBodyDecoder? = nil,
-        logger: RequestLogger? = nil
+        logger: RequestLogger? = nil,
+        onCallEvent: (@Sendable (CallEvent) -> Void)? = nil
     ) {
         self.transport = transport
         self.completionQueue = completionQueue
@@ -139,6 +145,7 @@ public struct Session: Sendable {
         self.credentialStore = credentialStore
         self.errorBodyDecoder = errorBodyDecoder
         self.logger = logger
+        self.onCallEvent = onCallEvent
     }
 
     /// The field name that errors about ``defaultHeaders`` carry.

@@ -21,12 +21,25 @@ extension RequestPipeline {
     /// server-sent events passes its `lastEventID`, sent as the `Last-Event-ID` header (an
     /// ordinary header, set before the chain sees the request).
     func openStream(maximumBufferSize: Int, lastEventID: String?) async throws(RequestError) -> OpenedStream {
+        // each connection is a call of its own
+        let events = CallRecorder.make(for: session, context: request.initialContext)
+        do {
+            return try await openStream(maximumBufferSize: maximumBufferSize, lastEventID: lastEventID, events: events)
+        } catch {
+            events?.end(Result<Void, RequestError>.failure(error))
+            throw error
+        }
+    }
+
+    private func openStream(
+        maximumBufferSize: Int, lastEventID: String?, events: CallRecorder?
+    ) async throws(RequestError) -> OpenedStream {
         var urlRequest = try prepare()
         if let lastEventID {
             urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
         let limit = max(1, maximumBufferSize)
-        let chain = try chain { urlRequest, attempt throws(RequestError) in
+        let chain = try chain(events: events) { urlRequest, attempt throws(RequestError) in
             try await self.streamTerminal(urlRequest, attempt: attempt, limit: limit)
         }
         let response: CallResponse
@@ -49,10 +62,12 @@ extension RequestPipeline {
         do {
             try request.intercept(urlResponse: response.urlResponse)
         } catch {
+            events?.observeBody(of: response)
             let body = await errorBody(from: buffer)
             throw decorated(
                 R.responseValidationError(error, body: body, response: response.urlResponse, context: context))
         }
+        events?.observeStreamBody(of: response, context: context)
         return OpenedStream(response: response.urlResponse, context: context, buffer: buffer)
     }
 

@@ -29,7 +29,9 @@
 ///
 /// **Waits.** Each wait runs on the `clock` given to the initializer (`ContinuousClock` by
 /// default; a test passes a clock it moves by hand). A call that had to wait is reported to
-/// `onWait` with how long it waited (``TrafficWait``); a call that did not wait is not.
+/// `onWait` with how long it waited (``TrafficWait``); a call that did not wait is not. A
+/// session's ``Session/onCallEvent`` sees each wait as ``CallEvent/Stage/queued(host:)`` and
+/// ``CallEvent/Stage/dequeued(host:waited:)``.
 ///
 /// ```swift
 /// let traffic = TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 5, maxPause: 120)
@@ -112,12 +114,15 @@ public final class TrafficControl: Interceptor {
         let host = (context.url ?? urlRequest.url)?.trafficHost ?? ""
         let waited: Duration?
         do {
-            waited = queue.tryAcquire(host) ? nil : try await queue.acquire(host)
+            waited =
+                queue.tryAcquire(host)
+                ? nil : try await queue.acquire(host) { try? context.report(.queued(host: host)) }
         } catch {
             onWait?(TrafficWait(host: host, context: context, duration: error.waited, wasCancelled: true))
             throw RequestError.cancelled(context: context)
         }
         if let waited {
+            try? context.report(.dequeued(host: host, waited: waited))
             onWait?(TrafficWait(host: host, context: context, duration: waited, wasCancelled: false))
         }
         let response: CallResponse

@@ -75,16 +75,18 @@ final class TrafficQueue: Sendable {
 
     /// Takes a slot for `host`, waiting for it when needed.
     ///
+    /// - Parameter onQueued: Called when the call has to wait, before it waits.
     /// - Returns: How long the call waited; `nil` when it took a slot at once.
     /// - Throws: ``Cancelled`` when the task is cancelled while waiting; the call holds no slot
     ///   then.
-    func acquire(_ host: String) async throws(Cancelled) -> Duration? {
+    func acquire(_ host: String, onQueued: () -> Void = {}) async throws(Cancelled) -> Duration? {
         let id = state.withLock { state -> UInt64? in
             if admit(host, &state) { return nil }
             defer { state.nextID += 1 }
             return state.nextID
         }
         guard let id else { return nil }
+        onQueued()
         let start = clock.elapsed()
         do {
             try await withTaskCancellationHandler {

@@ -1,0 +1,11 @@
+extension CallEvent {
+    /// What a cache link did with a call.
+    public enum CacheOutcome: Sendable, Hashable {
+        /// Answered from the cache: nothing was sent.
+        case hit
+        /// Not in the cache, or not usable: the request was sent.
+        case miss
+        /// A stored response was confirmed by the server (`304 Not Modified`) and answered.
+        case revalidated
+    }
+}

@@ -1,0 +1,169 @@
+/// The events of one observed call: stamps each stage with the call's id, context and time,
+/// keeps the call's ``CallMetrics``, hands the events to the session's observer one at a time
+/// in order, and drops what is reported after the call's end.
+///
+/// Made only when the session has an observer (``make(for:context:)``): a call nobody
+/// observes allocates nothing for its events, and every place that reports checks for `nil`.
+/// An event reported while the observer runs (by the observer itself, or by another thread of
+/// the call) is queued and delivered by the thread already delivering, after the one in hand:
+/// the observer never runs twice at once for one call, and never under a lock.
+final class CallRecorder: Sendable {
+    private struct State {
+        /// The call as the next event names it: its URL and the attempt under way.
+        var context: RequestContext
+        var metrics = CallMetrics()
+        var ended = false
+        var attemptsStarted = 0
+        /// When the last request was handed to the transport, on the session's clock.
+        var lastSent: TimeInterval?
+        /// When the attempt under way entered a queue it has not left.
+        var queuedAt: TimeInterval?
+        /// Events waiting for the thread that delivers.
+        var pending: [CallEvent] = []
+        var delivering = false
+    }
+
+    let id: Int
+    private let observer: @Sendable (CallEvent) -> Void
+    private let time: any TimeSource
+    private let start: TimeInterval
+    private let state: Locked<State>
+    /// Numbers the observed calls of this process.
+    private static let counter = Locked(0)
+
+    private init(observer: @escaping @Sendable (CallEvent) -> Void, time: any TimeSource, context: RequestContext) {
+        self.id = Self.counter.withLock { counter in
+            counter += 1
+            return counter
+        }
+        self.observer = observer
+        self.time = time
+        self.start = time.uptime
+        self.state = Locked(State(context: context))
+    }
+
+    /// Starts recording a call of `session`, reporting ``CallEvent/Stage/callStarted``; `nil`
+    /// when the session has no observer.
+    static func make(for session: Session, context: RequestContext) -> CallRecorder? {
+        guard let observer = session.onCallEvent else { return nil }
+        let recorder = CallRecorder(observer: observer, time: session.time, context: context)
+        recorder.record { _, _ in .callStarted }
+        return recorder
+    }
+
+    /// A stage a link reported through ``RequestContext/report(_:)``.
+    func report(_ stage: CallEvent.Stage) {
+        record { state, now in
+            switch stage {
+            case .queued: state.queuedAt = now
+            case .dequeued(_, let waited):
+                state.queuedAt = nil
+                state.metrics.queueWait += waited
+            default: break
+            }
+            return stage
+        }
+    }
+
+    /// The chain begins attempt `number`, to `url`; reported once per attempt.
+    func attemptStarted(_ number: Int, url: URL?) {
+        record { state, _ in
+            guard number > state.attemptsStarted else { return nil }
+            state.attemptsStarted = number
+            state.context = state.context.with(url: url).with(attempts: number)
+            return .attemptStarted(number)
+        }
+    }
+
+    /// The request goes to the transport.
+    func requestSent(_ urlRequest: URLRequest) {
+        record { state, now in
+            state.metrics.attempts += 1
+            state.metrics.bytesSent += max(0, urlRequest.knownBodyLength ?? 0)
+            state.lastSent = now
+            return .requestSent(urlRequest)
+        }
+    }
+
+    /// The transport returned a response head.
+    func responseHead(_ response: URLResponse) {
+        record { state, now in
+            state.metrics.timeToResponseHead = .seconds(max(0, now - start))
+            return .responseHead(response, timeToFirstByte: .seconds(max(0, now - (state.lastSent ?? now))))
+        }
+    }
+
+    /// Reports ``CallEvent/Stage/bodyEnded(bytes:)`` when the body of `response`, the one the
+    /// call keeps, has been received.
+    func observeBody(of response: CallResponse) {
+        response.onBodyEnd { [self] result in
+            if case .success(let bytes) = result { bodyEnded(bytes) }
+        }
+    }
+
+    /// For a stream, whose call ends with its body: reports the body's end, then the call's.
+    func observeStreamBody(of response: CallResponse, context: RequestContext) {
+        response.onBodyEnd { [self] result in
+            switch result {
+            case .success(let bytes):
+                bodyEnded(bytes)
+                end(Result<Void, RequestError>.success(()))
+            case .failure(let error):
+                let cancelled = error is CancellationError || (error as? URLError)?.code == .cancelled
+                end(
+                    Result<Void, RequestError>.failure(
+                        cancelled ? .cancelled(context: context) : .transportFailed(error, context: context)))
+            }
+        }
+    }
+
+    private func bodyEnded(_ bytes: Int) {
+        record { state, _ in
+            state.metrics.bytesReceived = Int64(bytes)
+            return .bodyEnded(bytes: bytes)
+        }
+    }
+
+    /// Ends the call with its outcome: ``CallEvent/Stage/finished(_:)``,
+    /// ``CallEvent/Stage/failed(_:_:)`` or ``CallEvent/Stage/cancelled(_:)``; later events are
+    /// dropped.
+    func end<Value>(_ outcome: Result<Value, RequestError>) {
+        record { state, now in
+            if let queuedAt = state.queuedAt {
+                state.metrics.queueWait += .seconds(max(0, now - queuedAt))
+                state.queuedAt = nil
+            }
+            state.metrics.duration = .seconds(max(0, now - start))
+            state.ended = true
+            switch outcome {
+            case .success: return .finished(state.metrics)
+            case .failure(.cancelled): return .cancelled(state.metrics)
+            case .failure(let error): return .failed(error, state.metrics)
+            }
+        }
+    }
+
+    /// Makes the event `make` returns (none for `nil`) under the lock, unless the call has
+    /// ended, and delivers it in order.
+    private func record(_ make: (inout State, _ now: TimeInterval) -> CallEvent.Stage?) {
+        let now = time.uptime
+        let delivers = state.withLock { state -> Bool in
+            guard !state.ended, let stage = make(&state, now) else { return false }
+            state.pending.append(
+                CallEvent(callID: id, context: state.context, time: .seconds(max(0, now - start)), stage: stage))
+            guard !state.delivering else { return false }
+            state.delivering = true
+            return true
+        }
+        guard delivers else { return }
+        while let event = state.withLock({ state -> CallEvent? in
+            guard !state.pending.isEmpty else {
+                state.delivering = false
+                return nil
+            }
+            return state.pending.removeFirst()
+        }) {
+            observer(event)
+        }
+    }
+}
