@@ -1,9 +1,10 @@
 /// Where an ``HTTPCache`` keeps what it stores: records of bytes under string keys.
 ///
 /// The cache decides what a record holds — every stored variant of one URL, head and body —
-/// and writes it as bytes, so a store only keeps bytes: ``MemoryCacheStore`` in memory, or a
-/// store of your own (on disk, in a database). A key is 64 lowercase hexadecimal digits, safe
-/// as a file name; it does not reveal the URL or any credential.
+/// and writes it as bytes, so a store only keeps bytes: ``MemoryCacheStore`` in memory,
+/// ``DiskCacheStore`` in a directory, or a store of your own (in a database, say). A key is 64
+/// lowercase hexadecimal digits, safe as a file name; it does not reveal the URL or any
+/// credential.
 ///
 /// A store may drop any record at any time (to keep within a size limit): the cache then asks
 /// the server again. A record it cannot keep, or cannot read back whole, is best left out: the
