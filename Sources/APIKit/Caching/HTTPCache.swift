@@ -34,6 +34,10 @@
 /// server) or `APIKit; fwd=stale; fwd-status=304` (validated by the server);
 /// `URLResponse.isFromHTTPCache` reads it.
 ///
+/// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
+/// them across launches, which lets an app show what it last saw while offline (with
+/// `Cache-Control: max-stale` or `only-if-cached` on its requests).
+///
 /// Put the cache where it should answer in ``Session/interceptors``: before a
 /// ``TrafficControl``, so that answers from memory wait for nothing. Streams and downloads are
 /// never stored, but a stored fresh response answers them like any call (a stream yields it
