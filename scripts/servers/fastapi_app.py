@@ -33,6 +33,20 @@ Downloads and streams:
                             204 when the request has a Last-Event-ID (a reconnection: no more)
     GET /status/{code}      that status, with {"status": code, "error": reason} (no body for 1xx/204/304)
 
+HTTP caching (each test passes its own KEY; the server counts per key):
+
+    GET /cache/etag?key=KEY&max_age=N
+                            {"key": KEY, "served": I} (I counts the full answers), with
+                            Cache-Control: max-age=N and ETag "KEY-v1"; an If-None-Match naming
+                            that ETag answers 304 with the ETag and Cache-Control, no body
+    GET /cache/vary?key=KEY {"language": the request's Accept-Language or null, "served": I}, with
+                            Vary: Accept-Language and Cache-Control: max-age=60
+    POST /cache/etag?key=KEY
+                            204: a change, for invalidation
+    GET /cache/stats?key=KEY
+                            {"full": full answers, "not_modified": 304s, "conditional": requests
+                            that carried If-None-Match}
+
 Query values:
 
     GET /float?value=X      X parsed by FastAPI as a `float` query parameter (pydantic) →
@@ -208,3 +222,43 @@ async def status(code: int):
 @app.get("/float")
 async def parse_float(value: float) -> dict:
     return {"value": value}
+
+
+CACHE_COUNTS: dict = {}
+
+
+def cache_count(key: str, name: str) -> int:
+    counts = CACHE_COUNTS.setdefault(key, {"full": 0, "not_modified": 0, "conditional": 0})
+    counts[name] += 1
+    return counts[name]
+
+
+@app.get("/cache/etag")
+async def cache_etag(request: Request, key: str, max_age: int = 0):
+    etag = f'"{key}-v1"'
+    headers = {"ETag": etag, "Cache-Control": f"max-age={max_age}"}
+    if_none_match = request.headers.get("if-none-match")
+    if if_none_match is not None:
+        cache_count(key, "conditional")
+        if if_none_match == etag:
+            cache_count(key, "not_modified")
+            return Response(status_code=304, headers=headers)
+    served = cache_count(key, "full")
+    return JSONResponse({"key": key, "served": served}, headers=headers)
+
+
+@app.post("/cache/etag")
+async def cache_change(key: str):
+    return Response(status_code=204)
+
+
+@app.get("/cache/vary")
+async def cache_vary(request: Request, key: str):
+    served = cache_count(key, "full")
+    headers = {"Vary": "Accept-Language", "Cache-Control": "max-age=60"}
+    return JSONResponse({"language": request.headers.get("accept-language"), "served": served}, headers=headers)
+
+
+@app.get("/cache/stats")
+async def cache_stats(key: str):
+    return CACHE_COUNTS.get(key, {"full": 0, "not_modified": 0, "conditional": 0})

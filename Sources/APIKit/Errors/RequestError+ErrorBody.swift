@@ -24,6 +24,7 @@ extension RequestError {
             .parsingFailed(error, body: body, response: response, context: context)
         case .responseConversionFailed(let error, let response, _):
             .responseConversionFailed(error, response: response, context: context)
+        case .notCached: .notCached(context: context)
         case .cancelled: .cancelled(context: context)
         }
     }

@@ -29,6 +29,10 @@ public enum RequestError: Error {
     /// The request could not be sent or no response arrived (usually a `URLError`:
     /// refused connection, timeout, TLS failure).
     case transportFailed(any Error, context: RequestContext)
+    /// The request asked to be answered from the session's ``HTTPCache`` only
+    /// (`Cache-Control: only-if-cached`), and the cache holds no response it may use; nothing
+    /// was sent. The cache's counterpart of the `504 Gateway Timeout` RFC 9111 §5.2.1.7 names.
+    case notCached(context: RequestContext)
     /// The response's status code was rejected (by default, one outside `200..<300`);
     /// the body was not parsed and is carried as received.
     case unacceptableStatusCode(Int, body: Data, response: HTTPURLResponse, context: RequestContext)
@@ -51,7 +55,7 @@ public enum RequestError: Error {
         /// ``Request/intercept(urlRequest:)``, the session's ``Interceptor``s before `next`
         /// returned, and its ``Authenticator``.
         case requestInterceptor
-        /// Sending the request and receiving the response.
+        /// Sending the request and receiving the response, or answering it from an ``HTTPCache``.
         case transport
         /// Checking the status code, ``Request/intercept(urlResponse:)`` and the session's
         /// ``Interceptor``s after `next` returned.
@@ -69,7 +73,7 @@ public enum RequestError: Error {
         switch self {
         case .buildFailed: .build
         case .requestInterceptorFailed: .requestInterceptor
-        case .transportFailed: .transport
+        case .transportFailed, .notCached: .transport
         case .unacceptableStatusCode, .responseInterceptorFailed: .responseValidation
         case .parsingFailed: .parsing
         case .responseConversionFailed: .responseConversion
@@ -83,7 +87,7 @@ public enum RequestError: Error {
         case .buildFailed(_, let context), .requestInterceptorFailed(_, let context),
             .transportFailed(_, let context), .unacceptableStatusCode(_, _, _, let context),
             .responseInterceptorFailed(_, _, _, let context), .parsingFailed(_, _, _, let context),
-            .responseConversionFailed(_, _, let context), .cancelled(let context):
+            .responseConversionFailed(_, _, let context), .cancelled(let context), .notCached(let context):
             context
         }
     }
@@ -100,7 +104,7 @@ public enum RequestError: Error {
         case .responseInterceptorFailed(_, _, let response, _), .parsingFailed(_, _, let response, _),
             .responseConversionFailed(_, let response, _):
             response
-        case .buildFailed, .requestInterceptorFailed, .transportFailed, .cancelled: nil
+        case .buildFailed, .requestInterceptorFailed, .transportFailed, .notCached, .cancelled: nil
         }
     }
 
@@ -111,7 +115,8 @@ public enum RequestError: Error {
         case .unacceptableStatusCode(_, let body, _, _), .responseInterceptorFailed(_, let body, _, _),
             .parsingFailed(_, let body, _, _):
             body
-        case .buildFailed, .requestInterceptorFailed, .transportFailed, .responseConversionFailed, .cancelled:
+        case .buildFailed, .requestInterceptorFailed, .transportFailed, .notCached, .responseConversionFailed,
+            .cancelled:
             nil
         }
     }
@@ -125,7 +130,7 @@ public enum RequestError: Error {
             .responseInterceptorFailed(let error, _, _, _), .parsingFailed(let error, _, _, _),
             .responseConversionFailed(let error, _, _):
             error
-        case .unacceptableStatusCode, .cancelled: nil
+        case .unacceptableStatusCode, .notCached, .cancelled: nil
         }
     }
 }
@@ -171,6 +176,8 @@ extension RequestError: LocalizedError, CustomStringConvertible {
             "could not parse the \(body.count)-byte body: \(error)"
         case .responseConversionFailed(let error, _, _):
             "response(from:urlResponse:) failed: \(error)"
+        case .notCached:
+            "only-if-cached, and the HTTP cache holds no response it may use"
         case .cancelled:
             "cancelled"
         }

@@ -35,7 +35,7 @@ struct RequestErrorTests {
 
     enum Case: String, CaseIterable, Sendable, CustomTestStringConvertible {
         case buildFailed, requestInterceptorFailed, transportFailed, unacceptableStatusCode
-        case responseInterceptorFailed, parsingFailed, responseConversionFailed, cancelled
+        case responseInterceptorFailed, parsingFailed, responseConversionFailed, notCached, cancelled
         var testDescription: String { rawValue }
 
         var error: RequestError {
@@ -69,6 +69,7 @@ struct RequestErrorTests {
                 )
             case .responseConversionFailed:
                 .responseConversionFailed(ProbeFailure(stage: "convert"), response: response, context: context)
+            case .notCached: .notCached(context: context)
             case .cancelled: .cancelled(context: context)
             }
         }
@@ -83,6 +84,7 @@ struct RequestErrorTests {
             case .responseInterceptorFailed: "intercept(urlResponse:)"
             case .parsingFailed: "could not parse"
             case .responseConversionFailed: "response(from:urlResponse:)"
+            case .notCached: "only-if-cached"
             case .cancelled: "cancelled"
             }
         }
@@ -160,6 +162,9 @@ struct RequestErrorTests {
         case .responseConversionFailed:
             #expect(error.stage == .responseConversion)
             #expect(error.underlyingError as? ProbeFailure == ProbeFailure(stage: "convert"))
+        case .notCached:
+            #expect(error.stage == .transport)
+            #expect(error.underlyingError == nil)
         case .cancelled:
             #expect(error.stage == .cancelled)
             #expect(error.underlyingError == nil)

@@ -1,0 +1,156 @@
+/// The directives of a `Cache-Control` field (RFC 9111 §5.2) that the cache acts on, read from
+/// a request or a response.
+///
+/// Reading is tolerant, as §4.2.1 and §5.2 ask of a cache: directive names are compared
+/// case-insensitively; an argument may be a token or a quoted string (`max-age="60"` reads as
+/// `max-age=60`); several field lines and comma lists combine; of a directive given twice, the
+/// first counts; unknown directives are ignored. An argument that is not delta-seconds (§1.2.2)
+/// is read as the most restrictive meaning: a `max-age` that cannot be read is 0 (the response
+/// is stale, the request wants a validated one), a `min-fresh` or a `max-stale` that cannot be
+/// read is ignored (no staleness is accepted). delta-seconds too large to represent are 2^31,
+/// as §1.2.2 says.
+struct CacheControl: Equatable {
+    /// `max-age`, in seconds.
+    var maxAge: Int?
+    /// `max-stale`: `.some(nil)` accepts any staleness, `.some(n)` at most `n` seconds.
+    var maxStale: Int??
+    /// `min-fresh`, in seconds.
+    var minFresh: Int?
+    var noCache = false
+    var noStore = false
+    var mustRevalidate = false
+    var onlyIfCached = false
+    var isPublic = false
+    var isPrivate = false
+    var mustUnderstand = false
+
+    /// The largest delta-seconds value kept: 2^31 (RFC 9111 §1.2.2).
+    static let deltaSecondsLimit = 2_147_483_648
+
+    /// The directives of `value`, a field value that may hold several comma-separated
+    /// directives (several field lines joined with commas read the same).
+    init(_ value: String?) {
+        guard let value else { return }
+        var seen = Set<String>()
+        for (name, argument) in Self.directives(in: value) where seen.insert(name).inserted {
+            switch name {
+            case "max-age": maxAge = argument.flatMap(Self.deltaSeconds) ?? 0
+            case "max-stale":
+                if let argument {
+                    if let seconds = Self.deltaSeconds(argument) { maxStale = .some(seconds) }
+                } else {
+                    maxStale = .some(nil)
+                }
+            case "min-fresh": minFresh = argument.flatMap(Self.deltaSeconds)
+            case "no-cache": noCache = true
+            case "no-store": noStore = true
+            case "must-revalidate": mustRevalidate = true
+            case "only-if-cached": onlyIfCached = true
+            case "public": isPublic = true
+            case "private": isPrivate = true
+            case "must-understand": mustUnderstand = true
+            default: break
+            }
+        }
+    }
+
+    /// The `Cache-Control` of a request, with `Pragma: no-cache` read as `no-cache` when the
+    /// request has no `Cache-Control` (RFC 9111 §5.4).
+    init(request: URLRequest) {
+        let value = request.value(forHTTPHeaderField: "Cache-Control")
+        self.init(value)
+        if value == nil, let pragma = request.value(forHTTPHeaderField: "Pragma"),
+            Self.directives(in: pragma).contains(where: { $0.name == "no-cache" })
+        {
+            noCache = true
+        }
+    }
+
+    /// Reads delta-seconds (§1.2.2): one or more ASCII digits, nothing else; a value above 2^31
+    /// is 2^31.
+    static func deltaSeconds(_ text: Substring) -> Int? {
+        guard !text.isEmpty else { return nil }
+        var value = 0
+        for byte in text.utf8 {
+            guard byte >= 0x30, byte <= 0x39 else { return nil }
+            value = min(value * 10 + Int(byte - 0x30), deltaSecondsLimit)
+        }
+        return value
+    }
+
+    /// The directives of a field value, in order: names lowercased, arguments unquoted.
+    static func directives(in value: String) -> [(name: String, argument: Substring?)] {
+        var result: [(name: String, argument: Substring?)] = []
+        for item in splitOutsideQuotes(Substring(value)) {
+            let trimmed = item.trimmingOWS
+            guard !trimmed.isEmpty else { continue }
+            guard let equals = trimmed.firstIndex(of: "=") else {
+                result.append((trimmed.lowercased(), nil))
+                continue
+            }
+            let name = trimmed[..<equals].trimmingOWS.lowercased()
+            guard !name.isEmpty else { continue }
+            var argument = trimmed[trimmed.index(after: equals)...].trimmingOWS
+            if argument.first == "\"" {
+                argument = unquoted(argument)
+            }
+            result.append((name, argument))
+        }
+        return result
+    }
+
+    /// Splits at commas that are not inside a quoted string.
+    private static func splitOutsideQuotes(_ value: Substring) -> [Substring] {
+        var parts: [Substring] = []
+        var start = value.startIndex
+        var inQuotes = false
+        var escaped = false
+        var index = value.startIndex
+        while index < value.endIndex {
+            let character = value[index]
+            if escaped {
+                escaped = false
+            } else if inQuotes && character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                inQuotes.toggle()
+            } else if character == "," && !inQuotes {
+                parts.append(value[start..<index])
+                start = value.index(after: index)
+            }
+            index = value.index(after: index)
+        }
+        parts.append(value[start...])
+        return parts
+    }
+
+    /// The text of a quoted string (RFC 9110 §5.6.4), its quoted pairs unescaped; an
+    /// unterminated one runs to the end.
+    private static func unquoted(_ quoted: Substring) -> Substring {
+        var text = ""
+        var escaped = false
+        for character in quoted.dropFirst() {
+            if escaped {
+                text.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == "\"" {
+                break
+            } else {
+                text.append(character)
+            }
+        }
+        return Substring(text)
+    }
+}
+
+extension Substring {
+    /// Without the optional whitespace (spaces and tabs) around it.
+    var trimmingOWS: Substring {
+        var text = self
+        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
+        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,78 @@
+/// How old a stored response is and how long it stays fresh (RFC 9111 §4.2), and whether a
+/// request may be answered with it without asking the server.
+struct CacheFreshness: Equatable {
+    /// The response's current age, in seconds (§4.2.3).
+    var age: TimeInterval
+    /// Its freshness lifetime, in seconds (§4.2.1): explicit, or heuristic (§4.2.2).
+    var lifetime: TimeInterval
+    /// The response's own `Cache-Control`.
+    var directives: CacheControl
+
+    /// The freshness of `stored` at `now`.
+    init(of stored: StoredResponse, now: Date) {
+        directives = CacheControl(stored.header("Cache-Control"))
+        let dateValue = stored.header("Date").flatMap { HTTPDate.parse($0, now: now) } ?? stored.responseTime
+        age = Self.currentAge(of: stored, dateValue: dateValue, now: now)
+        lifetime = Self.lifetime(of: stored, directives: directives, dateValue: dateValue, now: now)
+    }
+
+    /// Whether the response is fresh: its lifetime exceeds its age (§4.2).
+    var isFresh: Bool { lifetime > age }
+
+    /// Seconds the response has been stale; 0 while fresh.
+    var staleness: TimeInterval { max(0, age - lifetime) }
+
+    /// Whether `request`'s directives let the cache answer with the response without
+    /// validating it (§4, §5.2.1): not when either side says `no-cache`; when fresh, not older
+    /// than the request's `max-age` and fresh for at least its `min-fresh`; when stale, only
+    /// within the request's `max-stale` and without `must-revalidate`.
+    func allowsReuse(for request: CacheControl) -> Bool {
+        if directives.noCache || request.noCache { return false }
+        if let maxAge = request.maxAge, age > TimeInterval(maxAge) { return false }
+        if let minFresh = request.minFresh, lifetime - age < TimeInterval(minFresh) { return false }
+        if isFresh { return true }
+        guard !directives.mustRevalidate, let maxStale = request.maxStale else { return false }
+        guard let limit = maxStale else { return true }
+        return staleness <= TimeInterval(limit)
+    }
+
+    /// §4.2.3: the age the response had when received, corrected for the time the request
+    /// took, plus the time it has been stored.
+    private static func currentAge(of stored: StoredResponse, dateValue: Date, now: Date) -> TimeInterval {
+        let ageValue =
+            stored.header("Age").flatMap { value in
+                // §5.1: a list-based Age counts by its first member; an invalid one is ignored.
+                CacheControl.deltaSeconds(value.split(separator: ",").first?.trimmingOWS ?? "")
+            } ?? 0
+        let apparentAge = max(0, stored.responseTime.timeIntervalSince(dateValue))
+        let responseDelay = max(0, stored.responseTime.timeIntervalSince(stored.requestTime))
+        let correctedAgeValue = TimeInterval(ageValue) + responseDelay
+        let correctedInitialAge = max(apparentAge, correctedAgeValue)
+        let residentTime = max(0, now.timeIntervalSince(stored.responseTime))
+        return correctedInitialAge + residentTime
+    }
+
+    /// §4.2.1: `max-age`, else `Expires` minus `Date` (an invalid `Expires` is in the past),
+    /// else the heuristic of §4.2.2.
+    private static func lifetime(
+        of stored: StoredResponse, directives: CacheControl, dateValue: Date, now: Date
+    ) -> TimeInterval {
+        if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
+        if let expires = stored.header("Expires") {
+            guard let date = HTTPDate.parse(expires, now: now) else { return 0 }
+            return max(0, date.timeIntervalSince(dateValue))
+        }
+        return heuristicLifetime(of: stored, dateValue: dateValue, now: now)
+    }
+
+    /// §4.2.2: 10% of the time since `Last-Modified`, as OkHttp and browsers do, for a status
+    /// that is heuristically cacheable and a URL without a query (OkHttp's rule: a query often
+    /// names a result that changes at any time); 0 otherwise.
+    private static func heuristicLifetime(of stored: StoredResponse, dateValue: Date, now: Date) -> TimeInterval {
+        guard CacheStorability.heuristicallyCacheable.contains(stored.status),
+            let url = URL(string: stored.url), url.query == nil,
+            let lastModified = stored.header("Last-Modified").flatMap({ HTTPDate.parse($0, now: now) })
+        else { return 0 }
+        return max(0, dateValue.timeIntervalSince(lastModified)) / 10
+    }
+}

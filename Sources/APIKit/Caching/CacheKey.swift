@@ -1,0 +1,74 @@
+/// What the cache files responses under and selects them by (RFC 9111 §2, §4.1).
+///
+/// A store keeps one record per method and URL (its fragment dropped), under a key that is the
+/// SHA-256 of the two, in hexadecimal: safe as a file name, and without the URL's query, which
+/// often holds an API key. Within a record, each variant is selected by the credential of the
+/// request that fetched it (``partition(of:)``) and by the request headers its `Vary` names
+/// (``varyFingerprint(of:names:)``), so one user's response is never served to another.
+enum CacheKey {
+    /// The store key of responses to `method` on `url`.
+    static func record(method: String, url: URL) -> String {
+        SHA256.hex("\(method.uppercased()) \(normalised(url))")
+    }
+
+    /// `url` as the cache compares it (RFC 9110 §4.2.3): without its fragment, which is never
+    /// sent, with the scheme and host lowercased and the scheme's default port left out.
+    static func normalised(_ url: URL) -> String {
+        let text = url.absoluteString
+        let isPlain =
+            url.port == nil && !(url.host ?? "").utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+            && !(url.scheme ?? "").utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
+        guard !isPlain, var components = URLComponents(string: text) else {
+            guard let hash = text.firstIndex(of: "#") else { return text }
+            return String(text[..<hash])
+        }
+        components.fragment = nil
+        let scheme = components.scheme?.lowercased()
+        components.scheme = scheme
+        components.percentEncodedHost = components.percentEncodedHost?.lowercased()
+        if (scheme == "https" && components.port == 443) || (scheme == "http" && components.port == 80) {
+            components.port = nil
+        }
+        return components.string ?? text
+    }
+
+    /// The digest of the request's `Authorization`, empty without one.
+    static func partition(of request: URLRequest) -> [UInt8] {
+        guard let credential = request.value(forHTTPHeaderField: "Authorization") else { return [] }
+        return SHA256.digest(credential.utf8)
+    }
+
+    /// The header names a response's `Vary` lists: lowercased, trimmed, in order, without
+    /// duplicates; `nil` for `Vary: *`, which no request matches (§4.1).
+    static func varyNames(of vary: String?) -> [String]? {
+        guard let vary else { return [] }
+        var names: [String] = []
+        for item in vary.split(separator: ",") {
+            let name = item.trimmingOWS.lowercased()
+            if name == "*" { return nil }
+            if !name.isEmpty, !names.contains(name) { names.append(name) }
+        }
+        return names
+    }
+
+    /// The digest of `request`'s values of the headers `names`, each normalised: the elements
+    /// of a comma list trimmed of whitespace, several lines combined. A header that is absent
+    /// differs from one that is empty.
+    static func varyFingerprint(of request: URLRequest, names: [String]) -> [UInt8] {
+        guard !names.isEmpty else { return [] }
+        var hasher = SHA256()
+        for name in names {
+            hasher.update(name.utf8)
+            if let value = request.value(forHTTPHeaderField: name) {
+                hasher.update([1])
+                let normalised = value.split(separator: ",", omittingEmptySubsequences: false)
+                    .map { $0.trimmingOWS }.joined(separator: ",")
+                hasher.update(normalised.utf8)
+            } else {
+                hasher.update([2])
+            }
+            hasher.update([0])
+        }
+        return hasher.finalize()
+    }
+}

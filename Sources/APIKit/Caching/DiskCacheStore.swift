@@ -1,0 +1,245 @@
+#if canImport(Darwin)
+    import Darwin
+#elseif canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Android)
+    import Android
+#endif
+
+/// An ``HTTPCacheStore`` in a directory: what it holds survives a restart of the app, and a
+/// crash in the middle of a write never leaves a record that reads back wrong.
+///
+/// Each record is one file, written whole to a temporary file in the same directory and then
+/// renamed over the old one, so a reader sees the old record or the new one, never half of
+/// each. Each file carries its length and a checksum of its bytes: a file cut short or
+/// damaged (by a crash, a full disk, another program) reads as no record and is deleted, and
+/// the cache asks the server again.
+///
+/// Like ``MemoryCacheStore`` it holds at most ``maxBytes`` bytes (files together) and drops the
+/// least recently used records first; after a restart, the order of use starts from the files'
+/// modification dates. A record larger than the limit is not kept. A directory that cannot be
+/// created or written keeps nothing: the cache then works as if every record had been dropped.
+/// The directory belongs to the store: one store per directory, and no other files in it.
+///
+/// ```swift
+/// let caches = FileManager.default.urls(for: .cachesDirectory, in: .userDomainMask)[0]
+/// let store = DiskCacheStore(directory: caches.appendingPathComponent("api"), maxBytes: 50 * 1024 * 1024)
+/// let api = Session(interceptors: [HTTPCache(store: store)])
+/// ```
+public final class DiskCacheStore: HTTPCacheStore {
+    /// The directory the records are kept in.
+    public let directory: URL
+    /// The most bytes the record files hold together.
+    public let maxBytes: Int
+    private let index = Locked(DiskIndex())
+
+    /// A store in `directory`, created when first written to, holding at most `maxBytes` bytes.
+    ///
+    /// - Parameters:
+    ///   - directory: Where the records are kept; the store's alone.
+    ///   - maxBytes: The limit, 50 MiB by default; 0 or less keeps nothing.
+    public init(directory: URL, maxBytes: Int = 50 * 1024 * 1024) {
+        self.directory = directory
+        self.maxBytes = maxBytes
+    }
+
+    /// The record under `key`, or `nil` when there is none or its file does not read back
+    /// whole (the file is then deleted).
+    ///
+    /// - Parameter key: The record's key.
+    /// - Returns: The record, or `nil`.
+    public func record(forKey key: String) async -> Data? {
+        let name = Self.fileName(key)
+        loadIndexIfNeeded()
+        guard let file = try? Data(contentsOf: fileURL(name)) else {
+            index.withLock { $0.remove(name) }
+            return nil
+        }
+        guard let record = DiskEntry.payload(of: file) else {
+            try? FileManager.default.removeItem(at: fileURL(name))
+            index.withLock { $0.remove(name) }
+            return nil
+        }
+        index.withLock { $0.use(name, size: file.count) }
+        return record
+    }
+
+    /// Writes `record` under `key` (to a temporary file, renamed over the old one), then drops
+    /// the least recently used records until all fit in ``maxBytes``.
+    ///
+    /// - Parameters:
+    ///   - record: The bytes.
+    ///   - key: The record's key.
+    public func setRecord(_ record: Data, forKey key: String) async {
+        let name = Self.fileName(key)
+        let entry = DiskEntry.file(for: record)
+        loadIndexIfNeeded()
+        guard entry.count <= maxBytes, write(entry, to: name) else {
+            remove(name)
+            return
+        }
+        let evicted = index.withLock { index -> [String] in
+            index.use(name, size: entry.count)
+            return index.evict(toFit: maxBytes, keeping: name)
+        }
+        for old in evicted { try? FileManager.default.removeItem(at: fileURL(old)) }
+    }
+
+    /// Deletes the record under `key`.
+    ///
+    /// - Parameter key: The record's key.
+    public func removeRecord(forKey key: String) async {
+        loadIndexIfNeeded()
+        remove(Self.fileName(key))
+    }
+
+    /// The bytes of the record files, as the store counts them.
+    var totalBytes: Int { index.withLock { $0.totalBytes } }
+
+    private func remove(_ name: String) {
+        try? FileManager.default.removeItem(at: fileURL(name))
+        index.withLock { $0.remove(name) }
+    }
+
+    /// Writes `entry` to a temporary file and renames it to `name`; `false` when either fails.
+    private func write(_ entry: Data, to name: String) -> Bool {
+        let temporary = directory.appendingPathComponent("\(DiskIndex.temporaryPrefix)\(UUID().uuidString)")
+        do {
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            try entry.write(to: temporary)
+        } catch {
+            try? FileManager.default.removeItem(at: temporary)
+            return false
+        }
+        // rename(2) replaces the destination atomically, where FileManager.moveItem refuses to.
+        guard rename(temporary.path, fileURL(name).path) == 0 else {
+            try? FileManager.default.removeItem(at: temporary)
+            return false
+        }
+        return true
+    }
+
+    private func fileURL(_ name: String) -> URL {
+        directory.appendingPathComponent(name)
+    }
+
+    /// The file name of `key`: the key itself when it is what ``HTTPCache`` makes (hexadecimal
+    /// digits), else its SHA-256, so that no key can name a path outside the directory.
+    static func fileName(_ key: String) -> String {
+        let isHex =
+            !key.isEmpty && key.utf8.count <= 128
+            && key.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        return (isHex ? key : SHA256.hex(key)) + DiskIndex.fileExtension
+    }
+
+    /// Reads the directory once: the record files' sizes and dates, and temporary files left by
+    /// a write that never finished, which are deleted.
+    private func loadIndexIfNeeded() {
+        guard !index.withLock({ $0.isLoaded }) else { return }
+        let keys: [URLResourceKey] = [.fileSizeKey, .contentModificationDateKey]
+        let files =
+            (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: keys)) ?? []
+        var found: [(name: String, size: Int, date: Date)] = []
+        for file in files {
+            let name = file.lastPathComponent
+            let values = try? file.resourceValues(forKeys: Set(keys))
+            let date = values?.contentModificationDate ?? .distantPast
+            if name.hasPrefix(DiskIndex.temporaryPrefix) {
+                // Another process may be writing it right now: only an old one is left over.
+                if date.timeIntervalSinceNow < -60 { try? FileManager.default.removeItem(at: file) }
+            } else if name.hasSuffix(DiskIndex.fileExtension) {
+                found.append((name, values?.fileSize ?? 0, date))
+            }
+        }
+        index.withLock { index in
+            guard !index.isLoaded else { return }
+            index.load(found.sorted { $0.date < $1.date }.map { ($0.name, $0.size) })
+        }
+    }
+}
+
+/// A record file: `AKD1`, the payload's length (8 bytes, little-endian), its checksum (FNV-1a,
+/// 64 bits), then the payload.
+enum DiskEntry {
+    private static let magic = Array("AKD1".utf8)
+    private static let headerSize = 20
+
+    static func file(for payload: Data) -> Data {
+        var file = Data(magic)
+        file.reserveCapacity(headerSize + payload.count)
+        withUnsafeBytes(of: UInt64(payload.count).littleEndian) { file.append(contentsOf: $0) }
+        withUnsafeBytes(of: checksum(payload).littleEndian) { file.append(contentsOf: $0) }
+        file.append(payload)
+        return file
+    }
+
+    /// The payload of `file`, or `nil` when it is not whole.
+    static func payload(of file: Data) -> Data? {
+        guard file.count >= headerSize, Array(file.prefix(4)) == magic else { return nil }
+        let length = UInt64(littleEndianBytes: file.dropFirst(4).prefix(8))
+        let sum = UInt64(littleEndianBytes: file.dropFirst(12).prefix(8))
+        guard length == UInt64(file.count - headerSize) else { return nil }
+        let payload = Data(file.dropFirst(headerSize))
+        return checksum(payload) == sum ? payload : nil
+    }
+
+    /// FNV-1a, 64 bits: not a defence against an attacker who can write the directory (they
+    /// could write any response), but a torn or damaged file fails it.
+    static func checksum(_ data: Data) -> UInt64 {
+        data.withUnsafeBytes { bytes in
+            var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+            }
+            return hash
+        }
+    }
+}
+
+extension UInt64 {
+    fileprivate init(littleEndianBytes bytes: Data) {
+        self = bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}
+
+/// The record files by use, oldest first, and their sizes.
+private struct DiskIndex {
+    static let fileExtension = ".apikitcache"
+    static let temporaryPrefix = ".tmp-"
+
+    var isLoaded = false
+    private var sizes: [String: Int] = [:]
+    /// Names, least recently used first.
+    private var order: [String] = []
+    private(set) var totalBytes = 0
+
+    mutating func load(_ files: [(name: String, size: Int)]) {
+        isLoaded = true
+        for file in files { use(file.name, size: file.size) }
+    }
+
+    mutating func use(_ name: String, size: Int) {
+        remove(name)
+        sizes[name] = size
+        order.append(name)
+        totalBytes += size
+    }
+
+    mutating func remove(_ name: String) {
+        guard let size = sizes.removeValue(forKey: name) else { return }
+        order.removeAll { $0 == name }
+        totalBytes -= size
+    }
+
+    /// Forgets the least recently used records (but `keeping`) until the rest fit; returns them.
+    mutating func evict(toFit limit: Int, keeping: String) -> [String] {
+        var evicted: [String] = []
+        while totalBytes > limit, let oldest = order.first(where: { $0 != keeping }) {
+            remove(oldest)
+            evicted.append(oldest)
+        }
+        return evicted
+    }
+}

@@ -1,0 +1,100 @@
+extension HTTPCache {
+    /// Stores `response` to `request` as a variant of its URL when §3 allows it: replaces the
+    /// variant the same request selects, keeps the others.
+    func storeIfAllowed(
+        _ response: CallResponse, for request: URLRequest, key: String, directives: CacheControl,
+        requestTime: Date, responseTime: Date
+    ) async {
+        // Only a body read whole: a stream's or a download's is not in memory.
+        guard response.pending == nil, response.rejection == nil, let body = response.data,
+            let head = response.urlResponse as? HTTPURLResponse
+        else { return }
+        let responseDirectives = CacheControl(head.value(forHTTPHeaderField: "Cache-Control"))
+        guard
+            CacheStorability.isStorable(
+                method: "GET", request: directives, status: head.statusCode, response: responseDirectives,
+                headers: { head.value(forHTTPHeaderField: $0) }),
+            let names = CacheKey.varyNames(of: head.value(forHTTPHeaderField: "Vary"))
+        else { return }
+        let partition = CacheKey.partition(of: request)
+        let variant = StoredResponse(
+            partition: partition, varyNames: names,
+            varyFingerprint: CacheKey.varyFingerprint(of: request, names: names),
+            requestTime: requestTime, responseTime: responseTime,
+            url: (head.url ?? request.url).map(CacheKey.normalised) ?? "",
+            status: head.statusCode, headers: Self.storedHeaders(of: head), body: body)
+        var record = await storedRecord(key) ?? StoredRecord(variants: [])
+        record.variants.removeAll { old in
+            old.partition == partition
+                && CacheKey.varyFingerprint(of: request, names: old.varyNames) == old.varyFingerprint
+        }
+        record.variants.append(variant)
+        record.variants.removeFirst(max(0, record.variants.count - StoredRecord.maxVariants))
+        await store.setRecord(record.encoded(), forKey: key)
+    }
+
+    /// Puts `updated` where `stored` was, if it is still there.
+    func replace(_ stored: StoredResponse, with updated: StoredResponse, key: String) async {
+        guard var record = await storedRecord(key), let index = record.variants.firstIndex(of: stored) else {
+            return
+        }
+        record.variants[index] = updated
+        await store.setRecord(record.encoded(), forKey: key)
+    }
+
+    private func storedRecord(_ key: String) async -> StoredRecord? {
+        await store.record(forKey: key).flatMap(StoredRecord.init(decoding:))
+    }
+
+    /// `request` made conditional on `stored`'s validators (§4.3.1): `If-None-Match` with its
+    /// `ETag`, `If-Modified-Since` with its `Last-Modified`; `nil` when it has neither.
+    static func conditional(_ request: URLRequest, for stored: StoredResponse) -> URLRequest? {
+        let etag = stored.header("ETag")
+        let lastModified = stored.header("Last-Modified")
+        guard etag != nil || lastModified != nil else { return nil }
+        var conditional = request
+        if let etag { conditional.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+        if let lastModified { conditional.setValue(lastModified, forHTTPHeaderField: "If-Modified-Since") }
+        return conditional
+    }
+
+    /// Whether a 304 speaks of `stored` (§4.3.4): when both carry an `ETag`, they must be the
+    /// same; a 304 without one updates the response it validated.
+    static func validatorsMatch(_ stored: StoredResponse, _ head: HTTPURLResponse) -> Bool {
+        guard let new = head.value(forHTTPHeaderField: "ETag"), let old = stored.header("ETag") else { return true }
+        return new.trimmingCharacters(in: .whitespaces) == old.trimmingCharacters(in: .whitespaces)
+    }
+
+    /// `stored` with the headers of the 304 that validated it (§3.2, §4.3.4): each field of the
+    /// 304 replaces the stored field of that name, but `Content-Length` and the hop-by-hop
+    /// fields; its age starts again from the validation.
+    static func freshened(
+        _ stored: StoredResponse, with head: HTTPURLResponse, requestTime: Date, responseTime: Date
+    ) -> StoredResponse {
+        var updated = stored
+        for header in storedHeaders(of: head) where header.name.caseInsensitiveCompare("Content-Length") != .orderedSame
+        {
+            updated.headers.removeAll { $0.name.caseInsensitiveCompare(header.name) == .orderedSame }
+            updated.headers.append(header)
+        }
+        updated.requestTime = requestTime
+        updated.responseTime = responseTime
+        return updated
+    }
+
+    /// The headers of `head` a cache keeps (§3.1): all but the hop-by-hop ones and those
+    /// `Connection` names.
+    static func storedHeaders(of head: HTTPURLResponse) -> [StoredResponse.Header] {
+        var excluded: Set<String> = [
+            "connection", "keep-alive", "proxy-connection", "te", "transfer-encoding", "upgrade",
+        ]
+        if let connection = head.value(forHTTPHeaderField: "Connection") {
+            for name in connection.split(separator: ",") { excluded.insert(name.trimmingOWS.lowercased()) }
+        }
+        return head.allHeaderFields.compactMap { name, value in
+            guard let name = name as? String, let value = value as? String, !excluded.contains(name.lowercased())
+            else { return nil }
+            return StoredResponse.Header(name: name, value: value)
+        }.sorted { $0.name < $1.name }
+    }
+}

@@ -1,0 +1,210 @@
+/// A private HTTP cache following RFC 9111: an ``Interceptor`` for ``Session/interceptors``
+/// that answers from what it stored when it may, asks the server to validate what went stale,
+/// and stores what the server allows.
+///
+/// **Answers from the cache.** A `GET` whose stored response is fresh (`max-age`, `Expires`,
+/// or 10% of the time since `Last-Modified` for a response without either, on a URL without a
+/// query) is answered without calling `next`, with an `Age` header. The request's own
+/// `Cache-Control` is followed: `max-age`, `min-fresh`, `max-stale`, `no-cache` (and
+/// `Pragma: no-cache`), `no-store` (nothing stored) and `only-if-cached`, which fails the call
+/// with ``RequestError/notCached(context:)`` when nothing usable is stored, without sending it.
+/// A response with `no-cache` or `must-revalidate` is never used stale.
+///
+/// **Validation.** A stale response with an `ETag` or a `Last-Modified` is validated: the
+/// request is sent with `If-None-Match` or `If-Modified-Since`; a `304 Not Modified` updates
+/// the stored head and the call receives the stored body with it. Any other answer is the
+/// call's, and replaces the stored one when it may be stored. A request that carries its own
+/// conditional or `Range` header is passed on untouched.
+///
+/// **What is stored.** A whole response to a `GET` — a body the call read in memory, not a
+/// stream's or a download's — with a status that is cacheable by default (200, 203, 204, 300,
+/// 301, 308, 404, 405, 410, 414, 501) or explicit freshness, without `no-store` on either side.
+/// This is a private cache: `private` responses, and responses to requests with
+/// `Authorization`, are stored. Each `Vary` of a URL is a variant of its own, selected by the
+/// request headers `Vary` names (compared after trimming the elements of their lists), and
+/// every response is kept apart by the `Authorization` it was fetched with (as a digest, never
+/// in clear): one user's response is never served to another. `Vary: *` is never stored.
+///
+/// **Invalidation.** A response that is not an error (below 400) to any method other than
+/// `GET`, `HEAD`, `OPTIONS` and `TRACE` removes what is stored for its URL, and for the URLs
+/// of its `Location` and `Content-Location` on the same origin.
+///
+/// **Telling what came from the cache.** A response built from what the cache stored carries
+/// a `Cache-Status` header (RFC 9211) ending with `APIKit; hit` (served without asking the
+/// server) or `APIKit; fwd=stale; fwd-status=304` (validated by the server);
+/// `URLResponse.isFromHTTPCache` reads it.
+///
+/// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
+/// them across launches, which lets an app show what it last saw while offline (with
+/// `Cache-Control: max-stale` or `only-if-cached` on its requests).
+///
+/// Put the cache where it should answer in ``Session/interceptors``: before a
+/// ``TrafficControl``, so that answers from memory wait for nothing. Streams and downloads are
+/// never stored, but a stored fresh response answers them like any call (a stream yields it
+/// as one chunk).
+///
+/// ```swift
+/// let cache = HTTPCache(store: MemoryCacheStore(maxBytes: 20 * 1024 * 1024))
+/// let api = Session(interceptors: [cache])
+/// let user = try await UserRequest(id: 1).response(using: api)   // from the network
+/// let again = try await UserRequest(id: 1).response(using: api)  // from memory, while fresh
+/// ```
+public final class HTTPCache: Interceptor {
+    /// Where the responses are kept.
+    public let store: any HTTPCacheStore
+    /// What "now" is: the real time, unless a test drives it.
+    let time: any TimeSource
+
+    /// A cache keeping its responses in `store`.
+    ///
+    /// - Parameter store: Where the responses are kept; a 10 MiB ``MemoryCacheStore`` by
+    ///   default.
+    public convenience init(store: any HTTPCacheStore = MemoryCacheStore()) {
+        self.init(store: store, time: SystemTime())
+    }
+
+    /// A cache whose dates come from `time`: a test hook (see ``TimeSource``).
+    ///
+    /// - Parameters:
+    ///   - store: Where the responses are kept.
+    ///   - time: What the current date is read from.
+    @_spi(Testing) public init(store: any HTTPCacheStore, time: any TimeSource) {
+        self.store = store
+        self.time = time
+    }
+
+    /// Answers a `GET` from the store when it may, validates a stale response, stores what may
+    /// be stored, and invalidates after an unsafe method.
+    ///
+    /// - Parameters:
+    ///   - urlRequest: The request.
+    ///   - context: The call.
+    ///   - next: The rest of the chain.
+    /// - Returns: The stored response, or the response of `next`.
+    /// - Throws: ``RequestError/notCached(context:)`` for a request with
+    ///   `Cache-Control: only-if-cached` when nothing usable is stored; the error of `next`.
+    public func intercept(
+        _ urlRequest: URLRequest,
+        context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+        else { return try await next(urlRequest) }
+        switch (urlRequest.httpMethod ?? "GET").uppercased() {
+        case "GET":
+            return try await get(urlRequest, url: url, context: context, next: next)
+        case "HEAD", "OPTIONS", "TRACE":
+            return try await next(urlRequest)
+        default:
+            let response = try await next(urlRequest)
+            await invalidate(after: response, to: url)
+            return response
+        }
+    }
+
+    private func get(
+        _ request: URLRequest, url: URL, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        if Self.conditionalHeaders.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) {
+            return try await next(request)
+        }
+        let directives = CacheControl(request: request)
+        let key = CacheKey.record(method: "GET", url: url)
+        let record = await load(key)
+        let partition = CacheKey.partition(of: request)
+        guard let stored = record.flatMap({ Self.select(from: $0, for: request, partition: partition) }) else {
+            if directives.onlyIfCached { throw RequestError.notCached(context: context) }
+            return try await fetch(request, key: key, directives: directives, next: next)
+        }
+        let freshness = CacheFreshness(of: stored, now: time.now)
+        if freshness.allowsReuse(for: directives) {
+            return served(stored, freshness: freshness, status: "hit")
+        }
+        if directives.onlyIfCached { throw RequestError.notCached(context: context) }
+        guard let conditional = Self.conditional(request, for: stored) else {
+            return try await fetch(request, key: key, directives: directives, next: next)
+        }
+        let requestTime = time.now
+        let response = try await next(conditional)
+        let responseTime = time.now
+        guard let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 else {
+            await storeIfAllowed(
+                response, for: request, key: key, directives: directives, requestTime: requestTime,
+                responseTime: responseTime)
+            return response
+        }
+        guard Self.validatorsMatch(stored, head) else {
+            // The server's 304 names another representation than the stored one: ask again.
+            return try await fetch(request, key: key, directives: directives, next: next)
+        }
+        let updated = Self.freshened(stored, with: head, requestTime: requestTime, responseTime: responseTime)
+        await replace(stored, with: updated, key: key)
+        return served(
+            updated, freshness: CacheFreshness(of: updated, now: responseTime), status: "fwd=stale; fwd-status=304")
+    }
+
+    /// The request headers that make a request the caller's own conditional or partial one.
+    private static let conditionalHeaders = [
+        "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since",
+        "If-Range", "Range",
+    ]
+
+    /// Sends `request` and stores its response when it may be stored.
+    private func fetch(
+        _ request: URLRequest, key: String, directives: CacheControl,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws(RequestError) -> CallResponse {
+        let requestTime = time.now
+        let response = try await next(request)
+        await storeIfAllowed(
+            response, for: request, key: key, directives: directives, requestTime: requestTime,
+            responseTime: time.now)
+        return response
+    }
+
+    /// The record under `key`; one that cannot be read is removed.
+    private func load(_ key: String) async -> StoredRecord? {
+        guard let data = await store.record(forKey: key) else { return nil }
+        guard let record = StoredRecord(decoding: data) else {
+            await store.removeRecord(forKey: key)
+            return nil
+        }
+        return record
+    }
+
+    /// The variant `request` selects (§4.1): same credential, same values of the headers its
+    /// `Vary` names; of several, the one received last.
+    static func select(from record: StoredRecord, for request: URLRequest, partition: [UInt8]) -> StoredResponse? {
+        record.variants.last { variant in
+            variant.partition == partition
+                && CacheKey.varyFingerprint(of: request, names: variant.varyNames) == variant.varyFingerprint
+        }
+    }
+
+    /// The stored response as the call's response: its head with `Age` and `Cache-Status`.
+    private func served(_ stored: StoredResponse, freshness: CacheFreshness, status: String) -> CallResponse {
+        var fields = stored.headerFields
+        fields.setValue(String(Int(freshness.age.rounded(.down))), forName: "Age")
+        var marker = "APIKit; \(status)"
+        if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
+        let existing = fields.value(forName: "Cache-Status")
+        fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
+        let url = URL(string: stored.url) ?? URL(string: "http://invalid")!
+        let head = HTTPURLResponse(url: url, statusCode: stored.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        return CallResponse(urlResponse: head, data: stored.body)
+    }
+}
+
+extension [String: String] {
+    /// The value of the field `name`, compared case-insensitively.
+    func value(forName name: String) -> String? {
+        first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+
+    /// Sets the field `name`, replacing any of the same name in another case.
+    mutating func setValue(_ value: String, forName name: String) {
+        for key in keys where key.caseInsensitiveCompare(name) == .orderedSame { self[key] = nil }
+        self[name] = value
+    }
+}

@@ -1,0 +1,158 @@
+/// Reads an HTTP date (RFC 9110 §5.6.7) by hand: the preferred IMF-fixdate
+/// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the two obsolete forms every recipient must accept,
+/// rfc850-date (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime-date (`Sun Nov  6 08:49:37 1994`).
+///
+/// A small parser rather than a `DateFormatter`: the cache reads two or three dates per
+/// response, and a formatter costs far more to make and to run than these few comparisons.
+/// The day name is checked to be one, not checked against the date (recipients are told to be
+/// tolerant); the time must be in range (a leap second `60` is accepted); anything else is not
+/// a date, and the caller decides what that means (an invalid `Expires` is in the past).
+enum HTTPDate {
+    /// The date `text` names, or `nil` when it is not an HTTP date in one of the three forms.
+    ///
+    /// - Parameters:
+    ///   - text: The field value.
+    ///   - now: What a two-digit rfc850 year is read against: a year that would be more than
+    ///     50 years in the future is the most recent past year with the same last two digits.
+    static func parse(_ text: String, now: Date = Date()) -> Date? {
+        var bytes = Array(text.utf8)[...]
+        while let first = bytes.first, first == 0x20 || first == 0x09 { bytes.removeFirst() }
+        while let last = bytes.last, last == 0x20 || last == 0x09 { bytes.removeLast() }
+        guard let comma = bytes.firstIndex(of: UInt8(ascii: ",")) else { return asctime(bytes) }
+        let dayName = bytes[bytes.startIndex..<comma]
+        let rest = bytes[(comma + 1)...]
+        if dayName.count == 3 {
+            guard shortDays.contains(lowercased(dayName)) else { return nil }
+            return imfFixdate(rest)
+        }
+        guard longDays.contains(lowercased(dayName)) else { return nil }
+        return rfc850(rest, now: now)
+    }
+
+    /// ` 06 Nov 1994 08:49:37 GMT`
+    private static func imfFixdate(_ bytes: ArraySlice<UInt8>) -> Date? {
+        var reader = Reader(bytes)
+        guard reader.skip(" "), let day = reader.number(digits: 2), reader.skip(" "),
+            let month = reader.month(), reader.skip(" "), let year = reader.number(digits: 4),
+            reader.skip(" "), let time = reader.time(), reader.skip(" GMT"), reader.atEnd
+        else { return nil }
+        return date(year: year, month: month, day: day, time: time)
+    }
+
+    /// ` 06-Nov-94 08:49:37 GMT`
+    private static func rfc850(_ bytes: ArraySlice<UInt8>, now: Date) -> Date? {
+        var reader = Reader(bytes)
+        guard reader.skip(" "), let day = reader.number(digits: 2), reader.skip("-"),
+            let month = reader.month(), reader.skip("-"), let shortYear = reader.number(digits: 2),
+            reader.skip(" "), let time = reader.time(), reader.skip(" GMT"), reader.atEnd
+        else { return nil }
+        // RFC 9110 §5.6.7: more than 50 years ahead is the most recent past year with those digits.
+        let currentYear = Int(now.timeIntervalSince1970 / 86_400 / 365.2425) + 1970
+        var year = currentYear - currentYear % 100 + shortYear
+        if year > currentYear + 50 { year -= 100 }
+        return date(year: year, month: month, day: day, time: time)
+    }
+
+    /// `Sun Nov  6 08:49:37 1994` (the day padded with a space, or written with two digits).
+    private static func asctime(_ bytes: ArraySlice<UInt8>) -> Date? {
+        var reader = Reader(bytes)
+        guard let dayName = reader.take(3), shortDays.contains(lowercased(dayName)), reader.skip(" "),
+            let month = reader.month(), reader.skip(" ")
+        else { return nil }
+        _ = reader.skip(" ")
+        guard let day = reader.number(digits: 2) ?? reader.number(digits: 1), reader.skip(" "),
+            let time = reader.time(), reader.skip(" "), let year = reader.number(digits: 4), reader.atEnd
+        else { return nil }
+        return date(year: year, month: month, day: day, time: time)
+    }
+
+    private static func date(year: Int, month: Int, day: Int, time: Int) -> Date? {
+        guard day >= 1, day <= daysIn(month: month, year: year) else { return nil }
+        let days = daysSince1970(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + time))
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: 30
+        default: 31
+        }
+    }
+
+    /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (H. Hinnant's
+    /// `days_from_civil`).
+    private static func daysSince1970(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static let shortDays: Set<[UInt8]> = Set(
+        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { Array($0.utf8) })
+    private static let longDays: Set<[UInt8]> = Set(
+        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { Array($0.utf8) })
+    fileprivate static let months: [[UInt8]] = [
+        "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+    ].map { Array($0.utf8) }
+
+    fileprivate static func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+        bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    }
+
+    /// Reads the parts of a date from the front of its bytes.
+    private struct Reader {
+        var bytes: ArraySlice<UInt8>
+
+        init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }
+
+        var atEnd: Bool { bytes.isEmpty }
+
+        /// Consumes `literal`, compared case-insensitively (`GMT` is sometimes `gmt`).
+        mutating func skip(_ literal: String) -> Bool {
+            let expected = HTTPDate.lowercased(Array(literal.utf8)[...])
+            guard bytes.count >= expected.count,
+                HTTPDate.lowercased(bytes.prefix(expected.count)) == expected
+            else { return false }
+            bytes.removeFirst(expected.count)
+            return true
+        }
+
+        mutating func take(_ count: Int) -> ArraySlice<UInt8>? {
+            guard bytes.count >= count else { return nil }
+            defer { bytes.removeFirst(count) }
+            return bytes.prefix(count)
+        }
+
+        /// Exactly `digits` ASCII digits, and not followed by another digit.
+        mutating func number(digits: Int) -> Int? {
+            guard bytes.count >= digits else { return nil }
+            var value = 0
+            for byte in bytes.prefix(digits) {
+                guard byte >= 0x30, byte <= 0x39 else { return nil }
+                value = value * 10 + Int(byte - 0x30)
+            }
+            if let next = bytes.dropFirst(digits).first, next >= 0x30, next <= 0x39 { return nil }
+            bytes.removeFirst(digits)
+            return value
+        }
+
+        /// A month name, as its number from 1.
+        mutating func month() -> Int? {
+            guard let name = take(3), let index = HTTPDate.months.firstIndex(of: HTTPDate.lowercased(name))
+            else { return nil }
+            return index + 1
+        }
+
+        /// `HH:MM:SS`, as seconds since midnight.
+        mutating func time() -> Int? {
+            guard let hour = number(digits: 2), hour < 24, skip(":"), let minute = number(digits: 2), minute < 60,
+                skip(":"), let second = number(digits: 2), second <= 60
+            else { return nil }
+            return hour * 3600 + minute * 60 + second
+        }
+    }
+}

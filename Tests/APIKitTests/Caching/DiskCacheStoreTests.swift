@@ -1,0 +1,139 @@
+import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import APIKit
+
+extension Caching {
+    @Suite("Disk store: atomic writes, checksums, a byte limit, and records that survive a restart")
+    struct DiskCacheStoreTests {
+        private static func bytes(_ count: Int, _ value: UInt8 = 7) -> Data { Data(repeating: value, count: count) }
+
+        private static func files(in directory: URL) -> [String] {
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []).sorted()
+        }
+
+        @Test("Records read back, also from a new store on the same directory")
+        func survivesRestart() async throws {
+            let scratch = try ScratchDirectory()
+            let directory = scratch.url.appendingPathComponent("cache")
+            let store = DiskCacheStore(directory: directory, maxBytes: 1_000)
+            #expect(await store.record(forKey: "aa") == nil, "no directory yet")
+            await store.setRecord(Self.bytes(10), forKey: "aa")
+            await store.setRecord(Self.bytes(20, 1), forKey: "aa")
+            #expect(await store.record(forKey: "aa") == Self.bytes(20, 1))
+            let restarted = DiskCacheStore(directory: directory, maxBytes: 1_000)
+            #expect(await restarted.record(forKey: "aa") == Self.bytes(20, 1))
+            await restarted.removeRecord(forKey: "aa")
+            #expect(await store.record(forKey: "aa") == nil)
+            #expect(Self.files(in: directory).isEmpty)
+        }
+
+        @Test("A file cut short at any length, or with a byte changed, reads as no record and is deleted")
+        func tornAndDamagedFiles() async throws {
+            let scratch = try ScratchDirectory()
+            let store = DiskCacheStore(directory: scratch.url)
+            let record = Data((0..<64).map { UInt8($0) })
+            await store.setRecord(record, forKey: "ab")
+            let file = scratch.url.appendingPathComponent("ab.apikitcache")
+            let whole = try Data(contentsOf: file)
+            var damaged: [Data] = (0..<whole.count).map { whole.prefix($0) }
+            for index in [0, 5, 13, 25, whole.count - 1] {
+                var copy = whole
+                copy[index] ^= 0x01
+                damaged.append(copy)
+            }
+            damaged.append(whole + [0])
+            for bytes in damaged {
+                try bytes.write(to: file)
+                #expect(await store.record(forKey: "ab") == nil)
+                #expect(!FileManager.default.fileExists(atPath: file.path), "the damaged file is deleted")
+            }
+            await store.setRecord(record, forKey: "ab")
+            #expect(await store.record(forKey: "ab") == record, "the store repairs itself with the next write")
+        }
+
+        @Test("Over the limit the least recently used records go; a record larger than the limit is not kept")
+        func eviction() async throws {
+            let scratch = try ScratchDirectory()
+            // Each file is the record plus a 20-byte header.
+            let store = DiskCacheStore(directory: scratch.url, maxBytes: 150)
+            await store.setRecord(Self.bytes(40), forKey: "a1")
+            await store.setRecord(Self.bytes(40), forKey: "a2")
+            _ = await store.record(forKey: "a1")
+            await store.setRecord(Self.bytes(40), forKey: "a3")
+            #expect(await store.record(forKey: "a2") == nil)
+            #expect(await store.record(forKey: "a1") != nil)
+            #expect(await store.record(forKey: "a3") != nil)
+            #expect(store.totalBytes == 120)
+            #expect(Self.files(in: scratch.url) == ["a1.apikitcache", "a3.apikitcache"])
+            await store.setRecord(Self.bytes(200), forKey: "a1")
+            #expect(await store.record(forKey: "a1") == nil)
+            #expect(Self.files(in: scratch.url) == ["a3.apikitcache"])
+        }
+
+        @Test("A key that is not hexadecimal cannot name a path outside the directory")
+        func foreignKeys() async throws {
+            let scratch = try ScratchDirectory()
+            let directory = scratch.url.appendingPathComponent("inner")
+            let store = DiskCacheStore(directory: directory)
+            for key in ["../escape", "/etc/passwd", "", "ABC", String(repeating: "a", count: 200)] {
+                await store.setRecord(Self.bytes(3), forKey: key)
+                #expect(await store.record(forKey: key) == Self.bytes(3))
+            }
+            #expect(Self.files(in: scratch.url) == ["inner"])
+            #expect(Self.files(in: directory).count == 5)
+        }
+
+        @Test("Old temporary files of an interrupted write are deleted; other files are left alone")
+        func leftovers() async throws {
+            let scratch = try ScratchDirectory()
+            let old = try scratch.file(".tmp-interrupted", contents: Self.bytes(5))
+            try FileManager.default.setAttributes(
+                [.modificationDate: Date(timeIntervalSinceNow: -3600)], ofItemAtPath: old.path)
+            _ = try scratch.file(".tmp-recent", contents: Self.bytes(5))
+            _ = try scratch.file("notes.txt", contents: Self.bytes(5))
+            let store = DiskCacheStore(directory: scratch.url)
+            #expect(await store.record(forKey: "ff") == nil)
+            #expect(Self.files(in: scratch.url) == [".tmp-recent", "notes.txt"])
+        }
+
+        @Test("A directory that cannot be written keeps nothing, and the cache still answers from the network")
+        func unwritable() async throws {
+            let scratch = try ScratchDirectory()
+            let blocker = try scratch.file("file", contents: Data())
+            let store = DiskCacheStore(directory: blocker.appendingPathComponent("cache"))
+            await store.setRecord(Self.bytes(3), forKey: "aa")
+            #expect(await store.record(forKey: "aa") == nil)
+        }
+
+        @Test("Through HTTPCache: a damaged entry is served from the network and written again")
+        func cacheRepairs() async throws {
+            let scratch = try ScratchDirectory()
+            let store = DiskCacheStore(directory: scratch.url)
+            let time = ManualTime()
+            let sent = Locked(0)
+            let transport = StubTransport(time: time) { _ in
+                let count = sent.withLock { count in
+                    count += 1
+                    return count
+                }
+                return .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
+            }
+            let session = Session(transport: transport, interceptors: [HTTPCache(store: store, time: time)])
+                .timed(by: time)
+            #expect(try await CacheCall().response(using: session).body == "v1")
+            #expect(try await CacheCall().response(using: session).fromCache)
+            let file = try #require(Self.files(in: scratch.url).first.map { scratch.url.appendingPathComponent($0) })
+            let whole = try Data(contentsOf: file)
+            try whole.prefix(whole.count / 2).write(to: file)
+            let repaired = try await CacheCall().response(using: session)
+            #expect(repaired.body == "v2")
+            #expect(!repaired.fromCache)
+            let again = try await CacheCall().response(using: session)
+            #expect(again.body == "v2")
+            #expect(again.fromCache)
+        }
+    }
+}

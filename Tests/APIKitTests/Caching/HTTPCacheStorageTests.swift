@@ -1,0 +1,121 @@
+@_spi(Testing) import APIKitTestTime
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import APIKit
+
+extension Caching {
+    @Suite("HTTP cache: what may be stored (RFC 9111 §3)")
+    struct HTTPCacheStorageTests {
+        /// Whether a response with `status` and `headers` is answered from the cache the second
+        /// time (with enough heuristic freshness when it has none of its own).
+        private static func isReused(status: Int, headers: [String: String], request: [String: String] = [:])
+            async throws -> Bool
+        {
+            let harness = CacheHarness { _, count in .success(status: status, headers: headers, body: "v\(count)") }
+            _ = try await harness.send(CacheCall(headers: request))
+            return try await harness.send(CacheCall(headers: request)).fromCache
+        }
+
+        private static let heuristic = ["Last-Modified": "Thu, 01 Jan 1970 00:00:00 GMT"]
+
+        @Test(
+            "A status cacheable by default is stored with heuristic freshness (RFC 9110 §15.1)",
+            arguments: [200, 203, 204, 300, 301, 308, 404, 405, 410, 414, 501])
+        func cacheableByDefault(status: Int) async throws {
+            #expect(try await Self.isReused(status: status, headers: Self.heuristic))
+        }
+
+        @Test(
+            "Other statuses are stored only with explicit freshness; 206 and 304 never",
+            arguments: [201, 202, 302, 303, 307, 400, 403, 500, 502, 503])
+        func otherStatuses(status: Int) async throws {
+            #expect(try await !Self.isReused(status: status, headers: Self.heuristic))
+            #expect(try await Self.isReused(status: status, headers: ["Cache-Control": "max-age=60"]))
+        }
+
+        @Test("206 and 304 are never stored, even with explicit freshness", arguments: [206, 304])
+        func neverStored(status: Int) async throws {
+            #expect(try await !Self.isReused(status: status, headers: ["Cache-Control": "max-age=60"]))
+        }
+
+        @Test(
+            "no-store in the response is not stored; must-understand with a known status is (§5.2.2.3, §5.2.2.5)",
+            arguments: [
+                ("no-store", false), ("max-age=60, no-store", false), ("NO-STORE, max-age=60", false),
+                ("max-age=60, must-understand, no-store", true),
+            ])
+        func noStore(directives: String, stored: Bool) async throws {
+            #expect(try await Self.isReused(status: 200, headers: ["Cache-Control": directives]) == stored)
+        }
+
+        @Test("must-understand with a status the cache does not know is not stored")
+        func mustUnderstandUnknownStatus() async throws {
+            let headers = ["Cache-Control": "max-age=60, must-understand, no-store"]
+            #expect(try await !Self.isReused(status: 299, headers: headers))
+        }
+
+        @Test("A private response is stored: this is a private cache (§5.2.2.7)")
+        func privateResponses() async throws {
+            #expect(try await Self.isReused(status: 200, headers: ["Cache-Control": "private, max-age=60"]))
+            #expect(try await Self.isReused(status: 500, headers: ["Cache-Control": "public, max-age=60"]))
+        }
+
+        @Test("A response to a request with Authorization is stored, for the same credential only (§3.5)")
+        func authorization() async throws {
+            let harness = CacheHarness { request, count in
+                .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
+            }
+            let ada = CacheCall(headers: ["Authorization": "Bearer ada"])
+            let bob = CacheCall(headers: ["Authorization": "Bearer bob"])
+            #expect(try await harness.send(ada).body == "v1")
+            #expect(try await harness.send(ada).fromCache)
+            #expect(try await harness.send(bob).body == "v2", "another user's response is never served")
+            #expect(try await harness.send().body == "v3", "nor an anonymous one")
+            #expect(try await harness.send(ada).body == "v1")
+            #expect(try await harness.send(bob).body == "v2")
+        }
+
+        @Test("The credential is kept only as a digest")
+        func credentialNotInClear() async throws {
+            let harness = CacheHarness { _, _ in .success(headers: ["Cache-Control": "max-age=60"], body: "ok") }
+            _ = try await harness.send(CacheCall(headers: ["Authorization": "Bearer secret-token-123"]))
+            let key = CacheKey.record(method: "GET", url: stubBase.appendingPathComponent("resource"))
+            let record = try #require(await harness.store.record(forKey: key))
+            #expect(record.range(of: Data("secret-token-123".utf8)) == nil)
+            #expect(!key.contains("resource"))
+        }
+
+        @Test("Only GET is answered from the cache; HEAD and other methods go to the network")
+        func methods() async throws {
+            let harness = CacheHarness { _, count in
+                .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
+            }
+            _ = try await harness.send(CacheCall(method: .head))
+            _ = try await harness.send(CacheCall(method: .head))
+            #expect(harness.requests.count == 2)
+            #expect(try await harness.send().body == "v3")
+        }
+
+        @Test("A cut-off body is an error, and nothing is stored")
+        func cutOffNotStored() async throws {
+            let harness = CacheHarness { _, count in
+                count == 1
+                    ? .success(headers: ["Cache-Control": "max-age=60", "Content-Length": "100"], body: "short")
+                    : .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
+            }
+            await #expect(throws: RequestError.self) { try await harness.send() }
+            #expect(try await harness.send().body == "v2")
+        }
+
+        @Test("A response larger than the store is passed on and not kept")
+        func largerThanStore() async throws {
+            let harness = CacheHarness(maxBytes: 100) { _, count in
+                .success(
+                    headers: ["Cache-Control": "max-age=60"], body: String(repeating: "x", count: 200) + "\(count)")
+            }
+            _ = try await harness.send()
+            #expect(try await harness.send().body.hasSuffix("2"))
+        }
+    }
+}

@@ -1,0 +1,50 @@
+import Foundation
+import Testing
+
+@testable import APIKit
+
+extension Caching {
+    @Suite("Stored records: the bytes a store keeps, read back whole or not at all")
+    struct StoredRecordTests {
+        static let record = StoredRecord(variants: [
+            StoredResponse(
+                partition: SHA256.digest("Bearer a".utf8), varyNames: ["accept", "accept-language"],
+                varyFingerprint: [1, 2, 3], requestTime: Date(timeIntervalSince1970: 1_800_000_000.25),
+                responseTime: Date(timeIntervalSince1970: 1_800_000_001.5), url: "https://api.example.test/v1/ü?q=1",
+                status: 200, headers: [.init(name: "ETag", value: "\"v1\""), .init(name: "X-Ünicode", value: "é")],
+                body: Data("hello".utf8)),
+            StoredResponse(
+                partition: [], varyNames: [], varyFingerprint: [], requestTime: Date(timeIntervalSince1970: 0),
+                responseTime: Date(timeIntervalSince1970: 0), url: "", status: 404, headers: [], body: Data()),
+        ])
+
+        @Test("A record reads back equal")
+        func roundTrip() {
+            #expect(StoredRecord(decoding: Self.record.encoded()) == Self.record)
+            #expect(StoredRecord(decoding: StoredRecord(variants: []).encoded()) == StoredRecord(variants: []))
+        }
+
+        @Test("A record cut at any byte, or with a byte added, is no record")
+        func truncated() {
+            let bytes = Self.record.encoded()
+            for count in 0..<bytes.count {
+                #expect(StoredRecord(decoding: bytes.prefix(count)) == nil, "cut at \(count)")
+            }
+            #expect(StoredRecord(decoding: bytes + [0]) == nil)
+        }
+
+        @Test("Bytes of another format, or lengths out of range, are no record")
+        func foreign() {
+            var bytes = Self.record.encoded()
+            bytes[0] = UInt8(ascii: "X")
+            #expect(StoredRecord(decoding: bytes) == nil)
+            var huge = Data("AKC1".utf8)
+            withUnsafeBytes(of: Int64.max.littleEndian) { huge.append(contentsOf: $0) }
+            #expect(StoredRecord(decoding: huge) == nil)
+            var negative = Data("AKC1".utf8)
+            withUnsafeBytes(of: Int64(1).littleEndian) { negative.append(contentsOf: $0) }
+            withUnsafeBytes(of: Int64(-5).littleEndian) { negative.append(contentsOf: $0) }
+            #expect(StoredRecord(decoding: negative) == nil)
+        }
+    }
+}
