@@ -32,7 +32,9 @@
 /// **Telling what came from the cache.** A response built from what the cache stored carries
 /// a `Cache-Status` header (RFC 9211) ending with `APIKit; hit` (served without asking the
 /// server) or `APIKit; fwd=stale; fwd-status=304` (validated by the server);
-/// `URLResponse.isFromHTTPCache` reads it.
+/// `URLResponse.isFromHTTPCache` reads it. A session's ``Session/onCallEvent`` sees each
+/// `GET`'s outcome as ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable
+/// stored, or the server sent another response) or a revalidation (a `304`).
 ///
 /// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
 /// them across launches, which lets an app show what it last saw while offline (with
@@ -114,21 +116,29 @@ public final class HTTPCache: Interceptor {
         let record = await load(key)
         let partition = CacheKey.partition(of: request)
         guard let stored = record.flatMap({ Self.select(from: $0, for: request, partition: partition) }) else {
+            try? context.report(.cacheOutcome(.miss))
             if directives.onlyIfCached { throw RequestError.notCached(context: context) }
             return try await fetch(request, key: key, directives: directives, next: next)
         }
         let freshness = CacheFreshness(of: stored, now: time.now)
         if freshness.allowsReuse(for: directives) {
+            try? context.report(.cacheOutcome(.hit))
             return served(stored, freshness: freshness, status: "hit")
         }
-        if directives.onlyIfCached { throw RequestError.notCached(context: context) }
+        if directives.onlyIfCached {
+            try? context.report(.cacheOutcome(.miss))
+            throw RequestError.notCached(context: context)
+        }
         guard let conditional = Self.conditional(request, for: stored) else {
+            try? context.report(.cacheOutcome(.miss))
             return try await fetch(request, key: key, directives: directives, next: next)
         }
         let requestTime = time.now
         let response = try await next(conditional)
         let responseTime = time.now
         guard let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 else {
+            // the stored response was not confirmed: the server sent another
+            try? context.report(.cacheOutcome(.miss))
             await storeIfAllowed(
                 response, for: request, key: key, directives: directives, requestTime: requestTime,
                 responseTime: responseTime)
@@ -136,10 +146,12 @@ public final class HTTPCache: Interceptor {
         }
         guard Self.validatorsMatch(stored, head) else {
             // The server's 304 names another representation than the stored one: ask again.
+            try? context.report(.cacheOutcome(.miss))
             return try await fetch(request, key: key, directives: directives, next: next)
         }
         let updated = Self.freshened(stored, with: head, requestTime: requestTime, responseTime: responseTime)
         await replace(stored, with: updated, key: key)
+        try? context.report(.cacheOutcome(.revalidated))
         return served(
             updated, freshness: CacheFreshness(of: updated, now: responseTime), status: "fwd=stale; fwd-status=304")
     }
