@@ -43,10 +43,11 @@ final class CallRecorder: Sendable {
     }
 
     /// Starts recording a call of `session`, reporting ``CallEvent/Stage/callStarted``; `nil`
-    /// when the session has no observer.
-    static func make(for session: Session, context: RequestContext) -> CallRecorder? {
+    /// when the session has no observer. `context` is made only then: it reads the request's
+    /// `base`, often a URL parsed anew on each read.
+    static func make(for session: Session, context: @autoclosure () -> RequestContext) -> CallRecorder? {
         guard let observer = session.onCallEvent else { return nil }
-        let recorder = CallRecorder(observer: observer, time: session.time, context: context)
+        let recorder = CallRecorder(observer: observer, time: session.time, context: context())
         recorder.record { _, _ in .callStarted }
         return recorder
     }

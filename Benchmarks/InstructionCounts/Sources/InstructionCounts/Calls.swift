@@ -5,8 +5,11 @@
 //
 //   call-session   a Session with no middleware
 //   call-traffic   the same with a TrafficControl whose limits are never reached
+//   call-cached    the same with an HTTPCache (a MemoryCacheStore) holding a fresh response:
+//                  every counted call is a hit, answered without the transport
 //
-// The difference of the two is what a TrafficControl costs a call that never waits.
+// The difference of call-traffic and call-session is what a TrafficControl costs a call that
+// never waits; call-cached is the whole cost of a call answered from memory.
 
 import APIKit
 import Dispatch
@@ -26,6 +29,7 @@ struct CallRequest: JSONDecodableRequest, RequestConfiguration {
 let stub = StubTransport { _ in .success(headers: ["Content-Type": "application/json"], body: Data(#"{"id":42}"#.utf8))
 }
 let plainSession = Session(transport: stub)
+let cachedSession = Session(transport: stub, interceptors: [HTTPCache()])
 let trafficSession = Session(
     transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
 
@@ -42,4 +46,5 @@ func call(through session: Session) {
 let calls: [String: @Sendable () -> Void] = [
     "call-session": { call(through: plainSession) },
     "call-traffic": { call(through: trafficSession) },
+    "call-cached": { call(through: cachedSession) },
 ]
