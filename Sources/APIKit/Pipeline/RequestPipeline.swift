@@ -103,11 +103,11 @@ final class RequestPipeline<R: Request>: Sendable {
         }
         let request = request
         let refused = refusal
-        // Every link gets a context on every pass: describe the request type and redact the base
-        // once. Without links the context is made only for an error. The links report events
-        // through it.
-        let described = links.isEmpty ? nil : request.initialContext
-        let initial = events.map { events in described?.with(events: events) } ?? described
+        // Every link gets a context on every pass: made once (it reads the request's base, which
+        // a computed `base` parses anew). Without links the context is made only for an error.
+        // The links report events through it.
+        let declared = links.isEmpty ? nil : request.initialContext
+        let initial = events.map { events in declared?.with(events: events) } ?? declared
         return CallChain(
             links: links,
             context: { url, attempts in
