@@ -59,13 +59,7 @@ struct CallEventTests {
     func retryAfter503() async throws {
         let time = ManualTime()
         let log = CallEventLog()
-        let calls = Locked(0)
-        let transport = StubTransport(time: time) { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
-        }
+        let transport = ScriptedTransport([.success(status: 503, body: "busy"), .success(body: "ok")])
         let session = Self.session(transport, time: time, log: log, retryPolicy: Self.policy)
         let call = Task { try await TextRequest().response(using: session) }
         #expect(await time.nextWait() == 0.25)
@@ -92,13 +86,9 @@ struct CallEventTests {
     func retryAfterHeader() async throws {
         let time = ManualTime()
         let log = CallEventLog()
-        let calls = Locked(0)
-        let transport = StubTransport(time: time) { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .success(status: 503, headers: ["Retry-After": "2"], body: "") : .success(body: "ok")
-        }
+        let transport = ScriptedTransport([
+            .success(status: 503, headers: ["Retry-After": "2"], body: ""), .success(body: "ok"),
+        ])
         let session = Self.session(transport, time: time, log: log, retryPolicy: Self.policy)
         let call = Task { try await TextRequest().response(using: session) }
         #expect(await time.nextWait() == 2)
@@ -120,13 +110,7 @@ struct CallEventTests {
     @Test("A transport failure retried names the error as the reason")
     func retryAfterError() async throws {
         let log = CallEventLog()
-        let calls = Locked(0)
-        let transport = StubTransport { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .failure(URLError(.networkConnectionLost)) : .success(body: "ok")
-        }
+        let transport = ScriptedTransport([.failure(URLError(.networkConnectionLost)), .success(body: "ok")])
         let session = Self.session(transport, time: WaitRecorder(), log: log, retryPolicy: Self.policy)
         #expect(try await TextRequest().response(using: session) == "ok")
         #expect(await log.waitForEnds())
