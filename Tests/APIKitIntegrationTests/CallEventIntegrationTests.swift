@@ -200,12 +200,3 @@ struct CallEventIntegrationTests {
         #expect(log.names(of: log.callIDs[1]) == ["callStarted", "attemptStarted(1)", "queued", "cancelled"])
     }
 }
-
-/// Whether `condition` holds within 120 s, checked every 10 ms.
-private func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<12_000 {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return false
-}

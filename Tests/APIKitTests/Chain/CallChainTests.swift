@@ -164,16 +164,6 @@ struct CallChainTests {
     }
 }
 
-/// Whether `condition` holds within 120 s, checked every 10 ms: a wait for a state, with no
-/// bound on how soon it comes.
-func eventually(_ condition: @Sendable () -> Bool) async -> Bool {
-    for _ in 0..<12_000 {
-        if condition() { return true }
-        try? await Task.sleep(nanoseconds: 10_000_000)
-    }
-    return false
-}
-
 /// A transport that holds every send until the test releases it, counting what it holds.
 final class HoldingTransport: Transport {
     private let state = Locked<(held: [@Sendable () -> Void], sent: Int)>(([], 0))
