@@ -37,16 +37,18 @@ final class CallChain: Sendable {
         self.terminal = terminal
     }
 
-    /// The attempts made so far (at least 1, for the context of an outcome).
-    var attemptsMade: Int {
-        max(1, sent.withLock { $0.attempts })
+    /// The attempts that reached the terminal, counted from 1 (a context counts the attempt an
+    /// error stopped before it was sent), and the URL of the last.
+    private var made: (attempts: Int, url: URL?) {
+        let (attempts, url) = sent.withLock { ($0.attempts, $0.url) }
+        return (max(1, attempts), url)
     }
 
     /// The context of the call's outcome: the URL last sent (`url` when a link answered
     /// without sending) and the attempts made.
     func outcomeContext(url: URL?) -> RequestContext {
-        let (attempts, last) = sent.withLock { ($0.attempts, $0.url) }
-        return context(last ?? url, max(1, attempts))
+        let made = made
+        return context(made.url ?? url, made.attempts)
     }
 
     /// The number of the attempt the next pass to the terminal makes.
@@ -79,7 +81,7 @@ final class CallChain: Sendable {
             guard let events else { return try await terminal(sending, attempt) }
             events.requestSent(sending)
             let response = try await terminal(sending, attempt)
-            events.responseHead(response.urlResponse)
+            events.responseHead(response)
             return response
         }
         let link = links[index]
@@ -97,7 +99,7 @@ final class CallChain: Sendable {
         } catch let error as RequestError {
             throw error
         } catch {
-            let madeContext = context(urlRequest.url, attemptsMade)
+            let madeContext = context(urlRequest.url, made.attempts)
             if Task.isCancelled { throw .cancelled(context: madeContext) }
             if let response = received.withLock({ $0 }) {
                 throw rejection(error, response.data ?? Data(), response.urlResponse, madeContext)

@@ -2,8 +2,10 @@
 /// keeps the call's ``CallMetrics``, hands the events to the session's observer one at a time
 /// in order, and drops what is reported after the call's end.
 ///
-/// Made only when the session has an observer (``make(for:context:)``): a call nobody
-/// observes allocates nothing for its events, and every place that reports checks for `nil`.
+/// Made only when the session has an observer or a ``RequestLogger`` (``make(for:context:)``): a
+/// call nobody observes allocates nothing for its events, and every place that reports checks
+/// for `nil`. The logger is a consumer of the events like the observer: it reads them (through a
+/// ``CallLog``) before the observer does.
 /// An event reported while the observer runs (by the observer itself, or by another thread of
 /// the call) is queued and delivered by the thread already delivering, after the one in hand:
 /// the observer never runs twice at once for one call, and never under a lock.
@@ -18,36 +20,43 @@ final class CallRecorder: Sendable {
         var lastSent: TimeInterval?
         /// When the attempt under way entered a queue it has not left.
         var queuedAt: TimeInterval?
-        /// Events waiting for the thread that delivers.
-        var pending: [CallEvent] = []
+        /// Events waiting for the thread that delivers, each with the size of the body a response
+        /// head came with when it came whole (for the log).
+        var pending: [(event: CallEvent, bodyInMemory: Int?)] = []
         var delivering = false
     }
 
     let id: Int
-    private let observer: @Sendable (CallEvent) -> Void
+    private let observer: (@Sendable (CallEvent) -> Void)?
+    private let log: CallLog?
     private let time: any TimeSource
     private let start: TimeInterval
     private let state: Locked<State>
     /// Numbers the observed calls of this process.
     private static let counter = Locked(0)
 
-    private init(observer: @escaping @Sendable (CallEvent) -> Void, time: any TimeSource, context: RequestContext) {
+    private init(
+        observer: (@Sendable (CallEvent) -> Void)?, log: CallLog?, time: any TimeSource, context: RequestContext
+    ) {
         self.id = Self.counter.withLock { counter in
             counter += 1
             return counter
         }
         self.observer = observer
+        self.log = log
         self.time = time
         self.start = time.uptime
         self.state = Locked(State(context: context))
     }
 
     /// Starts recording a call of `session`, reporting ``CallEvent/Stage/callStarted``; `nil`
-    /// when the session has no observer. `context` is made only then: it reads the request's
-    /// `base`, often a URL parsed anew on each read.
+    /// when the session has neither an observer nor a logger. `context` is made only then: it
+    /// reads the request's `base`, often a URL parsed anew on each read.
     static func make(for session: Session, context: @autoclosure () -> RequestContext) -> CallRecorder? {
-        guard let observer = session.onCallEvent else { return nil }
-        let recorder = CallRecorder(observer: observer, time: session.time, context: context())
+        let observer = session.onCallEvent
+        let log = session.logger.map(CallLog.init(logger:))
+        guard observer != nil || log != nil else { return nil }
+        let recorder = CallRecorder(observer: observer, log: log, time: session.time, context: context())
         recorder.record { _, _ in .callStarted }
         return recorder
     }
@@ -86,11 +95,13 @@ final class CallRecorder: Sendable {
         }
     }
 
-    /// The transport returned a response head.
-    func responseHead(_ response: URLResponse) {
-        record { state, now in
+    /// The transport returned `response`: its head, with its body when it came whole.
+    func responseHead(_ response: CallResponse) {
+        let bodyInMemory = response.pending == nil ? response.data?.count ?? 0 : nil
+        record(bodyInMemory: bodyInMemory) { state, now in
             state.metrics.timeToResponseHead = .seconds(max(0, now - start))
-            return .responseHead(response, timeToFirstByte: .seconds(max(0, now - (state.lastSent ?? now))))
+            return .responseHead(
+                response.urlResponse, timeToFirstByte: .seconds(max(0, now - (state.lastSent ?? now))))
         }
     }
 
@@ -145,26 +156,28 @@ final class CallRecorder: Sendable {
     }
 
     /// Makes the event `make` returns (none for `nil`) under the lock, unless the call has
-    /// ended, and delivers it in order.
-    private func record(_ make: (inout State, _ now: TimeInterval) -> CallEvent.Stage?) {
+    /// ended, and delivers it in order: to the log, then to the observer.
+    private func record(bodyInMemory: Int? = nil, _ make: (inout State, _ now: TimeInterval) -> CallEvent.Stage?) {
         let now = time.uptime
         let delivers = state.withLock { state -> Bool in
             guard !state.ended, let stage = make(&state, now) else { return false }
-            state.pending.append(
-                CallEvent(callID: id, context: state.context, time: .seconds(max(0, now - start)), stage: stage))
+            let event = CallEvent(
+                callID: id, context: state.context, time: .seconds(max(0, now - start)), stage: stage)
+            state.pending.append((event, bodyInMemory))
             guard !state.delivering else { return false }
             state.delivering = true
             return true
         }
         guard delivers else { return }
-        while let event = state.withLock({ state -> CallEvent? in
+        while let (event, bodyInMemory) = state.withLock({ state -> (CallEvent, Int?)? in
             guard !state.pending.isEmpty else {
                 state.delivering = false
                 return nil
             }
             return state.pending.removeFirst()
         }) {
-            observer(event)
+            log?.receive(event, bodyInMemory: bodyInMemory)
+            observer?(event)
         }
     }
 }

@@ -2,8 +2,9 @@
 /// time since the request was handed to the transport, the body size and the redacted
 /// headers — or, when the transfer failed, which error stopped it.
 ///
-/// Logged when the transport ends (usually where it calls back), before interceptors, the
-/// status check and the parser run; so `elapsed` is the network time, and a 500 is logged like a 200.
+/// Logged when its body has been received (with its head for a body read whole), before
+/// interceptors, the status check and the parser run; so `elapsed` is the network time, and a
+/// 500 is logged like a 200.
 ///
 /// ```swift
 /// let logger = RequestLogger { event in
@@ -20,7 +21,9 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
     public let statusCode: Int?
     /// Seconds from handing the request to the transport to its answer.
     public let elapsed: TimeInterval
-    /// The size of the body received in bytes; `nil` when the transfer failed.
+    /// The size of the body received in bytes; `nil` when the transfer failed, or when the
+    /// response was given up before its body was read (a stream's or a download's, for a
+    /// retry or a credential replay).
     public let bodySize: Int?
     /// The response headers, values redacted.
     public let headers: [String: String]
@@ -28,7 +31,8 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
     /// `URLError -1001`); `nil` when a response arrived.
     public let error: String?
 
-    /// `← #id 200 METHOD url (RequestType) 0.123 s, 456 bytes`, or
+    /// `← #id 200 METHOD url (RequestType) 0.123 s, 456 bytes` (`body not read` without a
+    /// ``bodySize``), or
     /// `← #id failed METHOD url (RequestType) 0.123 s: URLError -1001`.
     public var description: String {
         let time = String(format: "%.3f s", elapsed)
@@ -36,27 +40,13 @@ public struct LoggedResponse: Sendable, Hashable, CustomStringConvertible {
         if let error {
             return "← #\(request.id) failed \(sent) \(time): \(error)"
         }
-        return "← #\(request.id) \(statusCode.map(String.init) ?? "-") \(sent) \(time), \(bodySize ?? 0) bytes"
+        let body = bodySize.map { "\($0) bytes" } ?? "body not read"
+        return "← #\(request.id) \(statusCode.map(String.init) ?? "-") \(sent) \(time), \(body)"
     }
 
-    init(
-        request: LoggedRequest,
-        result: Result<TransportResponse, any Error>,
-        elapsed: TimeInterval,
-        privacy: LogPrivacy
-    ) {
-        switch result {
-        case .success(let response):
-            self.init(
-                request: request, response: response.urlResponse, bodySize: response.data.count, elapsed: elapsed,
-                privacy: privacy)
-        case .failure(let failure):
-            self.init(request: request, failure: failure, elapsed: elapsed)
-        }
-    }
-
-    /// A response whose body was `bodySize` bytes: read whole, or streamed and counted.
-    init(request: LoggedRequest, response: URLResponse, bodySize: Int, elapsed: TimeInterval, privacy: LogPrivacy) {
+    /// A response whose body was `bodySize` bytes, read whole or streamed and counted; `nil`
+    /// for a body not read.
+    init(request: LoggedRequest, response: URLResponse, bodySize: Int?, elapsed: TimeInterval, privacy: LogPrivacy) {
         self.request = request
         self.elapsed = elapsed
         let http = response as? HTTPURLResponse

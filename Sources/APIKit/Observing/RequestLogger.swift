@@ -14,20 +14,24 @@
 /// })
 /// ```
 ///
-/// The logger sees the request exactly as the transport gets it (after default headers,
-/// options, ``Request/intercept(urlRequest:)`` and every ``Interceptor``), and the response
-/// where the transport calls back, before the interceptors' `inspect`, the status check and
-/// the parser. A transport failure (including the `URLError(.cancelled)` after a
-/// cancellation) is logged as a response with ``LoggedResponse/error``. A request that fails
-/// before it is sent (a build error) is not logged.
+/// The logger reads each call's events (``CallEvent``), before the session's
+/// ``Session/onCallEvent`` observer: it logs the request exactly as the transport gets it
+/// (``CallEvent/Stage/requestSent(_:)``: after default headers, options,
+/// ``Request/intercept(urlRequest:)`` and every ``Interceptor``), and the response when its body
+/// has been received — with its head for a body read whole, when a stream's or a download's
+/// body ends — before the interceptors, the status check and the parser see it. Every attempt
+/// is logged: a response given up for a retry before its body was read (a stream's or a
+/// download's) has no ``LoggedResponse/bodySize``. A transport failure (including the
+/// `URLError(.cancelled)` after a cancellation) is logged as a response with
+/// ``LoggedResponse/error``. A request that fails before it is sent (a build error), or that
+/// an interceptor answers without calling `next` (a cache), is not logged.
 ///
 /// By default no header value (but a few harmless ones such as `Content-Type`), query value,
 /// cookie, token or body byte appears in any event; see ``LogPrivacy`` to opt in.
 ///
-/// `log` may be called on any thread: the request event where the request is handed to the
-/// transport, just before `send` (the caller's thread, or the task that ran the interceptors),
-/// and the response event usually where the transport calls back, before the response is
-/// processed: keep it quick.
+/// `log` may be called on any thread, one event of a call at a time: the request event where
+/// the request is handed to the transport, just before it is sent, and the response event
+/// usually where the transport calls back, before the response is processed: keep it quick.
 public struct RequestLogger: Sendable {
     /// What the events may show.
     public var privacy: LogPrivacy
@@ -62,43 +66,12 @@ public struct RequestLogger: Sendable {
     /// Numbers the logged requests of this process.
     private static let counter = Locked(0)
 
-    /// Logs `urlRequest` and returns what logs its outcome, its duration measured by `time`.
-    func begin(_ urlRequest: URLRequest, requestType: String, time: any TimeSource) -> LoggedTransfer {
+    /// `urlRequest` as this logger shows it, numbered.
+    func logged(_ urlRequest: URLRequest, requestType: String) -> LoggedRequest {
         let id = Self.counter.withLock { counter in
             counter += 1
             return counter
         }
-        let request = LoggedRequest(id: id, urlRequest: urlRequest, requestType: requestType, privacy: privacy)
-        log(.request(request))
-        return LoggedTransfer(logger: self, request: request, time: time, start: time.uptime)
-    }
-}
-
-/// A logged request in flight: logs its outcome with the time since it was sent.
-struct LoggedTransfer: Sendable {
-    let logger: RequestLogger
-    let request: LoggedRequest
-    /// What the duration is measured by: the session's time source.
-    let time: any TimeSource
-    /// `time`'s uptime when the request was handed to the transport.
-    let start: TimeInterval
-
-    func end(_ result: Result<TransportResponse, any Error>) {
-        let response = LoggedResponse(
-            request: request,
-            result: result,
-            elapsed: max(0, time.uptime - start),
-            privacy: logger.privacy
-        )
-        logger.log(.response(response))
-    }
-
-    /// Logs the end of a streamed body: its response and how many bytes it had.
-    func end(streamed response: URLResponse, bodySize: Int) {
-        logger.log(
-            .response(
-                LoggedResponse(
-                    request: request, response: response, bodySize: bodySize,
-                    elapsed: max(0, time.uptime - start), privacy: logger.privacy)))
+        return LoggedRequest(id: id, urlRequest: urlRequest, requestType: requestType, privacy: privacy)
     }
 }

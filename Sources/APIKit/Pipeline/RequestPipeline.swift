@@ -83,7 +83,8 @@ final class RequestPipeline<R: Request>: Sendable {
     }
 
     /// The chain of this call around `terminal`: the retry link when the policy allows more
-    /// than one attempt, the credential link, the session's interceptors, the logging link.
+    /// than one attempt, the credential link, the session's interceptors. (The logger reads the
+    /// call's events.)
     ///
     /// - Parameter events: Where the chain and its links report the call's events.
     /// - Throws: ``BuildError/invalidRetryPolicy(_:)`` for a policy that cannot be followed.
@@ -98,9 +99,6 @@ final class RequestPipeline<R: Request>: Sendable {
             links.append(CredentialInterceptor(credentials: credentials))
         }
         links += session.interceptors
-        if let logger = session.logger {
-            links.append(LoggingInterceptor(logger: logger, time: session.time))
-        }
         let request = request
         let refused = refusal
         // Every link gets a context on every pass: made once (it reads the request's base, which

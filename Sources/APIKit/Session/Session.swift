@@ -20,8 +20,8 @@
 /// Everything a session does is one road whatever the transport and whichever way it is called
 /// (`response()`, `perform`, `stream()`, `download(to:)`): encode, default headers, query items and
 /// options, the request's ``Request/intercept(urlRequest:)``, then the session's chain — the
-/// retry policy, the credential store, the ``interceptors`` in list order, the logger — around
-/// the transport, then the request's ``Request/intercept(urlResponse:)`` and the body (parsed,
+/// retry policy, the credential store, the ``interceptors`` in list order — around the
+/// transport (the ``logger`` logs what reaches the transport and what comes back), then the request's ``Request/intercept(urlResponse:)`` and the body (parsed,
 /// streamed or written to a file). See ``Interceptor``.
 ///
 /// Opt-in, a session also sends failed requests again (``retryPolicy``), refreshes a rejected
