@@ -4,12 +4,14 @@
 // (callgrind does not run an async `main`).
 //
 //   call-session   a Session with no middleware
+//   call-passthrough  the same with one Interceptor that only calls `next`: what any link costs
 //   call-traffic   the same with a TrafficControl whose limits are never reached
 //   call-cached    the same with an HTTPCache (a MemoryCacheStore) holding a fresh response:
 //                  every counted call is a hit, answered without the transport
 //
 // The difference of call-traffic and call-session is what a TrafficControl costs a call that
-// never waits; call-cached is the whole cost of a call answered from memory.
+// never waits: call-passthrough − call-session of it is the chain's cost of a link, the rest the
+// TrafficControl's own; call-cached is the whole cost of a call answered from memory.
 
 import APIKit
 import Dispatch
@@ -30,6 +32,16 @@ let stub = StubTransport { _ in .success(headers: ["Content-Type": "application/
 }
 let plainSession = Session(transport: stub)
 let cachedSession = Session(transport: stub, interceptors: [HTTPCache()])
+/// A link that passes every request on unchanged.
+struct PassThrough: Interceptor {
+    func intercept(
+        _ urlRequest: URLRequest, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        try await next(urlRequest)
+    }
+}
+let passThroughSession = Session(transport: stub, interceptors: [PassThrough()])
 let trafficSession = Session(
     transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
 
@@ -45,6 +57,7 @@ func call(through session: Session) {
 
 let calls: [String: @Sendable () -> Void] = [
     "call-session": { call(through: plainSession) },
+    "call-passthrough": { call(through: passThroughSession) },
     "call-traffic": { call(through: trafficSession) },
     "call-cached": { call(through: cachedSession) },
 ]
