@@ -53,7 +53,7 @@ extension RequestPipeline {
         guard !handle.isFinished else { throw .cancelled(context: request.initialContext) }
         let urlRequest = try prepare()
         handle.note(url: urlRequest.url)
-        let chain = try chain(events: events) { urlRequest, attempt throws(RequestError) in
+        let chain = try chain(events: events, delivery: .file) { urlRequest, attempt throws(RequestError) in
             try await self.downloadTerminal(
                 urlRequest, attempt: attempt, destination: destination, resumable: resumable, partial: partial)
         }

@@ -21,6 +21,8 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     /// What a response or a download left behind, and where the call's events go; not part of
     /// equality.
     private var leftBehind = NotCompared(LeftBehind())
+    /// How the call reads its body (``bodyDelivery``); not part of equality.
+    var delivery = NotCompared(BodyDelivery.whole)
 
     /// What a call left behind for its error's reader, and the recorder of its events.
     private struct LeftBehind: Sendable {

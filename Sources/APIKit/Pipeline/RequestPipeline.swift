@@ -86,9 +86,14 @@ final class RequestPipeline<R: Request>: Sendable {
     /// than one attempt, the credential link, the session's interceptors. (The logger reads the
     /// call's events.)
     ///
-    /// - Parameter events: Where the chain and its links report the call's events.
+    /// - Parameters:
+    ///   - events: Where the chain and its links report the call's events.
+    ///   - delivery: How the call reads the body, as its contexts tell the links.
+    ///   - terminal: What hands a request to the transport.
     /// - Throws: ``BuildError/invalidRetryPolicy(_:)`` for a policy that cannot be followed.
-    func chain(events: CallRecorder?, terminal: @escaping CallChain.Terminal) throws(RequestError) -> CallChain {
+    func chain(
+        events: CallRecorder?, delivery: RequestContext.BodyDelivery, terminal: @escaping CallChain.Terminal
+    ) throws(RequestError) -> CallChain {
         var links: [any Interceptor] = []
         var refusal: Locked<RetryRefusal?>?
         if let policy = try retryPolicy() {
@@ -104,12 +109,13 @@ final class RequestPipeline<R: Request>: Sendable {
         // Every link gets a context on every pass: made once (it reads the request's base, which
         // a computed `base` parses anew). Without links the context is made only for an error.
         // The links report events through it.
-        let declared = links.isEmpty ? nil : request.initialContext
+        let declared = links.isEmpty ? nil : request.initialContext.with(bodyDelivery: delivery)
         let initial = events.map { events in declared?.with(events: events) } ?? declared
         return CallChain(
             links: links,
             context: { url, attempts in
-                let context = (initial ?? request.initialContext).with(url: url).with(attempts: attempts)
+                let context = (initial ?? request.initialContext.with(bodyDelivery: delivery)).with(url: url)
+                    .with(attempts: attempts)
                 guard let refused, let reason = refused.withLock({ $0 }) else { return context }
                 return context.with(retryRefusal: reason)
             },
@@ -199,7 +205,7 @@ final class RequestPipeline<R: Request>: Sendable {
         let result: Result<Exchanged, RequestError>
         do {
             let urlRequest = try prepared.get()
-            let chain = try chain(events: events, terminal: sendTerminal)
+            let chain = try chain(events: events, delivery: .whole, terminal: sendTerminal)
             let response = try await chain.run(urlRequest)
             events?.observeBody(of: response)
             result = .success(Exchanged(response: response, chain: chain, url: urlRequest.url))

@@ -39,7 +39,7 @@ extension RequestPipeline {
             urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
         let limit = max(1, maximumBufferSize)
-        let chain = try chain(events: events) { urlRequest, attempt throws(RequestError) in
+        let chain = try chain(events: events, delivery: .stream) { urlRequest, attempt throws(RequestError) in
             try await self.streamTerminal(urlRequest, attempt: attempt, limit: limit)
         }
         let response: CallResponse
