@@ -23,7 +23,9 @@ struct BodyDeliveryTests {
         }
     }
 
-    @Test("response and perform read the body whole, a stream streams it, a download writes a file", arguments: Road.allCases)
+    @Test(
+        "response and perform read the body whole, a stream streams it, a download writes a file",
+        arguments: Road.allCases)
     func eachRoad(road: Road) async throws {
         let probe = DeliveryProbe()
         let session = Session(transport: StubTransport { _ in .success(body: "ok") }, interceptors: [probe])
