@@ -108,6 +108,59 @@ extension Caching {
             #expect(await store.record(forKey: "aa") == nil)
         }
 
+        /// A record for the key numbered `key`, written at `step`: its first byte names the key,
+        /// every other byte the step, and its length follows the step.
+        private static func record(key: Int, step: Int) -> Data {
+            Data([UInt8(key)]) + Data(repeating: UInt8(step % 251), count: 8 + step % 40)
+        }
+
+        /// Whether `data` is a whole record of `record(key:step:)` for `key`.
+        private static func isWholeRecord(_ data: Data, key: Int) -> Bool {
+            guard data.count >= 9, data.first == UInt8(key), let step = data.last else { return false }
+            return data.dropFirst().allSatisfy { $0 == step } && data.count == 9 + Int(step) % 40
+        }
+
+        @Test("Concurrent readers, writers and removers: every read is a whole record of its key, and the index heals")
+        func concurrent() async throws {
+            let scratch = try ScratchDirectory()
+            let store = DiskCacheStore(directory: scratch.url, maxBytes: 400)
+            let keys = (0..<10).map { String(format: "a%x", $0) }
+            let torn = Locked(0)
+            await withTaskGroup(of: Void.self) { group in
+                for task in 0..<8 {
+                    group.addTask {
+                        for step in 0..<120 {
+                            let key = (task * 3 + step) % keys.count
+                            switch step % 4 {
+                            case 0: await store.removeRecord(forKey: keys[key])
+                            case 1, 2: await store.setRecord(Self.record(key: key, step: step), forKey: keys[key])
+                            default:
+                                if let read = await store.record(forKey: keys[key]), !Self.isWholeRecord(read, key: key)
+                                {
+                                    torn.withLock { $0 += 1 }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            #expect(torn.withLock { $0 } == 0, "a read returned a record cut short or of another key")
+            var kept: [String: Data] = [:]
+            for (number, key) in keys.enumerated() {
+                guard let read = await store.record(forKey: key) else { continue }
+                #expect(Self.isWholeRecord(read, key: number))
+                kept[key] = read
+            }
+            let onDisk = Self.files(in: scratch.url).filter { !$0.hasPrefix(".") }
+            let diskBytes = try onDisk.reduce(0) { total, name in
+                total + (try Data(contentsOf: scratch.url.appendingPathComponent(name))).count
+            }
+            #expect(onDisk.count == kept.count, "no file the store does not know, none it lost")
+            #expect(store.totalBytes == diskBytes, "after a read of every key the index counts what is on disk")
+            let restarted = DiskCacheStore(directory: scratch.url, maxBytes: 400)
+            for (key, record) in kept { #expect(await restarted.record(forKey: key) == record) }
+        }
+
         @Test("Through HTTPCache: a damaged entry is served from the network and written again")
         func cacheRepairs() async throws {
             let scratch = try ScratchDirectory()
