@@ -29,7 +29,12 @@ struct CallRequest: JSONDecodableRequest, RequestConfiguration {
 let stub = StubTransport { _ in .success(headers: ["Content-Type": "application/json"], body: Data(#"{"id":42}"#.utf8))
 }
 let plainSession = Session(transport: stub)
-let cachedSession = Session(transport: stub, interceptors: [HTTPCache()])
+/// The same answer, fresh for an hour: stored by the first call, it answers every later one.
+let freshStub = StubTransport { _ in
+    .success(
+        headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"], body: Data(#"{"id":42}"#.utf8))
+}
+let cachedSession = Session(transport: freshStub, interceptors: [HTTPCache()])
 let trafficSession = Session(
     transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
 
