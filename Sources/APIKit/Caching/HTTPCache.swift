@@ -203,8 +203,7 @@ public final class HTTPCache: Interceptor {
         if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
         let existing = fields.value(forName: "Cache-Status")
         fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
-        let url = URL(string: stored.url) ?? URL(string: "http://invalid")!
-        let head = HTTPURLResponse(url: url, statusCode: stored.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        let head = stored.head(fields: fields)
         return CallResponse(urlResponse: head, data: stored.responseBody)
     }
 }

@@ -21,6 +21,8 @@ struct StoredResponse: Equatable {
     /// The response headers, as received (names as written).
     var headers: [Header]
     var body: Data
+    /// The head this response was last served with, for a hit that builds the same one again.
+    let lastHead = LastServedHead()
 
     struct Header: Equatable {
         var name: String
@@ -44,6 +46,13 @@ struct StoredResponse: Equatable {
         return body.withUnsafeBytes { bytes in bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data() }
     }
 
+    /// The response head with `fields`: the head built for the last hit when it had the same
+    /// URL, status and fields (a head is immutable, and hits in the same second have the same
+    /// `Age`), else a new one.
+    func head(fields: [String: String]) -> HTTPURLResponse {
+        lastHead.head(url: url, status: status, fields: fields)
+    }
+
     /// The headers as a dictionary for `HTTPURLResponse`.
     var headerFields: [String: String] {
         var fields: [String: String] = [:]
@@ -56,6 +65,35 @@ struct StoredResponse: Equatable {
         }
         return fields
     }
+}
+
+/// The head a stored response was last served with, and what it was built from; shared by
+/// the copies of the response (a ``MemoryCacheStore`` hands out the same decoded response for
+/// every hit), and compared by what it was built from, so a copy changed since cannot get a
+/// head that is not its own.
+final class LastServedHead: Equatable, Sendable {
+    private struct Built {
+        var url: String
+        var status: Int
+        var fields: [String: String]
+        var head: HTTPURLResponse
+    }
+
+    private let built = Locked<Built?>(nil)
+
+    /// The head of a response to `url` with `status` and `fields`.
+    func head(url: String, status: Int, fields: [String: String]) -> HTTPURLResponse {
+        if let last = built.withLock({ $0 }), last.status == status, last.url == url, last.fields == fields {
+            return last.head
+        }
+        let address = URL(string: url) ?? URL(string: "http://invalid")!
+        let head = HTTPURLResponse(url: address, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        built.withLock { $0 = Built(url: url, status: status, fields: fields, head: head) }
+        return head
+    }
+
+    /// A cache of a value's own head, not part of the value: any two are equal.
+    static func == (lhs: LastServedHead, rhs: LastServedHead) -> Bool { true }
 }
 
 /// Every stored variant of one URL: the value a ``HTTPCacheStore`` keeps under one key,

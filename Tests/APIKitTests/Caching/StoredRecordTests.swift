@@ -24,6 +24,32 @@ extension Caching {
             #expect(StoredRecord(decoding: StoredRecord(variants: []).encoded()) == StoredRecord(variants: []))
         }
 
+        @Test("A body read from a record is served as bytes of its own, indexed from 0")
+        func responseBody() throws {
+            let body = Data((0..<100).map { UInt8($0) })
+            var variant = Self.record.variants[0]
+            variant.body = body
+            let decoded = try #require(StoredRecord(decoding: StoredRecord(variants: [variant]).encoded()))
+            let served = decoded.variants[0].responseBody
+            #expect(served == body)
+            #expect(served.startIndex == 0)
+        }
+
+        @Test("A served head is built again when what it is built from changes, and only then")
+        func servedHead() {
+            var variant = Self.record.variants[0]
+            let first = variant.head(fields: ["Age": "1"])
+            #expect(variant.head(fields: ["Age": "1"]) === first)
+            let older = variant.head(fields: ["Age": "2"])
+            #expect(older !== first)
+            #expect(older.value(forHTTPHeaderField: "Age") == "2")
+            #expect(older.url == URL(string: variant.url))
+            variant.status = 203
+            #expect(variant.head(fields: ["Age": "2"]).statusCode == 203)
+            variant.url = "https://api.example.test/other"
+            #expect(variant.head(fields: ["Age": "2"]).url?.absoluteString == "https://api.example.test/other")
+        }
+
         @Test("A record cut at any byte, or with a byte added, is no record")
         func truncated() {
             let bytes = Self.record.encoded()
