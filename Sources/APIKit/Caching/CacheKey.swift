@@ -8,8 +8,20 @@
 enum CacheKey {
     /// The store key of responses to `method` on `url`.
     static func record(method: String, url: URL) -> String {
-        SHA256.hex("\(method.uppercased()) \(normalised(url))")
+        let written = "\(method) \(url.absoluteString)"
+        if let key = recordKeys.withLock({ $0[written] }) { return key }
+        let key = SHA256.hex("\(method.uppercased()) \(normalised(url))")
+        recordKeys.withLock { keys in
+            if keys.count >= recordKeysLimit { keys.removeAll(keepingCapacity: true) }
+            keys[written] = key
+        }
+        return key
     }
+
+    /// The keys of the methods and URLs (as written) seen last: a key depends on nothing else,
+    /// and the same URLs come back call after call. Emptied when it holds ``recordKeysLimit``.
+    private static let recordKeys = Locked<[String: String]>([:])
+    private static let recordKeysLimit = 256
 
     /// `url` as the cache compares it (RFC 9110 §4.2.3): without its fragment, which is never
     /// sent, with the scheme and host lowercased and the scheme's default port left out.
