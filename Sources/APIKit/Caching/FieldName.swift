@@ -19,36 +19,31 @@ enum FieldName {
 
     /// The answer for two ASCII names; `nil` when either holds a byte that is not ASCII.
     private static func asciiSame(_ a: String, _ b: String) -> Bool? {
-        let x = a.utf8
-        let y = b.utf8
+        var a = a
+        var b = b
+        return a.withUTF8 { x in b.withUTF8 { y in asciiSame(x, y) } }
+    }
+
+    private static func asciiSame(_ x: UnsafeBufferPointer<UInt8>, _ y: UnsafeBufferPointer<UInt8>) -> Bool? {
         guard x.count == y.count else {
             // Names of different lengths are the same name only by a rule beyond ASCII.
-            return isASCII(x) && isASCII(y) ? false : nil
+            var union: UInt8 = 0
+            for byte in x { union |= byte }
+            for byte in y { union |= byte }
+            return union < 0x80 ? false : nil
         }
         var same = true
-        var i = x.startIndex
-        var j = y.startIndex
-        while i != x.endIndex {
-            let p = x[i]
-            let q = y[j]
-            if (p | q) >= 0x80 { return nil }
+        var union: UInt8 = 0
+        for index in 0..<x.count {
+            let p = x[index]
+            let q = y[index]
+            union |= p | q
             if p != q {
                 let folded = p | 0x20
                 if folded != q | 0x20 || folded < 0x61 || folded > 0x7A { same = false }
             }
-            i = x.index(after: i)
-            j = y.index(after: j)
         }
-        return same
-    }
-
-    private static func isASCII(_ text: String.UTF8View) -> Bool {
-        let contiguous = text.withContiguousStorageIfAvailable { bytes in
-            var union: UInt8 = 0
-            for byte in bytes { union |= byte }
-            return union < 0x80
-        }
-        return contiguous ?? text.allSatisfy { $0 < 0x80 }
+        return union < 0x80 ? same : nil
     }
 }
 
