@@ -147,8 +147,10 @@ struct StoredRecord: Equatable {
     /// Each body is a slice of `data`, sharing its bytes (``StoredResponse/responseBody`` is a
     /// body of its own).
     init?(decoding data: Data) {
-        guard let variants = data.withUnsafeBytes({ Self.variants(in: RecordReader($0, base: data.startIndex), of: data) })
-        else { return nil }
+        let read = data.withUnsafeBytes { bytes in
+            Self.variants(in: RecordReader(bytes, base: data.startIndex), of: data)
+        }
+        guard let variants = read else { return nil }
         self.variants = variants
     }
 
