@@ -7,6 +7,12 @@
 //   call-traffic   the same with a TrafficControl whose limits are never reached
 //   call-cached    the same with an HTTPCache (a MemoryCacheStore) holding a fresh response:
 //                  every counted call is a hit, answered without the transport
+//   call-cached-disk  the same with the cache over a DiskCacheStore (in a directory of the
+//                  temporary directory, removed at exit)
+//   read-disk-record  Data(contentsOf:) of the file that store keeps the record in: the bytes
+//                  a disk hit reads, read with FileManager alone
+//   call-uncacheable  call-session with an HTTPCache whose every response is `no-store`:
+//                  what a cache costs calls it can never answer
 //
 // The difference of call-traffic and call-session is what a TrafficControl costs a call that
 // never waits; call-cached is the whole cost of a call answered from memory.
@@ -35,8 +41,35 @@ let freshStub = StubTransport { _ in
         headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"], body: Data(#"{"id":42}"#.utf8))
 }
 let cachedSession = Session(transport: freshStub, interceptors: [HTTPCache()])
+/// A directory of the temporary directory for the disk store, removed when the program ends.
+let diskDirectory: URL = {
+    atexit { try? FileManager.default.removeItem(at: diskDirectory) }
+    return FileManager.default.temporaryDirectory.appendingPathComponent(
+        "apikit-instruction-counts-\(UUID().uuidString)")
+}()
+let diskSession = Session(
+    transport: freshStub, interceptors: [HTTPCache(store: DiskCacheStore(directory: diskDirectory))])
+let noStoreStub = StubTransport { _ in
+    .success(
+        headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: Data(#"{"id":42}"#.utf8))
+}
+let uncacheableSession = Session(transport: noStoreStub, interceptors: [HTTPCache()])
+
 let trafficSession = Session(
     transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
+
+/// The file the disk store keeps the response in, once a first call has stored it.
+let diskRecordFile: URL = {
+    call(through: diskSession)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: diskDirectory.path)) ?? []
+    guard let name = files.first(where: { $0.hasSuffix(".apikitcache") }) else { fatalError("nothing stored") }
+    return diskDirectory.appendingPathComponent(name)
+}()
+
+/// Reads the disk store's record file, the bytes a disk hit reads.
+func readDiskRecord() {
+    guard let data = try? Data(contentsOf: diskRecordFile), data.count > 20 else { fatalError("no record") }
+}
 
 /// Performs `request` through `session` and waits for its completion.
 func call(through session: Session) {
@@ -52,4 +85,7 @@ let calls: [String: @Sendable () -> Void] = [
     "call-session": { call(through: plainSession) },
     "call-traffic": { call(through: trafficSession) },
     "call-cached": { call(through: cachedSession) },
+    "call-cached-disk": { call(through: diskSession) },
+    "read-disk-record": { readDiskRecord() },
+    "call-uncacheable": { call(through: uncacheableSession) },
 ]
