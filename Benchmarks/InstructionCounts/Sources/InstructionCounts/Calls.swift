@@ -11,8 +11,9 @@
 //                  temporary directory, removed at exit)
 //   read-disk-record  Data(contentsOf:) of the file that store keeps the record in: the bytes
 //                  a disk hit reads, read with FileManager alone
-//   call-uncacheable  call-session with an HTTPCache whose every response is `no-store`:
-//                  what a cache costs calls it can never answer
+//   call-uncacheable  call-session with an HTTPCache whose every response is `no-store`;
+//   call-no-store  the same responses without the cache: the difference is what a cache costs
+//                  calls it can never answer
 //
 // The difference of call-traffic and call-session is what a TrafficControl costs a call that
 // never waits; call-cached is the whole cost of a call answered from memory.
@@ -54,6 +55,7 @@ let noStoreStub = StubTransport { _ in
         headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: Data(#"{"id":42}"#.utf8))
 }
 let uncacheableSession = Session(transport: noStoreStub, interceptors: [HTTPCache()])
+let noStoreSession = Session(transport: noStoreStub)
 
 let trafficSession = Session(
     transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
@@ -88,4 +90,5 @@ let calls: [String: @Sendable () -> Void] = [
     "call-cached-disk": { call(through: diskSession) },
     "read-disk-record": { readDiskRecord() },
     "call-uncacheable": { call(through: uncacheableSession) },
+    "call-no-store": { call(through: noStoreSession) },
 ]
