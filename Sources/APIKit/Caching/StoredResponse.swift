@@ -21,8 +21,8 @@ struct StoredResponse: Equatable {
     /// The response headers, as received (names as written).
     var headers: [Header]
     var body: Data
-    /// The head this response was last served with, for a hit that builds the same one again.
-    let lastHead = LastServedHead()
+    /// What the head was last read to, for a hit that reads the same head again.
+    let memo = HeadMemo()
 
     struct Header: Equatable {
         var name: String
@@ -50,11 +50,39 @@ struct StoredResponse: Equatable {
     /// URL, status and fields (a head is immutable, and hits in the same second have the same
     /// `Age`), else a new one.
     func head(fields: [String: String]) -> HTTPURLResponse {
-        lastHead.head(url: url, status: status, fields: fields)
+        memo.head(url: url, status: status, fields: fields)
+    }
+
+    /// The directives of the response's `Cache-Control`.
+    var directives: CacheControl {
+        memo.directives(of: header("Cache-Control"))
     }
 
     /// The headers as a dictionary for `HTTPURLResponse`.
     var headerFields: [String: String] {
+        memo.fields(of: headers)
+    }
+}
+
+/// What a stored response's head reads to — its fields as a dictionary, its `Cache-Control`,
+/// the `HTTPURLResponse` it was last served with — kept for the next hit that reads the same.
+///
+/// Shared by the copies of the response (a ``MemoryCacheStore`` hands out the same decoded
+/// response for every hit), each entry is kept with what it was made from and used only for
+/// the same input, so a copy changed since (a 304's freshened headers) never reads another's.
+final class HeadMemo: Equatable, Sendable {
+    private struct Entries {
+        var fields: (headers: [StoredResponse.Header], fields: [String: String])?
+        var directives: (value: String?, directives: CacheControl)?
+        var head: (url: String, status: Int, fields: [String: String], head: HTTPURLResponse)?
+    }
+
+    private let entries = Locked(Entries())
+
+    /// `headers` as a dictionary for `HTTPURLResponse`: several of one name (in any case)
+    /// joined with commas under the first one's name.
+    func fields(of headers: [StoredResponse.Header]) -> [String: String] {
+        if let last = entries.withLock({ $0.fields }), last.headers == headers { return last.fields }
         var fields: [String: String] = [:]
         for header in headers {
             if let existing = fields.first(where: { FieldName.same($0.key, header.name) }) {
@@ -63,37 +91,31 @@ struct StoredResponse: Equatable {
                 fields[header.name] = header.value
             }
         }
+        entries.withLock { $0.fields = (headers, fields) }
         return fields
     }
-}
 
-/// The head a stored response was last served with, and what it was built from; shared by
-/// the copies of the response (a ``MemoryCacheStore`` hands out the same decoded response for
-/// every hit), and compared by what it was built from, so a copy changed since cannot get a
-/// head that is not its own.
-final class LastServedHead: Equatable, Sendable {
-    private struct Built {
-        var url: String
-        var status: Int
-        var fields: [String: String]
-        var head: HTTPURLResponse
+    /// The directives of the `Cache-Control` value `value`.
+    func directives(of value: String?) -> CacheControl {
+        if let last = entries.withLock({ $0.directives }), last.value == value { return last.directives }
+        let directives = CacheControl(value)
+        entries.withLock { $0.directives = (value, directives) }
+        return directives
     }
-
-    private let built = Locked<Built?>(nil)
 
     /// The head of a response to `url` with `status` and `fields`.
     func head(url: String, status: Int, fields: [String: String]) -> HTTPURLResponse {
-        if let last = built.withLock({ $0 }), last.status == status, last.url == url, last.fields == fields {
+        if let last = entries.withLock({ $0.head }), last.status == status, last.url == url, last.fields == fields {
             return last.head
         }
         let address = URL(string: url) ?? URL(string: "http://invalid")!
         let head = HTTPURLResponse(url: address, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
-        built.withLock { $0 = Built(url: url, status: status, fields: fields, head: head) }
+        entries.withLock { $0.head = (url, status, fields, head) }
         return head
     }
 
-    /// A cache of a value's own head, not part of the value: any two are equal.
-    static func == (lhs: LastServedHead, rhs: LastServedHead) -> Bool { true }
+    /// A memo of a value's own head, not part of the value: any two are equal.
+    static func == (lhs: HeadMemo, rhs: HeadMemo) -> Bool { true }
 }
 
 /// Every stored variant of one URL: the value a ``HTTPCacheStore`` keeps under one key,

@@ -50,6 +50,22 @@ extension Caching {
             #expect(variant.head(fields: ["Age": "2"]).url?.absoluteString == "https://api.example.test/other")
         }
 
+        @Test("The fields and directives read from the head follow the headers of each copy")
+        func readHead() {
+            var variant = Self.record.variants[0]
+            variant.headers = [.init(name: "Cache-Control", value: "max-age=60"), .init(name: "x-a", value: "1")]
+            let copy = variant
+            #expect(variant.directives.maxAge == 60)
+            #expect(variant.headerFields == ["Cache-Control": "max-age=60", "x-a": "1"])
+            variant.headers.append(.init(name: "X-A", value: "2"))
+            variant.headers[0].value = "no-cache"
+            #expect(variant.directives.maxAge == nil)
+            #expect(variant.directives.noCache)
+            #expect(variant.headerFields == ["Cache-Control": "no-cache", "x-a": "1, 2"])
+            #expect(copy.directives.maxAge == 60)
+            #expect(copy.headerFields == ["Cache-Control": "max-age=60", "x-a": "1"])
+        }
+
         @Test("A record cut at any byte, or with a byte added, is no record")
         func truncated() {
             let bytes = Self.record.encoded()
