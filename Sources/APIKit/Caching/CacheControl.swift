@@ -57,9 +57,10 @@ struct CacheControl: Equatable {
     /// The `Cache-Control` of a request, with `Pragma: no-cache` read as `no-cache` when the
     /// request has no `Cache-Control` (RFC 9111 §5.4).
     init(request: URLRequest) {
-        let value = request.value(forHTTPHeaderField: "Cache-Control")
+        let fields = RequestFields(request)
+        let value = fields.value("Cache-Control")
         self.init(value)
-        if value == nil, let pragma = request.value(forHTTPHeaderField: "Pragma"),
+        if value == nil, let pragma = fields.value("Pragma"),
             Self.directives(in: pragma).contains(where: { $0.name == "no-cache" })
         {
             noCache = true
@@ -79,19 +80,22 @@ struct CacheControl: Equatable {
     }
 
     /// The directives of a field value, in order: names lowercased, arguments unquoted.
+    ///
+    /// The value is read as the bytes RFC 9110 defines it by: a comma, a quote or a backslash
+    /// delimits wherever it is, whatever follows it.
     static func directives(in value: String) -> [(name: String, argument: Substring?)] {
         var result: [(name: String, argument: Substring?)] = []
         for item in splitOutsideQuotes(Substring(value)) {
             let trimmed = item.trimmingOWS
             guard !trimmed.isEmpty else { continue }
-            guard let equals = trimmed.firstIndex(of: "=") else {
+            guard let equals = trimmed.utf8.firstIndex(of: UInt8(ascii: "=")) else {
                 result.append((trimmed.lowercased(), nil))
                 continue
             }
             let name = trimmed[..<equals].trimmingOWS.lowercased()
             guard !name.isEmpty else { continue }
-            var argument = trimmed[trimmed.index(after: equals)...].trimmingOWS
-            if argument.first == "\"" {
+            var argument = trimmed[trimmed.utf8.index(after: equals)...].trimmingOWS
+            if argument.utf8.first == UInt8(ascii: "\"") {
                 argument = unquoted(argument)
             }
             result.append((name, argument))
@@ -102,23 +106,24 @@ struct CacheControl: Equatable {
     /// Splits at commas that are not inside a quoted string.
     private static func splitOutsideQuotes(_ value: Substring) -> [Substring] {
         var parts: [Substring] = []
-        var start = value.startIndex
+        let bytes = value.utf8
+        var start = bytes.startIndex
         var inQuotes = false
         var escaped = false
-        var index = value.startIndex
-        while index < value.endIndex {
-            let character = value[index]
+        var index = bytes.startIndex
+        while index != bytes.endIndex {
+            let byte = bytes[index]
             if escaped {
                 escaped = false
-            } else if inQuotes && character == "\\" {
+            } else if inQuotes && byte == UInt8(ascii: "\\") {
                 escaped = true
-            } else if character == "\"" {
+            } else if byte == UInt8(ascii: "\"") {
                 inQuotes.toggle()
-            } else if character == "," && !inQuotes {
+            } else if byte == UInt8(ascii: ","), !inQuotes {
                 parts.append(value[start..<index])
-                start = value.index(after: index)
+                start = bytes.index(after: index)
             }
-            index = value.index(after: index)
+            index = bytes.index(after: index)
         }
         parts.append(value[start...])
         return parts
@@ -127,30 +132,36 @@ struct CacheControl: Equatable {
     /// The text of a quoted string (RFC 9110 §5.6.4), its quoted pairs unescaped; an
     /// unterminated one runs to the end.
     private static func unquoted(_ quoted: Substring) -> Substring {
-        var text = ""
+        var text: [UInt8] = []
         var escaped = false
-        for character in quoted.dropFirst() {
+        for byte in quoted.utf8.dropFirst() {
             if escaped {
-                text.append(character)
+                text.append(byte)
                 escaped = false
-            } else if character == "\\" {
+            } else if byte == UInt8(ascii: "\\") {
                 escaped = true
-            } else if character == "\"" {
+            } else if byte == UInt8(ascii: "\"") {
                 break
             } else {
-                text.append(character)
+                text.append(byte)
             }
         }
-        return Substring(text)
+        return Substring(String(decoding: text, as: UTF8.self))
     }
 }
 
 extension Substring {
     /// Without the optional whitespace (spaces and tabs) around it.
     var trimmingOWS: Substring {
-        var text = self
-        while let first = text.first, first == " " || first == "\t" { text.removeFirst() }
-        while let last = text.last, last == " " || last == "\t" { text.removeLast() }
-        return text
+        let bytes = utf8
+        var start = bytes.startIndex
+        var end = bytes.endIndex
+        while start != end, bytes[start] == 0x20 || bytes[start] == 0x09 { start = bytes.index(after: start) }
+        while start != end {
+            let last = bytes.index(before: end)
+            guard bytes[last] == 0x20 || bytes[last] == 0x09 else { break }
+            end = last
+        }
+        return self[start..<end]
     }
 }

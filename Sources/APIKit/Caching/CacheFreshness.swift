@@ -10,7 +10,7 @@ struct CacheFreshness: Equatable {
 
     /// The freshness of `stored` at `now`.
     init(of stored: StoredResponse, now: Date) {
-        directives = CacheControl(stored.header("Cache-Control"))
+        directives = stored.directives
         let dateValue = stored.header("Date").flatMap { HTTPDate.parse($0, now: now) } ?? stored.responseTime
         age = Self.currentAge(of: stored, dateValue: dateValue, now: now)
         lifetime = Self.lifetime(of: stored, directives: directives, dateValue: dateValue, now: now)

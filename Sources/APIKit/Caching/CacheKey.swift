@@ -8,8 +8,20 @@
 enum CacheKey {
     /// The store key of responses to `method` on `url`.
     static func record(method: String, url: URL) -> String {
-        SHA256.hex("\(method.uppercased()) \(normalised(url))")
+        let written = "\(method) \(url.absoluteString)"
+        if let key = recordKeys.withLock({ $0[written] }) { return key }
+        let key = SHA256.hex("\(method.uppercased()) \(normalised(url))")
+        recordKeys.withLock { keys in
+            if keys.count >= recordKeysLimit { keys.removeAll(keepingCapacity: true) }
+            keys[written] = key
+        }
+        return key
     }
+
+    /// The keys of the methods and URLs (as written) seen last: a key depends on nothing else,
+    /// and the same URLs come back call after call. Emptied when it holds ``recordKeysLimit``.
+    private static let recordKeys = Locked<[String: String]>([:])
+    private static let recordKeysLimit = 256
 
     /// `url` as the cache compares it (RFC 9110 §4.2.3): without its fragment, which is never
     /// sent, with the scheme and host lowercased and the scheme's default port left out.
@@ -19,7 +31,8 @@ enum CacheKey {
             url.port == nil && !(url.host ?? "").utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
             && !(url.scheme ?? "").utf8.contains { $0 >= 0x41 && $0 <= 0x5A }
         guard !isPlain, var components = URLComponents(string: text) else {
-            guard let hash = text.firstIndex(of: "#") else { return text }
+            // The first "#" is where the fragment starts (it is never part of a host or a path).
+            guard let hash = text.utf8.firstIndex(of: UInt8(ascii: "#")) else { return text }
             return String(text[..<hash])
         }
         components.fragment = nil
@@ -34,7 +47,7 @@ enum CacheKey {
 
     /// The digest of the request's `Authorization`, empty without one.
     static func partition(of request: URLRequest) -> [UInt8] {
-        guard let credential = request.value(forHTTPHeaderField: "Authorization") else { return [] }
+        guard let credential = RequestFields(request).value("Authorization") else { return [] }
         return SHA256.digest(credential.utf8)
     }
 
@@ -56,10 +69,11 @@ enum CacheKey {
     /// differs from one that is empty.
     static func varyFingerprint(of request: URLRequest, names: [String]) -> [UInt8] {
         guard !names.isEmpty else { return [] }
+        let fields = RequestFields(request)
         var hasher = SHA256()
         for name in names {
             hasher.update(name.utf8)
-            if let value = request.value(forHTTPHeaderField: name) {
+            if let value = fields.value(name) {
                 hasher.update([1])
                 let normalised = value.split(separator: ",", omittingEmptySubsequences: false)
                     .map { $0.trimmingOWS }.joined(separator: ",")

@@ -108,7 +108,8 @@ public final class HTTPCache: Interceptor {
         _ request: URLRequest, url: URL, context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
-        if Self.conditionalHeaders.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) {
+        let fields = RequestFields(request)
+        if Self.conditionalHeaders.contains(where: { fields.value($0) != nil }) {
             return try await next(request)
         }
         let directives = CacheControl(request: request)
@@ -177,8 +178,8 @@ public final class HTTPCache: Interceptor {
 
     /// The record under `key`; one that cannot be read is removed.
     private func load(_ key: String) async -> StoredRecord? {
-        guard let data = await store.record(forKey: key) else { return nil }
-        guard let record = StoredRecord(decoding: data) else {
+        guard let loaded = await StoredRecord.load(from: store, key: key) else { return nil }
+        guard let record = loaded else {
             await store.removeRecord(forKey: key)
             return nil
         }
@@ -202,21 +203,20 @@ public final class HTTPCache: Interceptor {
         if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
         let existing = fields.value(forName: "Cache-Status")
         fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
-        let url = URL(string: stored.url) ?? URL(string: "http://invalid")!
-        let head = HTTPURLResponse(url: url, statusCode: stored.status, httpVersion: "HTTP/1.1", headerFields: fields)!
-        return CallResponse(urlResponse: head, data: stored.body)
+        let head = stored.head(fields: fields)
+        return CallResponse(urlResponse: head, data: stored.responseBody)
     }
 }
 
 extension [String: String] {
     /// The value of the field `name`, compared case-insensitively.
     func value(forName name: String) -> String? {
-        first { $0.key.caseInsensitiveCompare(name) == .orderedSame }?.value
+        first { FieldName.same($0.key, name) }?.value
     }
 
     /// Sets the field `name`, replacing any of the same name in another case.
     mutating func setValue(_ value: String, forName name: String) {
-        for key in keys where key.caseInsensitiveCompare(name) == .orderedSame { self[key] = nil }
+        for key in keys where FieldName.same(key, name) { self[key] = nil }
         self[name] = value
     }
 }

@@ -22,10 +22,10 @@ enum HTTPDate {
         let dayName = bytes[bytes.startIndex..<comma]
         let rest = bytes[(comma + 1)...]
         if dayName.count == 3 {
-            guard shortDays.contains(lowercased(dayName)) else { return nil }
+            guard isOne(of: shortDays, dayName) else { return nil }
             return imfFixdate(rest)
         }
-        guard longDays.contains(lowercased(dayName)) else { return nil }
+        guard isOne(of: longDays, dayName) else { return nil }
         return rfc850(rest, now: now)
     }
 
@@ -34,7 +34,7 @@ enum HTTPDate {
         var reader = Reader(bytes)
         guard reader.skip(" "), let day = reader.number(digits: 2), reader.skip(" "),
             let month = reader.month(), reader.skip(" "), let year = reader.number(digits: 4),
-            reader.skip(" "), let time = reader.time(), reader.skip(" GMT"), reader.atEnd
+            reader.skip(" "), let time = reader.time(), reader.skip(" gmt"), reader.atEnd
         else { return nil }
         return date(year: year, month: month, day: day, time: time)
     }
@@ -44,7 +44,7 @@ enum HTTPDate {
         var reader = Reader(bytes)
         guard reader.skip(" "), let day = reader.number(digits: 2), reader.skip("-"),
             let month = reader.month(), reader.skip("-"), let shortYear = reader.number(digits: 2),
-            reader.skip(" "), let time = reader.time(), reader.skip(" GMT"), reader.atEnd
+            reader.skip(" "), let time = reader.time(), reader.skip(" gmt"), reader.atEnd
         else { return nil }
         // RFC 9110 §5.6.7: more than 50 years ahead is the most recent past year with those digits.
         let currentYear = Int(now.timeIntervalSince1970 / 86_400 / 365.2425) + 1970
@@ -56,7 +56,7 @@ enum HTTPDate {
     /// `Sun Nov  6 08:49:37 1994` (the day padded with a space, or written with two digits).
     private static func asctime(_ bytes: ArraySlice<UInt8>) -> Date? {
         var reader = Reader(bytes)
-        guard let dayName = reader.take(3), shortDays.contains(lowercased(dayName)), reader.skip(" "),
+        guard let dayName = reader.take(3), isOne(of: shortDays, dayName), reader.skip(" "),
             let month = reader.month(), reader.skip(" ")
         else { return nil }
         _ = reader.skip(" ")
@@ -91,16 +91,28 @@ enum HTTPDate {
         return era * 146_097 + dayOfEra - 719_468
     }
 
-    private static let shortDays: Set<[UInt8]> = Set(
-        ["mon", "tue", "wed", "thu", "fri", "sat", "sun"].map { Array($0.utf8) })
-    private static let longDays: Set<[UInt8]> = Set(
-        ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"].map { Array($0.utf8) })
-    fileprivate static let months: [[UInt8]] = [
+    private static let shortDays: [StaticString] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+    private static let longDays: [StaticString] = [
+        "monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday",
+    ]
+    fileprivate static let months: [StaticString] = [
         "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
-    ].map { Array($0.utf8) }
+    ]
 
-    fileprivate static func lowercased(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
-        bytes.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    private static func isOne(of names: [StaticString], _ bytes: ArraySlice<UInt8>) -> Bool {
+        names.contains { matches(bytes, $0) }
+    }
+
+    /// Whether `bytes` are `literal` (lowercase ASCII), compared case-insensitively.
+    fileprivate static func matches(_ bytes: ArraySlice<UInt8>, _ literal: StaticString) -> Bool {
+        guard bytes.count == literal.utf8CodeUnitCount else { return false }
+        var index = bytes.startIndex
+        for offset in 0..<literal.utf8CodeUnitCount {
+            let byte = bytes[index]
+            if (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != literal.utf8Start[offset] { return false }
+            index += 1
+        }
+        return true
     }
 
     /// Reads the parts of a date from the front of its bytes.
@@ -111,13 +123,11 @@ enum HTTPDate {
 
         var atEnd: Bool { bytes.isEmpty }
 
-        /// Consumes `literal`, compared case-insensitively (`GMT` is sometimes `gmt`).
-        mutating func skip(_ literal: String) -> Bool {
-            let expected = HTTPDate.lowercased(Array(literal.utf8)[...])
-            guard bytes.count >= expected.count,
-                HTTPDate.lowercased(bytes.prefix(expected.count)) == expected
-            else { return false }
-            bytes.removeFirst(expected.count)
+        /// Consumes `literal` (lowercase), compared case-insensitively (`GMT` is sometimes `gmt`).
+        mutating func skip(_ literal: StaticString) -> Bool {
+            let count = literal.utf8CodeUnitCount
+            guard bytes.count >= count, HTTPDate.matches(bytes.prefix(count), literal) else { return false }
+            bytes.removeFirst(count)
             return true
         }
 
@@ -142,7 +152,7 @@ enum HTTPDate {
 
         /// A month name, as its number from 1.
         mutating func month() -> Int? {
-            guard let name = take(3), let index = HTTPDate.months.firstIndex(of: HTTPDate.lowercased(name))
+            guard let name = take(3), let index = HTTPDate.months.firstIndex(where: { HTTPDate.matches(name, $0) })
             else { return nil }
             return index + 1
         }

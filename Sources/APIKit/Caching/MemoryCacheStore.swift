@@ -61,11 +61,25 @@ public final class MemoryCacheStore: HTTPCacheStore {
     var keysByUse: [String] { state.withLock { $0.keysByUse } }
 }
 
+extension MemoryCacheStore: DecodingCacheStore {
+    /// The record under `key` decoded, which becomes the most recently used; decoded once, on
+    /// its first read, and kept with its bytes (its bodies are slices of them).
+    func decodedRecord(forKey key: String) async -> StoredRecord?? {
+        guard let (data, decoded) = state.withLock({ $0.useDecoded(key) }) else { return nil }
+        if let decoded { return .some(decoded) }
+        let record = StoredRecord(decoding: data)
+        if let record { state.withLock { $0.keep(record, decodedFrom: data, forKey: key) } }
+        return .some(record)
+    }
+}
+
 /// Records in a doubly linked list by use, threaded through the dictionary by key: every
 /// operation is one or two dictionary look-ups.
 private struct LRUState {
     struct Node {
         var data: Data
+        /// What `data` decodes to, once read by ``MemoryCacheStore/decodedRecord(forKey:)``.
+        var decoded: StoredRecord?
         var older: String?
         var newer: String?
     }
@@ -76,16 +90,27 @@ private struct LRUState {
     var totalBytes = 0
 
     mutating func use(_ key: String) -> Data? {
+        useDecoded(key)?.data
+    }
+
+    /// The record under `key` and what it decodes to, if known; it becomes the newest.
+    mutating func useDecoded(_ key: String) -> (data: Data, decoded: StoredRecord?)? {
         guard let node = nodes[key] else { return nil }
         if newestKey != key {
             unlink(key, node)
-            link(key, node.data)
+            link(key, node.data, decoded: node.decoded)
         }
-        return node.data
+        return (node.data, node.decoded)
+    }
+
+    /// Keeps `record` as what the record under `key` decodes to, if that record is still `data`.
+    mutating func keep(_ record: StoredRecord, decodedFrom data: Data, forKey key: String) {
+        guard nodes[key]?.data == data else { return }
+        nodes[key]?.decoded = record
     }
 
     mutating func insert(_ data: Data, forKey key: String) {
-        link(key, data)
+        link(key, data, decoded: nil)
         totalBytes += data.count
     }
 
@@ -106,8 +131,8 @@ private struct LRUState {
     }
 
     /// Adds `key` as the newest.
-    private mutating func link(_ key: String, _ data: Data) {
-        nodes[key] = Node(data: data, older: newestKey, newer: nil)
+    private mutating func link(_ key: String, _ data: Data, decoded: StoredRecord?) {
+        nodes[key] = Node(data: data, decoded: decoded, older: newestKey, newer: nil)
         if let newest = newestKey { nodes[newest]?.newer = key }
         newestKey = key
         if oldestKey == nil { oldestKey = key }

@@ -4,9 +4,10 @@
 /// response is never served to another). Foundation on Linux has no digest of its own, and the
 /// root package takes no dependency.
 struct SHA256 {
-    private var state: [UInt32] = [
-        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19,
-    ]
+    private var state: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
+        0x6a09_e667, 0xbb67_ae85, 0x3c6e_f372, 0xa54f_f53a, 0x510e_527f, 0x9b05_688c, 0x1f83_d9ab, 0x5be0_cd19
+    )
+    /// The bytes of the block being filled, fewer than 64.
     private var buffer: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -23,16 +24,34 @@ struct SHA256 {
     }
 
     mutating func update<Bytes: Sequence>(_ bytes: Bytes) where Bytes.Element == UInt8 {
-        var count: UInt64 = 0
-        for byte in bytes {
-            count &+= 1
-            buffer.append(byte)
-            if buffer.count == 64 {
-                compress(buffer)
-                buffer.removeAll(keepingCapacity: true)
-            }
+        let done: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
+        guard done == nil else { return }
+        update(Array(bytes))
+    }
+
+    private mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    /// Fills the block buffer and compresses each whole block; whole blocks of `bytes` are read
+    /// in place.
+    private mutating func update(_ bytes: UnsafeRawBufferPointer) {
+        length &+= UInt64(bytes.count)
+        var rest = bytes[...]
+        if !buffer.isEmpty {
+            let taken = rest.prefix(64 - buffer.count)
+            buffer.append(contentsOf: taken)
+            rest = rest.dropFirst(taken.count)
+            guard buffer.count == 64 else { return }
+            let block = buffer
+            block.withUnsafeBytes { compress($0) }
+            buffer.removeAll(keepingCapacity: true)
         }
-        length &+= count
+        while rest.count >= 64 {
+            compress(UnsafeRawBufferPointer(rebasing: rest.prefix(64)))
+            rest = rest.dropFirst(64)
+        }
+        buffer.append(contentsOf: rest)
     }
 
     mutating func finalize() -> [UInt8] {
@@ -41,49 +60,58 @@ struct SHA256 {
         tail.append(0x80)
         while tail.count % 64 != 56 { tail.append(0) }
         for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bitLength >> shift)) }
-        for start in stride(from: 0, to: tail.count, by: 64) { compress(tail[start..<start + 64]) }
-        var digest: [UInt8] = []
-        digest.reserveCapacity(32)
-        for word in state {
-            for shift in stride(from: 24, through: 0, by: -8) {
-                digest.append(UInt8(truncatingIfNeeded: word >> shift))
+        tail.withUnsafeBytes { bytes in
+            for start in stride(from: 0, to: bytes.count, by: 64) {
+                compress(UnsafeRawBufferPointer(rebasing: bytes[start..<start + 64]))
             }
         }
-        return digest
+        let words = [state.0, state.1, state.2, state.3, state.4, state.5, state.6, state.7]
+        return [UInt8](unsafeUninitializedCapacity: 32) { digest, count in
+            for (index, word) in words.enumerated() {
+                digest[index * 4] = UInt8(truncatingIfNeeded: word >> 24)
+                digest[index * 4 + 1] = UInt8(truncatingIfNeeded: word >> 16)
+                digest[index * 4 + 2] = UInt8(truncatingIfNeeded: word >> 8)
+                digest[index * 4 + 3] = UInt8(truncatingIfNeeded: word)
+            }
+            count = 32
+        }
     }
 
-    private mutating func compress<Block: Collection>(_ block: Block) where Block.Element == UInt8, Block.Index == Int {
-        var w = [UInt32](repeating: 0, count: 64)
-        var index = block.startIndex
-        for t in 0..<16 {
-            w[t] =
-                UInt32(block[index]) << 24 | UInt32(block[index + 1]) << 16 | UInt32(block[index + 2]) << 8
-                | UInt32(block[index + 3])
-            index += 4
+    /// One round of the compression function over a block of 64 bytes.
+    private mutating func compress(_ block: UnsafeRawBufferPointer) {
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
+            for t in 0..<16 {
+                let index = t * 4
+                w[t] =
+                    UInt32(block[index]) << 24 | UInt32(block[index + 1]) << 16 | UInt32(block[index + 2]) << 8
+                    | UInt32(block[index + 3])
+            }
+            for t in 16..<64 {
+                let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
+                let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
+                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            }
+            var (a, b, c, d, e, f, g, h) = state
+            Self.k.withUnsafeBufferPointer { k in
+                for t in 0..<64 {
+                    let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
+                    let choice = (e & f) ^ (~e & g)
+                    let temp1 = h &+ s1 &+ choice &+ k[t] &+ w[t]
+                    let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
+                    let majority = (a & b) ^ (a & c) ^ (b & c)
+                    let temp2 = s0 &+ majority
+                    (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
+                }
+            }
+            state.0 &+= a
+            state.1 &+= b
+            state.2 &+= c
+            state.3 &+= d
+            state.4 &+= e
+            state.5 &+= f
+            state.6 &+= g
+            state.7 &+= h
         }
-        for t in 16..<64 {
-            let s0 = w[t - 15].rotatedRight(7) ^ w[t - 15].rotatedRight(18) ^ (w[t - 15] >> 3)
-            let s1 = w[t - 2].rotatedRight(17) ^ w[t - 2].rotatedRight(19) ^ (w[t - 2] >> 10)
-            w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
-        }
-        var (a, b, c, d, e, f, g, h) = (state[0], state[1], state[2], state[3], state[4], state[5], state[6], state[7])
-        for t in 0..<64 {
-            let s1 = e.rotatedRight(6) ^ e.rotatedRight(11) ^ e.rotatedRight(25)
-            let choice = (e & f) ^ (~e & g)
-            let temp1 = h &+ s1 &+ choice &+ Self.k[t] &+ w[t]
-            let s0 = a.rotatedRight(2) ^ a.rotatedRight(13) ^ a.rotatedRight(22)
-            let majority = (a & b) ^ (a & c) ^ (b & c)
-            let temp2 = s0 &+ majority
-            (h, g, f, e, d, c, b, a) = (g, f, e, d &+ temp1, c, b, a, temp1 &+ temp2)
-        }
-        state[0] &+= a
-        state[1] &+= b
-        state[2] &+= c
-        state[3] &+= d
-        state[4] &+= e
-        state[5] &+= f
-        state[6] &+= g
-        state[7] &+= h
     }
 
     private static let k: [UInt32] = [
@@ -107,13 +135,13 @@ extension UInt32 {
 extension [UInt8] {
     /// Lowercase hexadecimal digits, two per byte.
     var hex: String {
-        let digits = Array("0123456789abcdef".utf8)
-        var text: [UInt8] = []
-        text.reserveCapacity(count * 2)
-        for byte in self {
-            text.append(digits[Int(byte >> 4)])
-            text.append(digits[Int(byte & 0x0f)])
+        String(unsafeUninitializedCapacity: count * 2) { text in
+            let digits: StaticString = "0123456789abcdef"
+            for (index, byte) in enumerated() {
+                text[index * 2] = digits.utf8Start[Int(byte >> 4)]
+                text[index * 2 + 1] = digits.utf8Start[Int(byte & 0x0f)]
+            }
+            return count * 2
         }
-        return String(decoding: text, as: UTF8.self)
     }
 }

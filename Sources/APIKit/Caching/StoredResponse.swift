@@ -21,6 +21,8 @@ struct StoredResponse: Equatable {
     /// The response headers, as received (names as written).
     var headers: [Header]
     var body: Data
+    /// What the head was last read to, for a hit that reads the same head again.
+    let memo = HeadMemo()
 
     struct Header: Equatable {
         var name: String
@@ -31,24 +33,89 @@ struct StoredResponse: Equatable {
     /// with commas.
     func header(_ name: String) -> String? {
         var found: String?
-        for header in headers where header.name.caseInsensitiveCompare(name) == .orderedSame {
+        for header in headers where FieldName.same(header.name, name) {
             found = found.map { "\($0), \(header.value)" } ?? header.value
         }
         return found
     }
 
+    /// The body as a response's data: bytes of its own, indexed from 0 (``body`` read from a
+    /// record is a slice of the record's bytes).
+    var responseBody: Data {
+        guard body.startIndex != 0 else { return body }
+        return body.withUnsafeBytes { bytes in bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data() }
+    }
+
+    /// The response head with `fields`: the head built for the last hit when it had the same
+    /// URL, status and fields (a head is immutable, and hits in the same second have the same
+    /// `Age`), else a new one.
+    func head(fields: [String: String]) -> HTTPURLResponse {
+        memo.head(url: url, status: status, fields: fields)
+    }
+
+    /// The directives of the response's `Cache-Control`.
+    var directives: CacheControl {
+        memo.directives(of: header("Cache-Control"))
+    }
+
     /// The headers as a dictionary for `HTTPURLResponse`.
     var headerFields: [String: String] {
+        memo.fields(of: headers)
+    }
+}
+
+/// What a stored response's head reads to — its fields as a dictionary, its `Cache-Control`,
+/// the `HTTPURLResponse` it was last served with — kept for the next hit that reads the same.
+///
+/// Shared by the copies of the response (a ``MemoryCacheStore`` hands out the same decoded
+/// response for every hit), each entry is kept with what it was made from and used only for
+/// the same input, so a copy changed since (a 304's freshened headers) never reads another's.
+final class HeadMemo: Equatable, Sendable {
+    private struct Entries {
+        var fields: (headers: [StoredResponse.Header], fields: [String: String])?
+        var directives: (value: String?, directives: CacheControl)?
+        var head: (url: String, status: Int, fields: [String: String], head: HTTPURLResponse)?
+    }
+
+    private let entries = Locked(Entries())
+
+    /// `headers` as a dictionary for `HTTPURLResponse`: several of one name (in any case)
+    /// joined with commas under the first one's name.
+    func fields(of headers: [StoredResponse.Header]) -> [String: String] {
+        if let last = entries.withLock({ $0.fields }), last.headers == headers { return last.fields }
         var fields: [String: String] = [:]
         for header in headers {
-            if let existing = fields.first(where: { $0.key.caseInsensitiveCompare(header.name) == .orderedSame }) {
+            if let existing = fields.first(where: { FieldName.same($0.key, header.name) }) {
                 fields[existing.key] = "\(existing.value), \(header.value)"
             } else {
                 fields[header.name] = header.value
             }
         }
+        entries.withLock { $0.fields = (headers, fields) }
         return fields
     }
+
+    /// The directives of the `Cache-Control` value `value`.
+    func directives(of value: String?) -> CacheControl {
+        if let last = entries.withLock({ $0.directives }), last.value == value { return last.directives }
+        let directives = CacheControl(value)
+        entries.withLock { $0.directives = (value, directives) }
+        return directives
+    }
+
+    /// The head of a response to `url` with `status` and `fields`.
+    func head(url: String, status: Int, fields: [String: String]) -> HTTPURLResponse {
+        if let last = entries.withLock({ $0.head }), last.status == status, last.url == url, last.fields == fields {
+            return last.head
+        }
+        let address = URL(string: url) ?? URL(string: "http://invalid")!
+        let head = HTTPURLResponse(url: address, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        entries.withLock { $0.head = (url, status, fields, head) }
+        return head
+    }
+
+    /// A memo of a value's own head, not part of the value: any two are equal.
+    static func == (lhs: HeadMemo, rhs: HeadMemo) -> Bool { true }
 }
 
 /// Every stored variant of one URL: the value a ``HTTPCacheStore`` keeps under one key,
@@ -62,6 +129,14 @@ struct StoredRecord: Equatable {
 
     init(variants: [StoredResponse]) {
         self.variants = variants
+    }
+
+    /// The record under `key` in `store`: `nil` when there is none, `.some(nil)` when its bytes
+    /// are no record. A ``DecodingCacheStore`` hands it over decoded.
+    static func load(from store: any HTTPCacheStore, key: String) async -> StoredRecord?? {
+        if let store = store as? any DecodingCacheStore { return await store.decodedRecord(forKey: key) }
+        guard let data = await store.record(forKey: key) else { return nil }
+        return .some(StoredRecord(decoding: data))
     }
 
     /// The record's bytes.
@@ -90,17 +165,30 @@ struct StoredRecord: Equatable {
 
     /// The record `data` holds, or `nil` when it is not one this version wrote in full: a
     /// store's damaged or foreign entry is treated as absent.
+    ///
+    /// Each body is a slice of `data`, sharing its bytes (``StoredResponse/responseBody`` is a
+    /// body of its own).
     init?(decoding data: Data) {
-        var reader = RecordReader(data)
-        guard reader.bytes(count: Self.magic.count) == Self.magic, let count = reader.integer(), count >= 0 else {
+        let read = data.withUnsafeBytes { bytes in
+            Self.variants(in: RecordReader(bytes, base: data.startIndex), of: data)
+        }
+        guard let variants = read else { return nil }
+        self.variants = variants
+    }
+
+    private static func variants(in reader: RecordReader, of data: Data) -> [StoredResponse]? {
+        var reader = reader
+        guard reader.hasMagic(Self.magic), let count = reader.integer(), count >= 0, count <= Self.maxVariants else {
             return nil
         }
         var variants: [StoredResponse] = []
-        for _ in 0..<min(count, Self.maxVariants) {
+        variants.reserveCapacity(count)
+        for _ in 0..<count {
             guard let partition = reader.countedBytes(), let nameCount = reader.integer(), nameCount >= 0,
                 nameCount <= 1024
             else { return nil }
             var names: [String] = []
+            names.reserveCapacity(nameCount)
             for _ in 0..<nameCount {
                 guard let name = reader.string() else { return nil }
                 names.append(name)
@@ -110,21 +198,29 @@ struct StoredRecord: Equatable {
                 let headerCount = reader.integer(), headerCount >= 0, headerCount <= 10_000
             else { return nil }
             var headers: [StoredResponse.Header] = []
+            headers.reserveCapacity(headerCount)
             for _ in 0..<headerCount {
                 guard let name = reader.string(), let value = reader.string() else { return nil }
                 headers.append(.init(name: name, value: value))
             }
-            guard let body = reader.data() else { return nil }
+            guard let body = reader.range() else { return nil }
             variants.append(
                 StoredResponse(
                     partition: partition, varyNames: names, varyFingerprint: fingerprint,
                     requestTime: Date(timeIntervalSince1970: requestTime),
                     responseTime: Date(timeIntervalSince1970: responseTime), url: url, status: status,
-                    headers: headers, body: body))
+                    headers: headers, body: data[body]))
         }
-        guard count <= Self.maxVariants, reader.atEnd else { return nil }
-        self.variants = variants
+        return reader.atEnd ? variants : nil
     }
+}
+
+/// A store that keeps each record it holds decoded beside its bytes, so that reading one
+/// decodes nothing (``MemoryCacheStore``); what it hands over is what decoding its bytes gives.
+protocol DecodingCacheStore: HTTPCacheStore {
+    /// The record under `key`, decoded: `nil` when there is none, `.some(nil)` when its bytes
+    /// are no record.
+    func decodedRecord(forKey key: String) async -> StoredRecord??
 }
 
 /// Writes a record: integers as 8 bytes little-endian, strings and byte runs after their length.
@@ -154,47 +250,60 @@ private struct RecordWriter {
     }
 }
 
-/// Reads what ``RecordWriter`` wrote; every read checks the bytes are there.
+/// Reads what ``RecordWriter`` wrote, in place; every read checks the bytes are there.
 private struct RecordReader {
-    private let input: Data
-    private var offset: Int
+    private let input: UnsafeRawBufferPointer
+    /// The index in the record's `Data` of the first byte of `input`.
+    private let base: Int
+    private var offset = 0
 
-    init(_ input: Data) {
+    init(_ input: UnsafeRawBufferPointer, base: Int) {
         self.input = input
-        self.offset = input.startIndex
+        self.base = base
     }
 
-    var atEnd: Bool { offset == input.endIndex }
+    var atEnd: Bool { offset == input.count }
 
-    mutating func bytes(count: Int) -> [UInt8]? {
-        guard count >= 0, input.endIndex - offset >= count else { return nil }
+    mutating func hasMagic(_ magic: [UInt8]) -> Bool {
+        guard input.count - offset >= magic.count, input[offset..<offset + magic.count].elementsEqual(magic)
+        else { return false }
+        offset += magic.count
+        return true
+    }
+
+    /// The next `count` bytes, as positions in `input`.
+    private mutating func take(_ count: Int) -> Range<Int>? {
+        guard count >= 0, input.count - offset >= count else { return nil }
         defer { offset += count }
-        return Array(input[offset..<offset + count])
+        return offset..<offset + count
+    }
+
+    private mutating func word() -> UInt64? {
+        guard let range = take(8) else { return nil }
+        return UInt64(littleEndian: input.loadUnaligned(fromByteOffset: range.lowerBound, as: UInt64.self))
     }
 
     mutating func integer() -> Int? {
-        guard let raw = bytes(count: 8) else { return nil }
-        let value = raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return Int(exactly: Int64(bitPattern: value))
+        word().flatMap { Int(exactly: Int64(bitPattern: $0)) }
     }
 
     mutating func double() -> Double? {
-        guard let raw = bytes(count: 8) else { return nil }
-        return Double(bitPattern: raw.reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) })
+        word().map(Double.init(bitPattern:))
     }
 
     mutating func countedBytes() -> [UInt8]? {
-        guard let count = integer() else { return nil }
-        return bytes(count: count)
+        guard let count = integer(), let range = take(count) else { return nil }
+        return Array(input[range])
     }
 
     mutating func string() -> String? {
-        countedBytes().map { String(decoding: $0, as: UTF8.self) }
+        guard let count = integer(), let range = take(count) else { return nil }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: input[range]), as: UTF8.self)
     }
 
-    mutating func data() -> Data? {
-        guard let count = integer(), count >= 0, input.endIndex - offset >= count else { return nil }
-        defer { offset += count }
-        return Data(input[offset..<offset + count])
+    /// The positions in the record's `Data` of a counted run of bytes.
+    mutating func range() -> Range<Int>? {
+        guard let count = integer(), let range = take(count) else { return nil }
+        return base + range.lowerBound..<base + range.upperBound
     }
 }

@@ -25,6 +25,17 @@ extension Caching {
             #expect(Self.key("https://api.example.test/v1/items?page=2", method: "HEAD") != key)
         }
 
+        @Test("A key read again, or past the keys kept, is the same key")
+        func recordKeysKept() {
+            let url = "https://api.example.test/kept?q=1"
+            let key = SHA256.hex("GET \(url)")
+            #expect(Self.key(url) == key)
+            #expect(Self.key(url) == key)
+            for index in 0..<300 { _ = Self.key("https://api.example.test/other/\(index)") }
+            #expect(Self.key(url) == key)
+            #expect(Self.key(url, method: "get") == key)
+        }
+
         @Test("The partition is the digest of Authorization, empty without one")
         func partitions() {
             var request = URLRequest(url: URL(string: "https://api.example.test/")!)

@@ -30,6 +30,9 @@ extension Caching {
                 hasher.update(bytes[split...])
                 #expect(hasher.finalize() == whole, "split at \(split)")
             }
+            var lazy = SHA256()
+            lazy.update(bytes.lazy.map { $0 })
+            #expect(lazy.finalize() == whole, "bytes without contiguous storage")
         }
     }
 }

@@ -24,6 +24,48 @@ extension Caching {
             #expect(StoredRecord(decoding: StoredRecord(variants: []).encoded()) == StoredRecord(variants: []))
         }
 
+        @Test("A body read from a record is served as bytes of its own, indexed from 0")
+        func responseBody() throws {
+            let body = Data((0..<100).map { UInt8($0) })
+            var variant = Self.record.variants[0]
+            variant.body = body
+            let decoded = try #require(StoredRecord(decoding: StoredRecord(variants: [variant]).encoded()))
+            let served = decoded.variants[0].responseBody
+            #expect(served == body)
+            #expect(served.startIndex == 0)
+        }
+
+        @Test("A served head is built again when what it is built from changes, and only then")
+        func servedHead() {
+            var variant = Self.record.variants[0]
+            let first = variant.head(fields: ["Age": "1"])
+            #expect(variant.head(fields: ["Age": "1"]) === first)
+            let older = variant.head(fields: ["Age": "2"])
+            #expect(older !== first)
+            #expect(older.value(forHTTPHeaderField: "Age") == "2")
+            #expect(older.url == URL(string: variant.url))
+            variant.status = 203
+            #expect(variant.head(fields: ["Age": "2"]).statusCode == 203)
+            variant.url = "https://api.example.test/other"
+            #expect(variant.head(fields: ["Age": "2"]).url?.absoluteString == "https://api.example.test/other")
+        }
+
+        @Test("The fields and directives read from the head follow the headers of each copy")
+        func readHead() {
+            var variant = Self.record.variants[0]
+            variant.headers = [.init(name: "Cache-Control", value: "max-age=60"), .init(name: "x-a", value: "1")]
+            let copy = variant
+            #expect(variant.directives.maxAge == 60)
+            #expect(variant.headerFields == ["Cache-Control": "max-age=60", "x-a": "1"])
+            variant.headers.append(.init(name: "X-A", value: "2"))
+            variant.headers[0].value = "no-cache"
+            #expect(variant.directives.maxAge == nil)
+            #expect(variant.directives.noCache)
+            #expect(variant.headerFields == ["Cache-Control": "no-cache", "x-a": "1, 2"])
+            #expect(copy.directives.maxAge == 60)
+            #expect(copy.headerFields == ["Cache-Control": "max-age=60", "x-a": "1"])
+        }
+
         @Test("A record cut at any byte, or with a byte added, is no record")
         func truncated() {
             let bytes = Self.record.encoded()

@@ -8,6 +8,13 @@
 //   call-traffic   the same with a TrafficControl whose limits are never reached
 //   call-cached    the same with an HTTPCache (a MemoryCacheStore) holding a fresh response:
 //                  every counted call is a hit, answered without the transport
+//   call-cached-disk  the same with the cache over a DiskCacheStore (in a directory of the
+//                  temporary directory, removed at exit)
+//   read-disk-record  Data(contentsOf:) of the file that store keeps the record in: the bytes
+//                  a disk hit reads, read with FileManager alone
+//   call-uncacheable  call-session with an HTTPCache whose every response is `no-store`;
+//   call-no-store  the same responses without the cache: the difference is what a cache costs
+//                  calls it can never answer
 //
 // The difference of call-traffic and call-session is what a TrafficControl costs a call that
 // never waits: call-passthrough − call-session of it is the chain's cost of a link, the rest the
@@ -31,7 +38,6 @@ struct CallRequest: JSONDecodableRequest, RequestConfiguration {
 let stub = StubTransport { _ in .success(headers: ["Content-Type": "application/json"], body: Data(#"{"id":42}"#.utf8))
 }
 let plainSession = Session(transport: stub)
-let cachedSession = Session(transport: stub, interceptors: [HTTPCache()])
 /// A link that passes every request on unchanged.
 struct PassThrough: Interceptor {
     func intercept(
@@ -42,8 +48,42 @@ struct PassThrough: Interceptor {
     }
 }
 let passThroughSession = Session(transport: stub, interceptors: [PassThrough()])
+/// The same answer, fresh for an hour: stored by the first call, it answers every later one.
+let freshStub = StubTransport { _ in
+    .success(
+        headers: ["Content-Type": "application/json", "Cache-Control": "max-age=3600"], body: Data(#"{"id":42}"#.utf8))
+}
+let cachedSession = Session(transport: freshStub, interceptors: [HTTPCache()])
+/// A directory of the temporary directory for the disk store, removed when the program ends.
+let diskDirectory: URL = {
+    atexit { try? FileManager.default.removeItem(at: diskDirectory) }
+    return FileManager.default.temporaryDirectory.appendingPathComponent(
+        "apikit-instruction-counts-\(UUID().uuidString)")
+}()
+let diskSession = Session(
+    transport: freshStub, interceptors: [HTTPCache(store: DiskCacheStore(directory: diskDirectory))])
+let noStoreStub = StubTransport { _ in
+    .success(
+        headers: ["Content-Type": "application/json", "Cache-Control": "no-store"], body: Data(#"{"id":42}"#.utf8))
+}
+let uncacheableSession = Session(transport: noStoreStub, interceptors: [HTTPCache()])
+let noStoreSession = Session(transport: noStoreStub)
+
 let trafficSession = Session(
     transport: stub, interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
+
+/// The file the disk store keeps the response in, once a first call has stored it.
+let diskRecordFile: URL = {
+    call(through: diskSession)
+    let files = (try? FileManager.default.contentsOfDirectory(atPath: diskDirectory.path)) ?? []
+    guard let name = files.first(where: { $0.hasSuffix(".apikitcache") }) else { fatalError("nothing stored") }
+    return diskDirectory.appendingPathComponent(name)
+}()
+
+/// Reads the disk store's record file, the bytes a disk hit reads.
+func readDiskRecord() {
+    guard let data = try? Data(contentsOf: diskRecordFile), data.count > 20 else { fatalError("no record") }
+}
 
 /// Performs `request` through `session` and waits for its completion.
 func call(through session: Session) {
@@ -60,4 +100,8 @@ let calls: [String: @Sendable () -> Void] = [
     "call-passthrough": { call(through: passThroughSession) },
     "call-traffic": { call(through: trafficSession) },
     "call-cached": { call(through: cachedSession) },
+    "call-cached-disk": { call(through: diskSession) },
+    "read-disk-record": { readDiskRecord() },
+    "call-uncacheable": { call(through: uncacheableSession) },
+    "call-no-store": { call(through: noStoreSession) },
 ]
