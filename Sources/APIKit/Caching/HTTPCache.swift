@@ -16,6 +16,14 @@
 /// call's, and replaces the stored one when it may be stored. A request that carries its own
 /// conditional or `Range` header is passed on untouched.
 ///
+/// **When the server fails** (RFC 5861 §4). When the request that validates or replaces a
+/// stale response cannot reach the server (``RequestError/transportFailed(_:context:)``), or is
+/// answered 500, 502, 503 or 504, the stale response answers the call if it is stale by no more
+/// than the request's `Cache-Control: stale-if-error=N` or, without one, the response's; the
+/// error response is not stored. A response with `must-revalidate` or `no-cache` is never
+/// served this way, nor to a request with `no-cache` and no `stale-if-error`, nor to a
+/// cancelled call.
+///
 /// **What is stored.** A whole response to a `GET` — a body the call read in memory, not a
 /// stream's or a download's — with a status that is cacheable by default (200, 203, 204, 300,
 /// 301, 308, 404, 405, 410, 414, 501) or explicit freshness, without `no-store` on either side.
@@ -31,10 +39,12 @@
 ///
 /// **Telling what came from the cache.** A response built from what the cache stored carries
 /// a `Cache-Status` header (RFC 9211) ending with `APIKit; hit` (served without asking the
-/// server) or `APIKit; fwd=stale; fwd-status=304` (validated by the server);
-/// `URLResponse.isFromHTTPCache` reads it. A session's ``Session/onCallEvent`` sees each
-/// `GET`'s outcome as ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable
-/// stored, or the server sent another response) or a revalidation (a `304`).
+/// server), `APIKit; fwd=stale; fwd-status=304` (validated by the server) or
+/// `APIKit; fwd=stale; fwd-status=503; detail=stale-if-error` (served stale because the server
+/// failed; without `fwd-status` when it could not be reached); `URLResponse.isFromHTTPCache`
+/// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s outcome as
+/// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
+/// sent another response), a revalidation (a `304`) or a stale response served on an error.
 ///
 /// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
 /// them across launches, which lets an app show what it last saw while offline (with
@@ -129,14 +139,25 @@ public final class HTTPCache: Interceptor {
             try? context.report(.cacheOutcome(.miss))
             throw RequestError.notCached(context: context)
         }
-        guard let conditional = Self.conditional(request, for: stored) else {
-            try? context.report(.cacheOutcome(.miss))
-            return try await fetch(request, key: key, directives: directives, next: next)
-        }
+        // Validated when it has a validator, else replaced; either way, what the server says
+        // (or its failure) decides, and the outcome is reported once it is known.
+        let conditional = Self.conditional(request, for: stored)
         let requestTime = time.now
-        let response = try await next(conditional)
+        let response: CallResponse
+        do {
+            response = try await next(conditional ?? request)
+        } catch {
+            if let answer = staleIfError(stored, directives: directives, error: error, context: context) {
+                return answer
+            }
+            try? context.report(.cacheOutcome(.miss))
+            throw error
+        }
         let responseTime = time.now
-        guard let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 else {
+        if let answer = staleIfError(stored, directives: directives, response: response, context: context) {
+            return answer
+        }
+        guard conditional != nil, let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 else {
             // the stored response was not confirmed: the server sent another
             try? context.report(.cacheOutcome(.miss))
             await storeIfAllowed(
@@ -195,7 +216,7 @@ public final class HTTPCache: Interceptor {
     }
 
     /// The stored response as the call's response: its head with `Age` and `Cache-Status`.
-    private func served(_ stored: StoredResponse, freshness: CacheFreshness, status: String) -> CallResponse {
+    func served(_ stored: StoredResponse, freshness: CacheFreshness, status: String) -> CallResponse {
         var fields = stored.headerFields
         fields.setValue(String(Int(freshness.age.rounded(.down))), forName: "Age")
         var marker = "APIKit; \(status)"

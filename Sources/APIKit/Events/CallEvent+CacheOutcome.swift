@@ -7,5 +7,9 @@ extension CallEvent {
         case miss
         /// A stored response was confirmed by the server (`304 Not Modified`) and answered.
         case revalidated
+        /// A stale stored response answered because the request to validate or replace it failed
+        /// — the server could not be reached, or answered 500, 502, 503 or 504 — and its
+        /// `stale-if-error` allowed it (RFC 5861 §4).
+        case staleIfError
     }
 }
