@@ -32,6 +32,6 @@ extension HTTPCache {
         guard freshness.allowsStaleIfError(for: directives) else { return nil }
         try? context.report(.cacheOutcome(.staleIfError))
         let forwarded = forwardStatus.map { "fwd=stale; fwd-status=\($0)" } ?? "fwd=stale"
-        return served(stored, freshness: freshness, status: "\(forwarded); detail=stale-if-error")
+        return served(stored, freshness: freshness, status: forwarded, detail: "stale-if-error")
     }
 }

@@ -16,6 +16,17 @@
 /// call's, and replaces the stored one when it may be stored. A request that carries its own
 /// conditional or `Range` header is passed on untouched.
 ///
+/// **Stale while revalidating** (RFC 5861 §3). A response stale by no more than its
+/// `stale-while-revalidate=N` answers the call at once (`Cache-Status: APIKit; hit; ttl=-5;
+/// detail=stale-while-revalidate`), and the cache validates it in the background: one request
+/// at a time per stored response, sent through the links listed after the cache in
+/// ``Session/interceptors`` down to the session's transport, as a call of its own (no events,
+/// progress or retries of the call that started it; cancelling that call does not cancel it).
+/// Its `304` or new response updates the store for the calls that follow; its failure leaves
+/// the store as it was. Not for a response with `must-revalidate` or `no-cache`, nor for a
+/// request with `no-cache`, `max-age` or `min-fresh`: those are validated before the call
+/// returns.
+///
 /// **When the server fails** (RFC 5861 §4). When the request that validates or replaces a
 /// stale response cannot reach the server (``RequestError/transportFailed(_:context:)``), or is
 /// answered 500, 502, 503 or 504, the stale response answers the call if it is stale by no more
@@ -44,7 +55,8 @@
 /// failed; without `fwd-status` when it could not be reached); `URLResponse.isFromHTTPCache`
 /// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s outcome as
 /// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
-/// sent another response), a revalidation (a `304`) or a stale response served on an error.
+/// sent another response), a revalidation (a `304`), a stale response served on an error, or
+/// one served while it is revalidated.
 ///
 /// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
 /// them across launches, which lets an app show what it last saw while offline (with
@@ -66,6 +78,9 @@ public final class HTTPCache: Interceptor {
     public let store: any HTTPCacheStore
     /// What "now" is: the real time, unless a test drives it.
     let time: any TimeSource
+    /// The background revalidations under way (`stale-while-revalidate`), one per stored
+    /// response at most, each removing itself when it ends.
+    let revalidations = Locked<[String: Task<Void, Never>]>([:])
 
     /// A cache keeping its responses in `store`.
     ///
@@ -127,7 +142,7 @@ public final class HTTPCache: Interceptor {
         let partition = CacheKey.partition(of: request)
         guard let stored = record.flatMap({ Self.select(from: $0, for: request, partition: partition) }) else {
             try? context.report(.cacheOutcome(.miss))
-            if directives.onlyIfCached { throw RequestError.notCached(context: context) }
+            if directives.onlyIfCached { throw RequestError.notCached(context: context.with(detached: nil)) }
             return try await fetch(request, key: key, directives: directives, next: next)
         }
         let freshness = CacheFreshness(of: stored, now: time.now)
@@ -137,7 +152,12 @@ public final class HTTPCache: Interceptor {
         }
         if directives.onlyIfCached {
             try? context.report(.cacheOutcome(.miss))
-            throw RequestError.notCached(context: context)
+            throw RequestError.notCached(context: context.with(detached: nil))
+        }
+        if freshness.allowsStaleWhileRevalidate(for: directives), let detached = context.detached {
+            revalidateInBackground(stored, request: request, key: key, directives: directives, through: detached)
+            try? context.report(.cacheOutcome(.staleWhileRevalidate))
+            return served(stored, freshness: freshness, status: "hit", detail: "stale-while-revalidate")
         }
         // Validated when it has a validator, else replaced; either way, what the server says
         // (or its failure) decides, and the outcome is reported once it is known.
@@ -215,12 +235,16 @@ public final class HTTPCache: Interceptor {
         }
     }
 
-    /// The stored response as the call's response: its head with `Age` and `Cache-Status`.
-    func served(_ stored: StoredResponse, freshness: CacheFreshness, status: String) -> CallResponse {
+    /// The stored response as the call's response: its head with `Age` and `Cache-Status`
+    /// (`status`, the `ttl` of a hit, then `detail` when given).
+    func served(
+        _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
+    ) -> CallResponse {
         var fields = stored.headerFields
         fields.setValue(String(Int(freshness.age.rounded(.down))), forName: "Age")
         var marker = "APIKit; \(status)"
         if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
+        if let detail { marker += "; detail=\(detail)" }
         let existing = fields.value(forName: "Cache-Status")
         fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
         let url = URL(string: stored.url) ?? URL(string: "http://invalid")!

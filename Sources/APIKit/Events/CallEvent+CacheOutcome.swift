@@ -11,5 +11,8 @@ extension CallEvent {
         /// — the server could not be reached, or answered 500, 502, 503 or 504 — and its
         /// `stale-if-error` allowed it (RFC 5861 §4).
         case staleIfError
+        /// A stale stored response answered at once, within its `stale-while-revalidate` (RFC 5861
+        /// §3), while the cache validates it in the background, apart from the call.
+        case staleWhileRevalidate
     }
 }
