@@ -35,6 +35,13 @@
 /// served this way, nor to a request with `no-cache` and no `stale-if-error`, nor to a
 /// cancelled call.
 ///
+/// **Collapsing** (off by default: ``init(store:collapsesRequests:)``). With
+/// ``collapsesRequests``, a `GET` that must go to the server while an identical one (same URL,
+/// same `Authorization`) is already waiting for it waits for that call, and is answered with
+/// the stored copy of its response when it selects and may reuse it
+/// (`Cache-Status: APIKit; fwd=miss; collapsed`); otherwise — the first call failed, was
+/// cancelled, or its response may not be stored — it sends its own request.
+///
 /// **What is stored.** A whole response to a `GET` — a body the call read in memory, not a
 /// stream's or a download's — with a status that is cacheable by default (200, 203, 204, 300,
 /// 301, 308, 404, 405, 410, 414, 501) or explicit freshness, without `no-store` on either side.
@@ -55,8 +62,8 @@
 /// failed; without `fwd-status` when it could not be reached); `URLResponse.isFromHTTPCache`
 /// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s outcome as
 /// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
-/// sent another response), a revalidation (a `304`), a stale response served on an error, or
-/// one served while it is revalidated.
+/// sent another response), a revalidation (a `304`), a stale response served on an error, one
+/// served while it is revalidated, or a collapsed call's stored copy.
 ///
 /// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
 /// them across launches, which lets an app show what it last saw while offline (with
@@ -76,6 +83,11 @@
 public final class HTTPCache: Interceptor {
     /// Where the responses are kept.
     public let store: any HTTPCacheStore
+    /// Whether identical `GET`s that go to the server at the same time send one request: see
+    /// ``init(store:collapsesRequests:)``.
+    public let collapsesRequests: Bool
+    /// The requests to the server that identical calls wait for, when ``collapsesRequests``.
+    let flights = CacheFlights()
     /// What "now" is: the real time, unless a test drives it.
     let time: any TimeSource
     /// The background revalidations under way (`stale-while-revalidate`), one per stored
@@ -84,10 +96,26 @@ public final class HTTPCache: Interceptor {
 
     /// A cache keeping its responses in `store`.
     ///
-    /// - Parameter store: Where the responses are kept; a 10 MiB ``MemoryCacheStore`` by
-    ///   default.
-    public convenience init(store: any HTTPCacheStore = MemoryCacheStore()) {
-        self.init(store: store, time: SystemTime())
+    /// With `collapsesRequests`, a `GET` that must go to the server while an identical one is
+    /// already waiting for it — same URL, same `Authorization` — waits for that call instead of
+    /// sending its own request. When the first call's response has been stored, each waiting
+    /// call is answered with the stored copy if its request selects it (the same values of the
+    /// headers the response's `Vary` names) and may reuse it (its own `Cache-Control`); such an
+    /// answer carries `Cache-Status: APIKit; fwd=miss; collapsed` and reports
+    /// ``CallEvent/CacheOutcome/collapsed``. When the first call fails, is cancelled, or its
+    /// response may not be stored, each waiting call sends its own request. Cancelling a
+    /// waiting call ends that call only. Requests with `no-cache` or `no-store` never wait.
+    ///
+    /// ```swift
+    /// let collapsing = HTTPCache(collapsesRequests: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: Where the responses are kept; a 10 MiB ``MemoryCacheStore`` by default.
+    ///   - collapsesRequests: Whether identical `GET`s going to the server at the same time
+    ///     send one request; `false` by default.
+    public convenience init(store: any HTTPCacheStore = MemoryCacheStore(), collapsesRequests: Bool = false) {
+        self.init(store: store, time: SystemTime(), collapsesRequests: collapsesRequests)
     }
 
     /// A cache whose dates come from `time`: a test hook (see ``TimeSource``).
@@ -95,9 +123,12 @@ public final class HTTPCache: Interceptor {
     /// - Parameters:
     ///   - store: Where the responses are kept.
     ///   - time: What the current date is read from.
-    @_spi(Testing) public init(store: any HTTPCacheStore, time: any TimeSource) {
+    ///   - collapsesRequests: Whether identical `GET`s going to the server at the same time
+    ///     send one request.
+    @_spi(Testing) public init(store: any HTTPCacheStore, time: any TimeSource, collapsesRequests: Bool = false) {
         self.store = store
         self.time = time
+        self.collapsesRequests = collapsesRequests
     }
 
     /// Answers a `GET` from the store when it may, validates a stale response, stores what may
@@ -141,9 +172,14 @@ public final class HTTPCache: Interceptor {
         let record = await load(key)
         let partition = CacheKey.partition(of: request)
         guard let stored = record.flatMap({ Self.select(from: $0, for: request, partition: partition) }) else {
-            try? context.report(.cacheOutcome(.miss))
-            if directives.onlyIfCached { throw RequestError.notCached(context: context.with(detached: nil)) }
-            return try await fetch(request, key: key, directives: directives, next: next)
+            if directives.onlyIfCached {
+                try? context.report(.cacheOutcome(.miss))
+                throw RequestError.notCached(context: context.with(detached: nil))
+            }
+            return try await collapsing(request, key: key, partition: partition, directives, "fwd=miss", context) {
+                try? context.report(.cacheOutcome(.miss))
+                return try await fetch(request, key: key, directives: directives, next: next)
+            }
         }
         let freshness = CacheFreshness(of: stored, now: time.now)
         if freshness.allowsReuse(for: directives) {
@@ -159,8 +195,17 @@ public final class HTTPCache: Interceptor {
             try? context.report(.cacheOutcome(.staleWhileRevalidate))
             return served(stored, freshness: freshness, status: "hit", detail: "stale-while-revalidate")
         }
-        // Validated when it has a validator, else replaced; either way, what the server says
-        // (or its failure) decides, and the outcome is reported once it is known.
+        return try await collapsing(request, key: key, partition: partition, directives, "fwd=stale", context) {
+            try await forward(stale: stored, request, key: key, directives: directives, context: context, next: next)
+        }
+    }
+
+    /// Validates the stale `stored` when it has a validator, else replaces it; either way, what
+    /// the server says (or its failure) decides, and the outcome is reported once it is known.
+    private func forward(
+        stale stored: StoredResponse, _ request: URLRequest, key: String, directives: CacheControl,
+        context: RequestContext, next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
         let conditional = Self.conditional(request, for: stored)
         let requestTime = time.now
         let response: CallResponse
@@ -217,7 +262,7 @@ public final class HTTPCache: Interceptor {
     }
 
     /// The record under `key`; one that cannot be read is removed.
-    private func load(_ key: String) async -> StoredRecord? {
+    func load(_ key: String) async -> StoredRecord? {
         guard let data = await store.record(forKey: key) else { return nil }
         guard let record = StoredRecord(decoding: data) else {
             await store.removeRecord(forKey: key)

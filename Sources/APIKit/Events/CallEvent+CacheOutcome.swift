@@ -14,5 +14,8 @@ extension CallEvent {
         /// A stale stored response answered at once, within its `stale-while-revalidate` (RFC 5861
         /// §3), while the cache validates it in the background, apart from the call.
         case staleWhileRevalidate
+        /// Answered with the response an identical call's request brought and the cache stored,
+        /// which this call waited for instead of sending its own (``HTTPCache/collapsesRequests``).
+        case collapsed
     }
 }
