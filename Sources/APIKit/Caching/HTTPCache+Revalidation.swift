@@ -40,7 +40,7 @@ extension HTTPCache {
     ) async {
         let conditional = Self.conditional(request, for: stored)
         let requestTime = time.now
-        guard let response = try? await detached.send(conditional ?? request) else { return }
+        guard let response = try? await detached.send(Self.bypassingURLCache(conditional ?? request)) else { return }
         let responseTime = time.now
         if conditional != nil, let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 {
             guard Self.validatorsMatch(stored, head) else { return }

@@ -69,6 +69,12 @@
 /// them across launches, which lets an app show what it last saw while offline (with
 /// `Cache-Control: max-stale` or `only-if-cached` on its requests).
 ///
+/// **One cache.** Each request the cache sends on has the `cachePolicy`
+/// `.reloadIgnoringLocalCacheData`: a `URLSession` below it does not answer from its
+/// `URLCache`, and ``URLSessionTransport`` declines to store the response there (on Apple
+/// platforms such a request goes through the transport's delegate, which declines; corelibs
+/// Foundation on Linux stores nothing in a `URLCache`). This cache alone decides what is reused.
+///
 /// Put the cache where it should answer in ``Session/interceptors``: before a
 /// ``TrafficControl``, so that answers from memory wait for nothing. Streams and downloads are
 /// never stored, but a stored fresh response answers them like any call (a stream yields it
@@ -165,7 +171,7 @@ public final class HTTPCache: Interceptor {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         if Self.conditionalHeaders.contains(where: { request.value(forHTTPHeaderField: $0) != nil }) {
-            return try await next(request)
+            return try await next(Self.bypassingURLCache(request))
         }
         let directives = CacheControl(request: request)
         let key = CacheKey.record(method: "GET", url: url)
@@ -210,7 +216,7 @@ public final class HTTPCache: Interceptor {
         let requestTime = time.now
         let response: CallResponse
         do {
-            response = try await next(conditional ?? request)
+            response = try await next(Self.bypassingURLCache(conditional ?? request))
         } catch {
             if let answer = staleIfError(stored, directives: directives, error: error, context: context) {
                 return answer
@@ -242,6 +248,17 @@ public final class HTTPCache: Interceptor {
             updated, freshness: CacheFreshness(of: updated, now: responseTime), status: "fwd=stale; fwd-status=304")
     }
 
+    /// `request` marked so that a `URLCache` below the cache neither answers nor stores it: its
+    /// `cachePolicy` is `.reloadIgnoringLocalCacheData`, which keeps a `URLSession` from answering
+    /// from its `URLCache`, and which ``URLSessionTransport``'s delegate reads to decline storing
+    /// the response. One cache, not two: this one decides what is reused.
+    static func bypassingURLCache(_ request: URLRequest) -> URLRequest {
+        guard request.cachePolicy != .reloadIgnoringLocalCacheData else { return request }
+        var marked = request
+        marked.cachePolicy = .reloadIgnoringLocalCacheData
+        return marked
+    }
+
     /// The request headers that make a request the caller's own conditional or partial one.
     private static let conditionalHeaders = [
         "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since",
@@ -254,7 +271,7 @@ public final class HTTPCache: Interceptor {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws(RequestError) -> CallResponse {
         let requestTime = time.now
-        let response = try await next(request)
+        let response = try await next(Self.bypassingURLCache(request))
         await storeIfAllowed(
             response, for: request, key: key, directives: directives, requestTime: requestTime,
             responseTime: time.now)
