@@ -119,7 +119,8 @@ final class RequestPipeline<R: Request>: Sendable {
                 R.responseValidationError(error, body: body, response: response, context: context)
             },
             events: events,
-            detachedTerminal: detachedTerminal,
+            // only a link can outlive the call: a chain without links needs none
+            detachedTerminal: links.isEmpty ? nil : detachedTerminal,
             terminal: terminal)
     }
 
@@ -128,13 +129,14 @@ final class RequestPipeline<R: Request>: Sendable {
     /// error that is a cancellation only when its own task was cancelled.
     private var detachedTerminal: CallChain.Terminal {
         let transport = session.transport
-        let context = request.initialContext
+        let request = request
         return { urlRequest, attempt throws(RequestError) in
             do {
                 let response = try await transport.send(urlRequest)
                 return CallResponse(urlResponse: response.urlResponse, data: response.data)
             } catch {
-                let failed = context.with(url: urlRequest.url).with(attempts: attempt)
+                // made only for an error: the context reads the request's base
+                let failed = request.initialContext.with(url: urlRequest.url).with(attempts: attempt)
                 throw Task.isCancelled ? .cancelled(context: failed) : .transportFailed(error, context: failed)
             }
         }
