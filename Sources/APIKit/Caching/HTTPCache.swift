@@ -69,7 +69,7 @@
 /// them across launches, which lets an app show what it last saw while offline (with
 /// `Cache-Control: max-stale` or `only-if-cached` on its requests).
 ///
-/// **One cache.** Each request the cache sends on has the `cachePolicy`
+/// **One cache.** Each `GET` the cache sends on has the `cachePolicy`
 /// `.reloadIgnoringLocalCacheData`: a `URLSession` below it does not answer from its
 /// `URLCache`, and ``URLSessionTransport`` declines to store the response there (on Apple
 /// platforms such a request goes through the transport's delegate, which declines; corelibs
