@@ -111,6 +111,27 @@ struct CachingTests {
         #expect(try await CacheRoute.stats(key).full == 2)
     }
 
+    @Test("Over URLSessionTransport the session's URLCache neither answers nor stores: the HTTPCache is the one cache")
+    func noDoubleCaching() async throws {
+        let key = UUID().uuidString
+        let urlCache = URLCache(memoryCapacity: 1 << 20, diskCapacity: 0, diskPath: nil)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.urlCache = urlCache
+        configuration.requestCachePolicy = .useProtocolCachePolicy
+        let transport = URLSessionTransport(configuration: configuration)
+        let session = Session(transport: transport, interceptors: [HTTPCache()])
+        let route = CacheRoute(path: "cache/etag", key: key, maxAge: 60)
+        #expect(try await route.response(using: session) == .init(served: 1, fromCache: false))
+        let url = try #require(try route.makeURLRequest().url)
+        #expect(urlCache.cachedResponse(for: URLRequest(url: url)) == nil)
+        #expect(urlCache.currentMemoryUsage == 0)
+        // A new, empty HTTPCache over the same transport sends again: the server answers, not the URLCache.
+        let fresh = Session(transport: transport, interceptors: [HTTPCache()])
+        #expect(try await route.response(using: fresh) == .init(served: 2, fromCache: false))
+        #expect(urlCache.cachedResponse(for: URLRequest(url: url)) == nil)
+        #expect(try await CacheRoute.stats(key) == .init(full: 2, notModified: 0, conditional: 0))
+    }
+
     @Test("A POST to the URL invalidates what is stored for it")
     func invalidation() async throws {
         let key = UUID().uuidString

@@ -23,6 +23,10 @@ struct CacheControl: Equatable {
     var isPublic = false
     var isPrivate = false
     var mustUnderstand = false
+    /// `stale-if-error` (RFC 5861 §4), in seconds; `nil` when absent or unreadable.
+    var staleIfError: Int?
+    /// `stale-while-revalidate` (RFC 5861 §3), in seconds; `nil` when absent or unreadable.
+    var staleWhileRevalidate: Int?
 
     /// The largest delta-seconds value kept: 2^31 (RFC 9111 §1.2.2).
     static let deltaSecondsLimit = 2_147_483_648
@@ -49,6 +53,8 @@ struct CacheControl: Equatable {
             case "public": isPublic = true
             case "private": isPrivate = true
             case "must-understand": mustUnderstand = true
+            case "stale-if-error": staleIfError = argument.flatMap(Self.deltaSeconds)
+            case "stale-while-revalidate": staleWhileRevalidate = argument.flatMap(Self.deltaSeconds)
             default: break
             }
         }

@@ -36,6 +36,30 @@ struct CacheFreshness: Equatable {
         return staleness <= TimeInterval(limit)
     }
 
+    /// Whether the stale response may answer `request` when the attempt to validate or replace
+    /// it failed (RFC 5861 §4): stale by at most the request's `stale-if-error` when it has one
+    /// (the caller's word counts for its own call), else the response's. Never a response with
+    /// `no-cache` or `must-revalidate` (RFC 9111 §5.2.2.2, §5.2.2.4: it must not be used
+    /// without validation), nor for a request with `no-cache` that names no `stale-if-error`.
+    func allowsStaleIfError(for request: CacheControl) -> Bool {
+        if directives.noCache || directives.mustRevalidate { return false }
+        if request.noCache && request.staleIfError == nil { return false }
+        guard let limit = request.staleIfError ?? directives.staleIfError else { return false }
+        return staleness <= TimeInterval(limit)
+    }
+
+    /// Whether the stale response may answer `request` at once while it is validated in the
+    /// background (RFC 5861 §3): stale by at most the response's `stale-while-revalidate`.
+    /// Never a response with `no-cache` or `must-revalidate`, nor for a request that asks for
+    /// a validated response (`no-cache`) or one of a bounded age or freshness (`max-age`,
+    /// `min-fresh`).
+    func allowsStaleWhileRevalidate(for request: CacheControl) -> Bool {
+        if directives.noCache || directives.mustRevalidate || request.noCache { return false }
+        if request.maxAge != nil || request.minFresh != nil { return false }
+        guard !isFresh, let limit = directives.staleWhileRevalidate else { return false }
+        return staleness <= TimeInterval(limit)
+    }
+
     /// §4.2.3: the age the response had when received, corrected for the time the request
     /// took, plus the time it has been stored.
     private static func currentAge(of stored: StoredResponse, dateValue: Date, now: Date) -> TimeInterval {

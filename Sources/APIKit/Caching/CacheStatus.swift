@@ -3,7 +3,10 @@ extension URLResponse {
     /// the server, or validated by a `304 Not Modified`.
     ///
     /// It reads the last member of the response's `Cache-Status` header (RFC 9211), which the
-    /// cache adds: `APIKit; hit` or `APIKit; fwd=stale; fwd-status=304`.
+    /// cache adds: `APIKit; hit`, `APIKit; fwd=stale; fwd-status=304`, or, for a stale response
+    /// served because the server could not be reached or failed, one with
+    /// `detail=stale-if-error`, or, for the stored copy of an identical call's response,
+    /// `APIKit; fwd=miss; collapsed`.
     ///
     /// Read it where the response head is seen: in ``Request/intercept(urlResponse:)``, in
     /// ``Request/response(from:urlResponse:)``, or in an ``Interceptor`` listed before the cache.
@@ -18,5 +21,6 @@ extension URLResponse {
         let parameters = last.split(separator: ";").map { $0.trimmingOWS }
         guard parameters.first == "APIKit" else { return false }
         return parameters.contains("hit") || parameters.contains("fwd-status=304")
+            || parameters.contains("detail=stale-if-error") || parameters.contains("collapsed")
     }
 }

@@ -16,6 +16,32 @@
 /// call's, and replaces the stored one when it may be stored. A request that carries its own
 /// conditional or `Range` header is passed on untouched.
 ///
+/// **Stale while revalidating** (RFC 5861 §3). A response stale by no more than its
+/// `stale-while-revalidate=N` answers the call at once (`Cache-Status: APIKit; hit; ttl=-5;
+/// detail=stale-while-revalidate`), and the cache validates it in the background: one request
+/// at a time per stored response, sent through the links listed after the cache in
+/// ``Session/interceptors`` down to the session's transport, as a call of its own (no events,
+/// progress or retries of the call that started it; cancelling that call does not cancel it).
+/// Its `304` or new response updates the store for the calls that follow; its failure leaves
+/// the store as it was. Not for a response with `must-revalidate` or `no-cache`, nor for a
+/// request with `no-cache`, `max-age` or `min-fresh`: those are validated before the call
+/// returns.
+///
+/// **When the server fails** (RFC 5861 §4). When the request that validates or replaces a
+/// stale response cannot reach the server (``RequestError/transportFailed(_:context:)``), or is
+/// answered 500, 502, 503 or 504, the stale response answers the call if it is stale by no more
+/// than the request's `Cache-Control: stale-if-error=N` or, without one, the response's; the
+/// error response is not stored. A response with `must-revalidate` or `no-cache` is never
+/// served this way, nor to a request with `no-cache` and no `stale-if-error`, nor to a
+/// cancelled call.
+///
+/// **Collapsing** (off by default: ``init(store:collapsesRequests:)``). With
+/// ``collapsesRequests``, a `GET` that must go to the server while an identical one (same URL,
+/// same `Authorization`) is already waiting for it waits for that call, and is answered with
+/// the stored copy of its response when it selects and may reuse it
+/// (`Cache-Status: APIKit; fwd=miss; collapsed`); otherwise — the first call failed, was
+/// cancelled, or its response may not be stored — it sends its own request.
+///
 /// **What is stored.** A whole response to a `GET` — a body the call read in memory, not a
 /// stream's or a download's — with a status that is cacheable by default (200, 203, 204, 300,
 /// 301, 308, 404, 405, 410, 414, 501) or explicit freshness, without `no-store` on either side.
@@ -31,14 +57,23 @@
 ///
 /// **Telling what came from the cache.** A response built from what the cache stored carries
 /// a `Cache-Status` header (RFC 9211) ending with `APIKit; hit` (served without asking the
-/// server) or `APIKit; fwd=stale; fwd-status=304` (validated by the server);
-/// `URLResponse.isFromHTTPCache` reads it. A session's ``Session/onCallEvent`` sees each
-/// `GET`'s outcome as ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable
-/// stored, or the server sent another response) or a revalidation (a `304`).
+/// server), `APIKit; fwd=stale; fwd-status=304` (validated by the server) or
+/// `APIKit; fwd=stale; fwd-status=503; detail=stale-if-error` (served stale because the server
+/// failed; without `fwd-status` when it could not be reached); `URLResponse.isFromHTTPCache`
+/// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s outcome as
+/// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
+/// sent another response), a revalidation (a `304`), a stale response served on an error, one
+/// served while it is revalidated, or a collapsed call's stored copy.
 ///
 /// Responses are kept in memory by default (``MemoryCacheStore``); a ``DiskCacheStore`` keeps
 /// them across launches, which lets an app show what it last saw while offline (with
 /// `Cache-Control: max-stale` or `only-if-cached` on its requests).
+///
+/// **One cache.** Each `GET` the cache sends on has the `cachePolicy`
+/// `.reloadIgnoringLocalCacheData`: a `URLSession` below it does not answer from its
+/// `URLCache`, and ``URLSessionTransport`` declines to store the response there (on Apple
+/// platforms such a request goes through the transport's delegate, which declines; corelibs
+/// Foundation on Linux stores nothing in a `URLCache`). This cache alone decides what is reused.
 ///
 /// Put the cache where it should answer in ``Session/interceptors``: before a
 /// ``TrafficControl``, so that answers from memory wait for nothing. Streams and downloads are
@@ -54,15 +89,39 @@
 public final class HTTPCache: Interceptor {
     /// Where the responses are kept.
     public let store: any HTTPCacheStore
+    /// Whether identical `GET`s that go to the server at the same time send one request: see
+    /// ``init(store:collapsesRequests:)``.
+    public let collapsesRequests: Bool
+    /// The requests to the server that identical calls wait for, when ``collapsesRequests``.
+    let flights = CacheFlights()
     /// What "now" is: the real time, unless a test drives it.
     let time: any TimeSource
+    /// The background revalidations under way (`stale-while-revalidate`), one per stored
+    /// response at most, each removing itself when it ends.
+    let revalidations = Locked<[String: Task<Void, Never>]>([:])
 
     /// A cache keeping its responses in `store`.
     ///
-    /// - Parameter store: Where the responses are kept; a 10 MiB ``MemoryCacheStore`` by
-    ///   default.
-    public convenience init(store: any HTTPCacheStore = MemoryCacheStore()) {
-        self.init(store: store, time: SystemTime())
+    /// With `collapsesRequests`, a `GET` that must go to the server while an identical one is
+    /// already waiting for it — same URL, same `Authorization` — waits for that call instead of
+    /// sending its own request. When the first call's response has been stored, each waiting
+    /// call is answered with the stored copy if its request selects it (the same values of the
+    /// headers the response's `Vary` names) and may reuse it (its own `Cache-Control`); such an
+    /// answer carries `Cache-Status: APIKit; fwd=miss; collapsed` and reports
+    /// ``CallEvent/CacheOutcome/collapsed``. When the first call fails, is cancelled, or its
+    /// response may not be stored, each waiting call sends its own request. Cancelling a
+    /// waiting call ends that call only. Requests with `no-cache` or `no-store` never wait.
+    ///
+    /// ```swift
+    /// let collapsing = HTTPCache(collapsesRequests: true)
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - store: Where the responses are kept; a 10 MiB ``MemoryCacheStore`` by default.
+    ///   - collapsesRequests: Whether identical `GET`s going to the server at the same time
+    ///     send one request; `false` by default.
+    public convenience init(store: any HTTPCacheStore = MemoryCacheStore(), collapsesRequests: Bool = false) {
+        self.init(store: store, time: SystemTime(), collapsesRequests: collapsesRequests)
     }
 
     /// A cache whose dates come from `time`: a test hook (see ``TimeSource``).
@@ -70,9 +129,12 @@ public final class HTTPCache: Interceptor {
     /// - Parameters:
     ///   - store: Where the responses are kept.
     ///   - time: What the current date is read from.
-    @_spi(Testing) public init(store: any HTTPCacheStore, time: any TimeSource) {
+    ///   - collapsesRequests: Whether identical `GET`s going to the server at the same time
+    ///     send one request.
+    @_spi(Testing) public init(store: any HTTPCacheStore, time: any TimeSource, collapsesRequests: Bool = false) {
         self.store = store
         self.time = time
+        self.collapsesRequests = collapsesRequests
     }
 
     /// Answers a `GET` from the store when it may, validates a stale response, stores what may
@@ -110,16 +172,21 @@ public final class HTTPCache: Interceptor {
     ) async throws -> CallResponse {
         let fields = RequestFields(request)
         if Self.conditionalHeaders.contains(where: { fields.value($0) != nil }) {
-            return try await next(request)
+            return try await next(Self.bypassingURLCache(request))
         }
         let directives = CacheControl(request: request)
         let key = CacheKey.record(method: "GET", url: url)
         let record = await load(key)
         let partition = CacheKey.partition(of: request)
         guard let stored = record.flatMap({ Self.select(from: $0, for: request, partition: partition) }) else {
-            try? context.report(.cacheOutcome(.miss))
-            if directives.onlyIfCached { throw RequestError.notCached(context: context) }
-            return try await fetch(request, key: key, directives: directives, next: next)
+            if directives.onlyIfCached {
+                try? context.report(.cacheOutcome(.miss))
+                throw RequestError.notCached(context: context.with(detached: nil))
+            }
+            return try await collapsing(request, key: key, partition: partition, directives, "fwd=miss", context) {
+                try? context.report(.cacheOutcome(.miss))
+                return try await fetch(request, key: key, directives: directives, next: next)
+            }
         }
         let freshness = CacheFreshness(of: stored, now: time.now)
         if freshness.allowsReuse(for: directives) {
@@ -128,16 +195,41 @@ public final class HTTPCache: Interceptor {
         }
         if directives.onlyIfCached {
             try? context.report(.cacheOutcome(.miss))
-            throw RequestError.notCached(context: context)
+            throw RequestError.notCached(context: context.with(detached: nil))
         }
-        guard let conditional = Self.conditional(request, for: stored) else {
-            try? context.report(.cacheOutcome(.miss))
-            return try await fetch(request, key: key, directives: directives, next: next)
+        if freshness.allowsStaleWhileRevalidate(for: directives), let detached = context.detached {
+            revalidateInBackground(stored, request: request, key: key, directives: directives, through: detached)
+            try? context.report(.cacheOutcome(.staleWhileRevalidate))
+            return served(stored, freshness: freshness, status: "hit", detail: "stale-while-revalidate")
         }
+        return try await collapsing(request, key: key, partition: partition, directives, "fwd=stale", context) {
+            try await forward(stale: stored, request, key: key, directives: directives, context: context, next: next)
+        }
+    }
+
+    /// Validates the stale `stored` when it has a validator, else replaces it; either way, what
+    /// the server says (or its failure) decides, and the outcome is reported once it is known.
+    private func forward(
+        stale stored: StoredResponse, _ request: URLRequest, key: String, directives: CacheControl,
+        context: RequestContext, next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        let conditional = Self.conditional(request, for: stored)
         let requestTime = time.now
-        let response = try await next(conditional)
+        let response: CallResponse
+        do {
+            response = try await next(Self.bypassingURLCache(conditional ?? request))
+        } catch {
+            if let answer = staleIfError(stored, directives: directives, error: error, context: context) {
+                return answer
+            }
+            try? context.report(.cacheOutcome(.miss))
+            throw error
+        }
         let responseTime = time.now
-        guard let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 else {
+        if let answer = staleIfError(stored, directives: directives, response: response, context: context) {
+            return answer
+        }
+        guard conditional != nil, let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 else {
             // the stored response was not confirmed: the server sent another
             try? context.report(.cacheOutcome(.miss))
             await storeIfAllowed(
@@ -157,6 +249,17 @@ public final class HTTPCache: Interceptor {
             updated, freshness: CacheFreshness(of: updated, now: responseTime), status: "fwd=stale; fwd-status=304")
     }
 
+    /// `request` marked so that a `URLCache` below the cache neither answers nor stores it: its
+    /// `cachePolicy` is `.reloadIgnoringLocalCacheData`, which keeps a `URLSession` from answering
+    /// from its `URLCache`, and which ``URLSessionTransport``'s delegate reads to decline storing
+    /// the response. One cache, not two: this one decides what is reused.
+    static func bypassingURLCache(_ request: URLRequest) -> URLRequest {
+        guard request.cachePolicy != .reloadIgnoringLocalCacheData else { return request }
+        var marked = request
+        marked.cachePolicy = .reloadIgnoringLocalCacheData
+        return marked
+    }
+
     /// The request headers that make a request the caller's own conditional or partial one.
     private static let conditionalHeaders = [
         "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since",
@@ -169,7 +272,7 @@ public final class HTTPCache: Interceptor {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws(RequestError) -> CallResponse {
         let requestTime = time.now
-        let response = try await next(request)
+        let response = try await next(Self.bypassingURLCache(request))
         await storeIfAllowed(
             response, for: request, key: key, directives: directives, requestTime: requestTime,
             responseTime: time.now)
@@ -177,7 +280,7 @@ public final class HTTPCache: Interceptor {
     }
 
     /// The record under `key`; one that cannot be read is removed.
-    private func load(_ key: String) async -> StoredRecord? {
+    func load(_ key: String) async -> StoredRecord? {
         guard let loaded = await StoredRecord.load(from: store, key: key) else { return nil }
         guard let record = loaded else {
             await store.removeRecord(forKey: key)
@@ -195,12 +298,16 @@ public final class HTTPCache: Interceptor {
         }
     }
 
-    /// The stored response as the call's response: its head with `Age` and `Cache-Status`.
-    private func served(_ stored: StoredResponse, freshness: CacheFreshness, status: String) -> CallResponse {
+    /// The stored response as the call's response: its head with `Age` and `Cache-Status`
+    /// (`status`, the `ttl` of a hit, then `detail` when given).
+    func served(
+        _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
+    ) -> CallResponse {
         var fields = stored.headerFields
         fields.setValue(String(Int(freshness.age.rounded(.down))), forName: "Age")
         var marker = "APIKit; \(status)"
         if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
+        if let detail { marker += "; detail=\(detail)" }
         let existing = fields.value(forName: "Cache-Status")
         fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
         let head = stored.head(fields: fields)

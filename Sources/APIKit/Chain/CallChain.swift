@@ -20,6 +20,9 @@ final class CallChain: Sendable {
     /// Where the call's attempts, requests and response heads are reported; `nil` when nobody
     /// observes the call.
     let events: CallRecorder?
+    /// The terminal of a link's work that outlives the call (``DetachedChain``): one transfer
+    /// through the session's transport, the body read whole; `nil` when the chain offers none.
+    let detachedTerminal: Terminal?
     /// The attempts that reached the terminal, and the URL of the last.
     private let sent = Locked<(attempts: Int, url: URL?)>((0, nil))
 
@@ -28,10 +31,12 @@ final class CallChain: Sendable {
         context: @escaping @Sendable (URL?, Int) -> RequestContext,
         rejection: @escaping @Sendable (any Error, Data, URLResponse, RequestContext) -> RequestError,
         events: CallRecorder? = nil,
+        detachedTerminal: Terminal? = nil,
         terminal: @escaping Terminal
     ) {
         self.links = links
         self.events = events
+        self.detachedTerminal = detachedTerminal
         self.context = context
         self.rejection = rejection
         self.terminal = terminal
@@ -85,7 +90,10 @@ final class CallChain: Sendable {
             return response
         }
         let link = links[index]
-        let linkContext = context(urlRequest.url, nextAttempt)
+        var linkContext = context(urlRequest.url, nextAttempt)
+        if detachedTerminal != nil {
+            linkContext = linkContext.with(detached: DetachedChain(chain: self, index: index))
+        }
         let received = Locked<CallResponse?>(nil)
         do {
             return try await link.intercept(urlRequest, context: linkContext) {
@@ -104,12 +112,12 @@ final class CallChain: Sendable {
             if let response = received.withLock({ $0 }) {
                 throw rejection(error, response.data ?? Data(), response.urlResponse, madeContext)
             }
-            throw .requestInterceptorFailed(error, context: linkContext)
+            throw .requestInterceptorFailed(error, context: linkContext.with(detached: nil))
         }
     }
 
     /// What a framing header added by `link` is blamed on.
-    private static func source(of link: any Interceptor) -> HeaderSource {
+    static func source(of link: any Interceptor) -> HeaderSource {
         (link as? any HeaderSourceNaming)?.headerSource ?? .interceptor(String(describing: type(of: link)))
     }
 }

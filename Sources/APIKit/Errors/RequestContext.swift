@@ -30,6 +30,7 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
         var downloadResumeData: DownloadResumeData?
         var retryRefusal: RetryRefusal?
         var events: CallRecorder?
+        var detached: DetachedChain?
     }
 
     /// Why the call ended without a retry its ``RetryPolicy`` called for; `nil` when no retry
@@ -50,6 +51,10 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     var downloadResumeData: DownloadResumeData? { leftBehind.value.downloadResumeData }
     /// Where ``report(_:)`` sends the call's events; `nil` when nobody observes the call.
     var events: CallRecorder? { leftBehind.value.events }
+
+    /// The rest of the chain after the link this context was given to, for its work that
+    /// outlives the call; `nil` outside a chain that offers one.
+    var detached: DetachedChain? { leftBehind.value.detached }
 
     /// A context for a call of the request `declaration` names, sent (or to be sent) to `url`.
     init(declaration: RequestDeclaration, method: HTTPMethod, url: URL?, attempts: Int = 1) {
@@ -98,6 +103,13 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     func with(events: CallRecorder?) -> RequestContext {
         var context = self
         context.leftBehind.value.events = events
+        return context
+    }
+
+    /// The context whose link may send through `detached` after its call.
+    func with(detached: DetachedChain?) -> RequestContext {
+        var context = self
+        context.leftBehind.value.detached = detached
         return context
     }
 

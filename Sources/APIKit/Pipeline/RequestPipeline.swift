@@ -123,7 +123,27 @@ final class RequestPipeline<R: Request>: Sendable {
                 R.responseValidationError(error, body: body, response: response, context: context)
             },
             events: events,
+            // only a link can outlive the call: a chain without links needs none
+            detachedTerminal: links.isEmpty ? nil : detachedTerminal,
             terminal: terminal)
+    }
+
+    /// The terminal of a link's work that outlives the call (``DetachedChain``): the session's
+    /// transport, the body read whole, no progress or resource timeout of the call's, and an
+    /// error that is a cancellation only when its own task was cancelled.
+    private var detachedTerminal: CallChain.Terminal {
+        let transport = session.transport
+        let request = request
+        return { urlRequest, attempt throws(RequestError) in
+            do {
+                let response = try await transport.send(urlRequest)
+                return CallResponse(urlResponse: response.urlResponse, data: response.data)
+            } catch {
+                // made only for an error: the context reads the request's base
+                let failed = request.initialContext.with(url: urlRequest.url).with(attempts: attempt)
+                throw Task.isCancelled ? .cancelled(context: failed) : .transportFailed(error, context: failed)
+            }
+        }
     }
 
     /// The policy of this call when it allows a retry; `nil` for a request sent once. The

@@ -59,6 +59,24 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDo
         completionHandler(.allow)
     }
 
+    /// Declines to store the response of a request whose `cachePolicy` is
+    /// `.reloadIgnoringLocalCacheData` in the session's `URLCache`: an ``HTTPCache`` marks so
+    /// each request it passes on, and a response must not be kept by two caches (the other could
+    /// answer later calls by rules of its own). Other responses are stored as the session would.
+    func urlSession(
+        _ session: URLSession,
+        dataTask: URLSessionDataTask,
+        willCacheResponse proposedResponse: CachedURLResponse,
+        completionHandler: @escaping @Sendable (CachedURLResponse?) -> Void
+    ) {
+        completionHandler(Self.declinesCaching(dataTask.originalRequest) ? nil : proposedResponse)
+    }
+
+    /// Whether the response to `request` stays out of the session's `URLCache`.
+    static func declinesCaching(_ request: URLRequest?) -> Bool {
+        request?.cachePolicy == .reloadIgnoringLocalCacheData
+    }
+
     func urlSession(
         _ session: URLSession,
         task: URLSessionTask,

@@ -93,10 +93,25 @@ public final class URLSessionTransport: Transport {
         progress: ProgressHandler?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        guard progress != nil || URLSessionUpload.needsFraming(request) else {
+        guard progress != nil || URLSessionUpload.needsFraming(request) || Self.storesThroughDelegate(request, session)
+        else {
             return session.sendDataTask(request, completion: completion)
         }
         return start(request, progress: progress, completion: completion)
+    }
+
+    /// Whether `request` must go through the delegate for its response to stay out of the
+    /// session's `URLCache`: on Apple platforms, a task with a completion handler stores its
+    /// response without asking the delegate, so a request an ``HTTPCache`` passed on goes through
+    /// the delegate, which declines (``URLSessionTaskRouter/declinesCaching(_:)``). corelibs
+    /// Foundation (Linux) stores nothing in a `URLCache` for either kind of task, and keeps the
+    /// completion-handler task.
+    private static func storesThroughDelegate(_ request: URLRequest, _ session: URLSession) -> Bool {
+        #if canImport(Darwin)
+            URLSessionTaskRouter.declinesCaching(request) && session.configuration.urlCache != nil
+        #else
+            false
+        #endif
     }
 
     /// Sends `request` and reports the response, then each chunk of the body as the data

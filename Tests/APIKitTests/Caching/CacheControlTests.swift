@@ -17,6 +17,15 @@ extension Caching {
             #expect(!directives.noStore)
         }
 
+        @Test("stale-if-error and stale-while-revalidate (RFC 5861) are read; an unreadable one is ignored")
+        func rfc5861() {
+            let directives = CacheControl(#"max-age=1, Stale-If-Error="30", stale-while-revalidate=5"#)
+            #expect(directives.staleIfError == 30)
+            #expect(directives.staleWhileRevalidate == 5)
+            #expect(CacheControl("stale-if-error=-1, stale-while-revalidate").staleIfError == nil)
+            #expect(CacheControl("stale-while-revalidate").staleWhileRevalidate == nil)
+        }
+
         @Test("A comma inside a quoted argument does not split the directives")
         func quotedCommas() {
             let directives = CacheControl(#"no-cache="Set-Cookie, X-Token", max-age=5, x-ext="a\"b,c""#)

@@ -67,10 +67,15 @@ final class CacheHarness: Sendable {
     private let sent = Locked<[URLRequest]>([])
     private let script: Locked<@Sendable (URLRequest, Int) -> StubResponse>
 
-    /// - Parameter respond: Answers the n-th request (from 1) that reaches the network.
-    init(maxBytes: Int = 1 << 20, _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse) {
+    /// - Parameters:
+    ///   - collapsesRequests: The cache's setting.
+    ///   - respond: Answers the n-th request (from 1) that reaches the network.
+    init(
+        maxBytes: Int = 1 << 20, collapsesRequests: Bool = false,
+        _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse
+    ) {
         store = MemoryCacheStore(maxBytes: maxBytes)
-        cache = HTTPCache(store: store, time: time)
+        cache = HTTPCache(store: store, time: time, collapsesRequests: collapsesRequests)
         script = Locked(respond)
     }
 
