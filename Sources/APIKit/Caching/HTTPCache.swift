@@ -76,9 +76,14 @@
 /// Foundation on Linux stores nothing in a `URLCache`). This cache alone decides what is reused.
 ///
 /// Put the cache where it should answer in ``Session/interceptors``: before a
-/// ``TrafficControl``, so that answers from memory wait for nothing. Streams and downloads are
-/// never stored, but a stored fresh response answers them like any call (a stream yields it
-/// as one chunk).
+/// ``TrafficControl``, so that answers from memory wait for nothing.
+///
+/// **Streams and downloads pass by** (``RequestContext/bodyDelivery``): a stream's or a
+/// download's `GET` is sent on untouched — not answered, not validated, not stored — unless the
+/// cache is made with `answersStreamsAndDownloads`; then a stored response answers them like
+/// any call (a stream yields it as one chunk, a download writes it to its destination), and
+/// their own responses, whose bodies the chain never holds, are still not stored. Any method's
+/// invalidation applies to every kind of call.
 ///
 /// ```swift
 /// let cache = HTTPCache(store: MemoryCacheStore(maxBytes: 20 * 1024 * 1024))
@@ -92,6 +97,9 @@ public final class HTTPCache: Interceptor {
     /// Whether identical `GET`s that go to the server at the same time send one request: see
     /// ``init(store:collapsesRequests:)``.
     public let collapsesRequests: Bool
+    /// Whether stored responses answer streams and downloads too: see
+    /// ``init(store:collapsesRequests:answersStreamsAndDownloads:)``.
+    public let answersStreamsAndDownloads: Bool
     /// The requests to the server that identical calls wait for, when ``collapsesRequests``.
     let flights = CacheFlights()
     /// What "now" is: the real time, unless a test drives it.
@@ -112,16 +120,29 @@ public final class HTTPCache: Interceptor {
     /// response may not be stored, each waiting call sends its own request. Cancelling a
     /// waiting call ends that call only. Requests with `no-cache` or `no-store` never wait.
     ///
+    /// A stream's or a download's `GET` passes by the cache unless `answersStreamsAndDownloads`:
+    /// then what is stored answers it as it answers `response()` (a stream yields the stored body
+    /// as one chunk, a download writes it to its destination) and a stale response is validated
+    /// for it; its own response is never stored, its body being read after the chain returns.
+    ///
     /// ```swift
     /// let collapsing = HTTPCache(collapsesRequests: true)
+    /// let offline = HTTPCache(store: DiskCacheStore(directory: cacheDirectory), answersStreamsAndDownloads: true)
     /// ```
     ///
     /// - Parameters:
     ///   - store: Where the responses are kept; a 10 MiB ``MemoryCacheStore`` by default.
     ///   - collapsesRequests: Whether identical `GET`s going to the server at the same time
     ///     send one request; `false` by default.
-    public convenience init(store: any HTTPCacheStore = MemoryCacheStore(), collapsesRequests: Bool = false) {
-        self.init(store: store, time: SystemTime(), collapsesRequests: collapsesRequests)
+    ///   - answersStreamsAndDownloads: Whether stored responses answer streams and downloads;
+    ///     `false` by default: they go to the server.
+    public convenience init(
+        store: any HTTPCacheStore = MemoryCacheStore(), collapsesRequests: Bool = false,
+        answersStreamsAndDownloads: Bool = false
+    ) {
+        self.init(
+            store: store, time: SystemTime(), collapsesRequests: collapsesRequests,
+            answersStreamsAndDownloads: answersStreamsAndDownloads)
     }
 
     /// A cache whose dates come from `time`: a test hook (see ``TimeSource``).
@@ -131,10 +152,15 @@ public final class HTTPCache: Interceptor {
     ///   - time: What the current date is read from.
     ///   - collapsesRequests: Whether identical `GET`s going to the server at the same time
     ///     send one request.
-    @_spi(Testing) public init(store: any HTTPCacheStore, time: any TimeSource, collapsesRequests: Bool = false) {
+    ///   - answersStreamsAndDownloads: Whether stored responses answer streams and downloads.
+    @_spi(Testing) public init(
+        store: any HTTPCacheStore, time: any TimeSource, collapsesRequests: Bool = false,
+        answersStreamsAndDownloads: Bool = false
+    ) {
         self.store = store
         self.time = time
         self.collapsesRequests = collapsesRequests
+        self.answersStreamsAndDownloads = answersStreamsAndDownloads
     }
 
     /// Answers a `GET` from the store when it may, validates a stale response, stores what may
@@ -156,6 +182,9 @@ public final class HTTPCache: Interceptor {
         else { return try await next(urlRequest) }
         switch (urlRequest.httpMethod ?? "GET").uppercased() {
         case "GET":
+            guard answersStreamsAndDownloads || context.bodyDelivery == .whole else {
+                return try await next(Self.bypassingURLCache(urlRequest))
+            }
             return try await get(urlRequest, url: url, context: context, next: next)
         case "HEAD", "OPTIONS", "TRACE":
             return try await next(urlRequest)
