@@ -35,7 +35,7 @@
 /// served this way, nor to a request with `no-cache` and no `stale-if-error`, nor to a
 /// cancelled call.
 ///
-/// **Collapsing** (off by default: ``init(store:collapsesRequests:)``). With
+/// **Collapsing** (off by default: ``init(store:collapsesRequests:answersStreamsAndDownloads:)``). With
 /// ``collapsesRequests``, a `GET` that must go to the server while an identical one (same URL,
 /// same `Authorization`) is already waiting for it waits for that call, and is answered with
 /// the stored copy of its response when it selects and may reuse it
@@ -95,7 +95,7 @@ public final class HTTPCache: Interceptor {
     /// Where the responses are kept.
     public let store: any HTTPCacheStore
     /// Whether identical `GET`s that go to the server at the same time send one request: see
-    /// ``init(store:collapsesRequests:)``.
+    /// ``init(store:collapsesRequests:answersStreamsAndDownloads:)``.
     public let collapsesRequests: Bool
     /// Whether stored responses answer streams and downloads too: see
     /// ``init(store:collapsesRequests:answersStreamsAndDownloads:)``.
@@ -127,7 +127,8 @@ public final class HTTPCache: Interceptor {
     ///
     /// ```swift
     /// let collapsing = HTTPCache(collapsesRequests: true)
-    /// let offline = HTTPCache(store: DiskCacheStore(directory: cacheDirectory), answersStreamsAndDownloads: true)
+    /// let directory = FileManager.default.temporaryDirectory.appendingPathComponent("api-cache")
+    /// let offline = HTTPCache(store: DiskCacheStore(directory: directory), answersStreamsAndDownloads: true)
     /// ```
     ///
     /// - Parameters:
