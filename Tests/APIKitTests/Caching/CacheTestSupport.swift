@@ -69,13 +69,16 @@ final class CacheHarness: Sendable {
 
     /// - Parameters:
     ///   - collapsesRequests: The cache's setting.
+    ///   - answersStreamsAndDownloads: The cache's setting.
     ///   - respond: Answers the n-th request (from 1) that reaches the network.
     init(
-        maxBytes: Int = 1 << 20, collapsesRequests: Bool = false,
+        maxBytes: Int = 1 << 20, collapsesRequests: Bool = false, answersStreamsAndDownloads: Bool = false,
         _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse
     ) {
         store = MemoryCacheStore(maxBytes: maxBytes)
-        cache = HTTPCache(store: store, time: time, collapsesRequests: collapsesRequests)
+        cache = HTTPCache(
+            store: store, time: time, collapsesRequests: collapsesRequests,
+            answersStreamsAndDownloads: answersStreamsAndDownloads)
         script = Locked(respond)
     }
 

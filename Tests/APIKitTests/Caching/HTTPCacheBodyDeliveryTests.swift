@@ -9,20 +9,11 @@ extension Caching {
     /// Streams and downloads pass by the cache unless it is made to answer them.
     @Suite("Streams and downloads: sent on untouched by default, answered from the store when asked")
     struct HTTPCacheBodyDeliveryTests {
-        /// A session whose stub answers `v1`, `v2`, … fresh for a minute, counting requests.
-        private static func session(answersStreamsAndDownloads: Bool) -> (Session, Locked<Int>) {
-            let time = ManualTime()
-            let sent = Locked(0)
-            let transport = StubTransport(time: time) { _ in
-                let count = sent.withLock { count in
-                    count += 1
-                    return count
-                }
-                return .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
+        /// A cache whose network answers `v1`, `v2`, … fresh for a minute.
+        private static func harness(answersStreamsAndDownloads: Bool) -> CacheHarness {
+            CacheHarness(answersStreamsAndDownloads: answersStreamsAndDownloads) { _, count in
+                .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
             }
-            let cache = HTTPCache(
-                store: MemoryCacheStore(), time: time, answersStreamsAndDownloads: answersStreamsAndDownloads)
-            return (Session(transport: transport, interceptors: [cache]).timed(by: time), sent)
         }
 
         private static func streamed(_ session: Session) async throws -> String {
@@ -41,34 +32,37 @@ extension Caching {
 
         @Test("By default a stream and a download go to the server beside a fresh stored response, which stays")
         func bypassedByDefault() async throws {
-            let (session, sent) = Self.session(answersStreamsAndDownloads: false)
+            let harness = Self.harness(answersStreamsAndDownloads: false)
+            let session = harness.session
             #expect(try await CacheCall().response(using: session).body == "v1")
             #expect(try await Self.streamed(session) == "v2")
             #expect(try await Self.downloaded(session) == "v3")
-            #expect(sent.withLock { $0 } == 3)
+            #expect(harness.requests.count == 3)
             let again = try await CacheCall().response(using: session)
             #expect(again.body == "v1", "the stream's and the download's responses were not stored")
             #expect(again.fromCache)
-            #expect(sent.withLock { $0 } == 3)
+            #expect(harness.requests.count == 3)
         }
 
         @Test("With answersStreamsAndDownloads, the stored response answers a stream and a download")
         func answeredWhenAsked() async throws {
-            let (session, sent) = Self.session(answersStreamsAndDownloads: true)
+            let harness = Self.harness(answersStreamsAndDownloads: true)
+            let session = harness.session
             #expect(try await CacheCall().response(using: session).body == "v1")
             #expect(try await Self.streamed(session) == "v1")
             #expect(try await Self.downloaded(session) == "v1")
-            #expect(sent.withLock { $0 } == 1)
+            #expect(harness.requests.count == 1)
         }
 
         @Test("A stream's response is not stored: the next response() goes to the server")
         func bypassStoresNothing() async throws {
-            let (session, sent) = Self.session(answersStreamsAndDownloads: false)
+            let harness = Self.harness(answersStreamsAndDownloads: false)
+            let session = harness.session
             #expect(try await Self.streamed(session) == "v1")
             let first = try await CacheCall().response(using: session)
             #expect(first.body == "v2")
             #expect(!first.fromCache)
-            #expect(sent.withLock { $0 } == 2)
+            #expect(harness.requests.count == 2)
         }
     }
 }

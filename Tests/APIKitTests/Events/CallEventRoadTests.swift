@@ -40,6 +40,19 @@ struct CallEventRoadTests {
         }
     }
 
+    /// A stub that answers its first request with `first` and every later one `ok`, and the
+    /// count of requests it received.
+    static func answering(first: StubResponse) -> (StubTransport, calls: Locked<Int>) {
+        let calls = Locked(0)
+        let transport = StubTransport { _ in
+            calls.withLock {
+                $0 += 1
+                return $0
+            } == 1 ? first : .success(body: "ok")
+        }
+        return (transport, calls)
+    }
+
     @Test("Success: the same stages on every road", arguments: Road.allCases)
     func success(road: Road) async throws {
         let log = CallEventLog()
@@ -57,13 +70,7 @@ struct CallEventRoadTests {
     @Test("A 503 retried: the same stages on every road", arguments: Road.allCases)
     func retried(road: Road) async throws {
         let log = CallEventLog()
-        let calls = Locked(0)
-        let transport = StubTransport { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
-        }
+        let (transport, _) = Self.answering(first: .success(status: 503, body: "busy"))
         let session = Session(
             transport: transport, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0, jitter: false)),
             onCallEvent: log.observer

@@ -11,20 +11,21 @@ import Testing
 struct RequestLoggerRoadTests {
     typealias Road = CallEventRoadTests.Road
 
+    /// A session over `transport` that retries at once, on a clock nobody waits for.
+    private static func retrying(
+        _ transport: StubTransport, logger: RequestLogger, onCallEvent: (@Sendable (CallEvent) -> Void)? = nil
+    ) -> Session {
+        Session(
+            transport: transport, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0, jitter: false)),
+            logger: logger, onCallEvent: onCallEvent
+        ).timed(by: WaitRecorder())
+    }
+
     @Test("A 503 retried: both requests and both responses logged, paired, on every road", arguments: Road.allCases)
     func retried(road: Road) async throws {
         let recorder = LogRecorder()
-        let calls = Locked(0)
-        let transport = StubTransport { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
-        }
-        let session = Session(
-            transport: transport, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0, jitter: false)),
-            logger: recorder.logger()
-        ).timed(by: WaitRecorder())
+        let (transport, _) = CallEventRoadTests.answering(first: .success(status: 503, body: "busy"))
+        let session = Self.retrying(transport, logger: recorder.logger())
         #expect(try await road.run(session))
         #expect(await eventually { recorder.responses.count == 2 })
         let requests = recorder.requests
@@ -40,17 +41,8 @@ struct RequestLoggerRoadTests {
     @Test("A transport failure retried: the failure by its code, then the response", arguments: Road.allCases)
     func transportFailureRetried(road: Road) async throws {
         let recorder = LogRecorder()
-        let calls = Locked(0)
-        let transport = StubTransport { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .failure(URLError(.networkConnectionLost)) : .success(body: "ok")
-        }
-        let session = Session(
-            transport: transport, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0, jitter: false)),
-            logger: recorder.logger()
-        ).timed(by: WaitRecorder())
+        let (transport, _) = CallEventRoadTests.answering(first: .failure(URLError(.networkConnectionLost)))
+        let session = Self.retrying(transport, logger: recorder.logger())
         #expect(try await road.run(session))
         #expect(await eventually { recorder.responses.count == 2 })
         let responses = recorder.responses
@@ -62,17 +54,8 @@ struct RequestLoggerRoadTests {
     func loggerBesideObserver() async throws {
         let recorder = LogRecorder()
         let events = CallEventLog()
-        let calls = Locked(0)
-        let transport = StubTransport { _ in
-            calls.withLock {
-                $0 += 1
-                return $0
-            } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
-        }
-        let session = Session(
-            transport: transport, retryPolicy: RetryPolicy(backoff: .init(baseDelay: 0, jitter: false)),
-            logger: recorder.logger(), onCallEvent: events.observer
-        ).timed(by: WaitRecorder())
+        let (transport, _) = CallEventRoadTests.answering(first: .success(status: 503, body: "busy"))
+        let session = Self.retrying(transport, logger: recorder.logger(), onCallEvent: events.observer)
         #expect(try await TextRequest().response(using: session) == "ok")
         #expect(await events.waitForEnds())
         #expect(events.names.filter { $0 == "requestSent" }.count == recorder.requests.count)

@@ -10,12 +10,7 @@ import Testing
 struct RetryObservationTests {
     @Test("503 then 200 with a retry policy: two requests and two responses logged, progress from both attempts")
     func attemptsAreObserved() async throws {
-        let calls = Locked(0)
-        let transport = StubTransport { _ in
-            calls.withLock {
-                $0 += 1; return $0
-            } == 1 ? .success(status: 503, body: "busy") : .success(body: "ok")
-        }
+        let (transport, calls) = CallEventRoadTests.answering(first: .success(status: 503, body: "busy"))
         let events = Locked<[RequestLogEvent]>([])
         let steps = Locked(0)
         let session = Session(
