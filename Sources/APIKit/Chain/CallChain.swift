@@ -20,9 +20,9 @@ final class CallChain: Sendable {
     /// Where the call's attempts, requests and response heads are reported; `nil` when nobody
     /// observes the call.
     let events: CallRecorder?
-    /// The terminal of a link's work that outlives the call (``DetachedChain``): one transfer
-    /// through the session's transport, the body read whole; `nil` when the chain offers none.
-    let detachedTerminal: Terminal?
+    /// The transport of a link's work that outlives the call (``DetachedChain``), which sends
+    /// through it with the body read whole; `nil` when the chain offers none.
+    let detachedTransport: (any Transport)?
     /// The attempts that reached the terminal, and the URL of the last.
     private let sent = Locked<(attempts: Int, url: URL?)>((0, nil))
 
@@ -31,12 +31,12 @@ final class CallChain: Sendable {
         context: @escaping @Sendable (URL?, Int) -> RequestContext,
         rejection: @escaping @Sendable (any Error, Data, URLResponse, RequestContext) -> RequestError,
         events: CallRecorder? = nil,
-        detachedTerminal: Terminal? = nil,
+        detachedTransport: (any Transport)? = nil,
         terminal: @escaping Terminal
     ) {
         self.links = links
         self.events = events
-        self.detachedTerminal = detachedTerminal
+        self.detachedTransport = detachedTransport
         self.context = context
         self.rejection = rejection
         self.terminal = terminal
@@ -57,7 +57,7 @@ final class CallChain: Sendable {
     }
 
     /// The number of the attempt the next pass to the terminal makes.
-    private var nextAttempt: Int {
+    fileprivate var nextAttempt: Int {
         sent.withLock { $0.attempts } + 1
     }
 
@@ -66,7 +66,9 @@ final class CallChain: Sendable {
         try await proceed(0, urlRequest)
     }
 
-    private func proceed(_ index: Int, _ urlRequest: URLRequest) async throws(RequestError) -> CallResponse {
+    fileprivate func proceed(_ index: Int, _ urlRequest: URLRequest) async throws(RequestError)
+        -> CallResponse
+    {
         guard !Task.isCancelled else {
             throw .cancelled(context: context(urlRequest.url, nextAttempt))
         }
@@ -90,29 +92,52 @@ final class CallChain: Sendable {
             return response
         }
         let link = links[index]
-        var linkContext = context(urlRequest.url, nextAttempt)
-        if detachedTerminal != nil {
-            linkContext = linkContext.with(detached: DetachedChain(chain: self, index: index))
-        }
-        let received = Locked<CallResponse?>(nil)
+        let attempt = nextAttempt
+        let linkContext =
+            detachedTransport == nil
+            ? context(urlRequest.url, attempt)
+            : context(urlRequest.url, attempt).with(detached: DetachedChain(chain: self, index: index))
+        // `next` is the pass's method: the pass is its context, no closure box is made.
+        let pass = LinkPass(chain: self, index: index)
         do {
-            return try await link.intercept(urlRequest, context: linkContext) {
-                (passed: URLRequest) async throws(RequestError) -> CallResponse in
-                try passed.checkFraming(
-                    source: Self.source(of: link), context: self.context(passed.url, self.nextAttempt))
-                let response = try await self.proceed(index + 1, passed)
-                received.withLock { $0 = response }
-                return response
-            }
+            return try await link.intercept(urlRequest, context: linkContext, next: pass.next)
         } catch let error as RequestError {
             throw error
         } catch {
             let madeContext = context(urlRequest.url, made.attempts)
             if Task.isCancelled { throw .cancelled(context: madeContext) }
-            if let response = received.withLock({ $0 }) {
+            if let response = pass.received {
                 throw rejection(error, response.data ?? Data(), response.urlResponse, madeContext)
             }
             throw .requestInterceptorFailed(error, context: linkContext.with(detached: nil))
+        }
+    }
+
+    /// One pass of the chain through one link: what the link's `next` runs, and the response it
+    /// last returned, which names the stage of an error the link throws after it.
+    private final class LinkPass: Sendable {
+        let chain: CallChain
+        let index: Int
+        private let response = Locked<CallResponse?>(nil)
+
+        init(chain: CallChain, index: Int) {
+            self.chain = chain
+            self.index = index
+        }
+
+        /// The response `next` last returned in this pass, if any.
+        var received: CallResponse? { response.withLock { $0 } }
+
+        /// The link's `next`: checks the request it passes on for framing headers, then runs the
+        /// rest of the chain.
+        @Sendable func next(_ passed: URLRequest) async throws(RequestError) -> CallResponse {
+            let chain = chain
+            try passed.checkFraming(
+                source: CallChain.source(of: chain.links[index]),
+                context: chain.context(passed.url, chain.nextAttempt))
+            let response = try await chain.proceed(index + 1, passed)
+            self.response.withLock { $0 = response }
+            return response
         }
     }
 

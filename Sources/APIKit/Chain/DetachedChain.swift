@@ -23,18 +23,38 @@ struct DetachedChain: Sendable {
     /// - Throws: The ``RequestError`` of a link, of the transport, or of a framing header.
     func send(_ urlRequest: URLRequest) async throws(RequestError) -> CallResponse {
         let chain = chain
-        guard let terminal = chain.detachedTerminal else {
+        guard let transport = chain.detachedTransport else {
             throw .cancelled(context: chain.context(urlRequest.url, 1))
+        }
+        let context: @Sendable (URL?, Int) -> RequestContext = { url, attempts in
+            chain.context(url, attempts).with(events: nil).with(bodyDelivery: .whole)
         }
         let rest = CallChain(
             links: Array(chain.links[(index + 1)...]),
-            context: { url, attempts in chain.context(url, attempts).with(events: nil) },
+            context: context,
             rejection: chain.rejection,
             events: nil,
-            detachedTerminal: terminal,
-            terminal: terminal)
+            detachedTransport: transport,
+            terminal: Self.terminal(sendingThrough: transport, context: context))
         try urlRequest.checkFraming(
             source: CallChain.source(of: chain.links[index]), context: rest.context(urlRequest.url, 1))
         return try await rest.run(urlRequest)
+    }
+
+    /// The terminal stage of a detached send: `transport`, the body read whole, no progress or
+    /// resource timeout of the call's, and an error that is a cancellation only when its own
+    /// task was cancelled. Made only when a link sends: a call pays nothing for it.
+    private static func terminal(
+        sendingThrough transport: any Transport, context: @escaping @Sendable (URL?, Int) -> RequestContext
+    ) -> CallChain.Terminal {
+        { urlRequest, attempt throws(RequestError) in
+            do {
+                let response = try await transport.send(urlRequest)
+                return CallResponse(urlResponse: response.urlResponse, data: response.data)
+            } catch {
+                let failed = context(urlRequest.url, attempt)
+                throw Task.isCancelled ? .cancelled(context: failed) : .transportFailed(error, context: failed)
+            }
+        }
     }
 }

@@ -50,7 +50,7 @@ extension RequestPipeline {
         to destination: URL, resumable: Bool, partial: Locked<DownloadResumeData?>
     ) async throws(RequestError) -> DownloadResponse {
         // cancelled before it started: nothing is built or sent, as for every other road
-        guard !handle.isFinished else { throw .cancelled(context: request.initialContext) }
+        guard !handle.isFinished else { throw .cancelled(context: initialContext) }
         let urlRequest = try prepare()
         handle.note(url: urlRequest.url)
         let chain = try chain(events: events, delivery: .file) { urlRequest, attempt throws(RequestError) in
@@ -111,7 +111,7 @@ extension RequestPipeline {
             urlRequest.setValue("bytes=\(resuming.bytesReceived)-", forHTTPHeaderField: "Range")
             urlRequest.setValue(validator, forHTTPHeaderField: "If-Range")
         }
-        let context = request.initialContext.with(url: urlRequest.url).with(attempts: attempt)
+        let context = initialContext.with(url: urlRequest.url).with(attempts: attempt)
         let file: any DownloadAttempt
         do {
             file = try startDownload(urlRequest, to: destination, resumable: resumable, resuming: resuming)

@@ -37,10 +37,15 @@ extension Request {
 
     /// The configuration encoded into a `URLRequest`, before ``intercept(urlRequest:)``.
     ///
-    /// - Parameter reading: How the configuration is read; tests compare the two ways.
-    func encodedURLRequest(reading: ParameterCollector.Reading = .automatic) throws(BuildError) -> URLRequest {
+    /// - Parameters:
+    ///   - base: The request's ``Request/base``, when the caller has read it: a
+    ///     computed `base` often parses a URL on every read.
+    ///   - reading: How the configuration is read; tests compare the two ways.
+    func encodedURLRequest(
+        base: URL? = nil, reading: ParameterCollector.Reading = .automatic
+    ) throws(BuildError) -> URLRequest {
         let serializer = URLRequestSerializer(
-            base: base,
+            base: base ?? self.base,
             path: path,
             method: method,
             acceptedContentType: parser.contentType,
@@ -75,6 +80,11 @@ extension Request {
     /// The context errors carry before the URL is known; the type's name and the redacted base
     /// are made only when it is described.
     var initialContext: RequestContext {
+        initialContext(base: base)
+    }
+
+    /// ``initialContext`` with the `base` the caller has read.
+    func initialContext(base: URL) -> RequestContext {
         RequestContext(declaration: .declared(.init(type: Self.self), base: base, path: path), method: method, url: nil)
     }
 }

@@ -29,6 +29,9 @@ final class RequestPipeline<R: Request>: Sendable {
     /// The call's events, when the session observes them; a stream records each of its
     /// connections as a call of its own instead (`openStream`).
     let events: CallRecorder?
+    /// The request's ``Request/base``, read once: a computed `base` often parses a URL on every
+    /// read, and the build and every context of the call need it.
+    let base: URL
 
     init(
         request: R,
@@ -40,11 +43,17 @@ final class RequestPipeline<R: Request>: Sendable {
     ) {
         self.request = request
         self.session = session
+        self.base = request.base
         self.options = (options ?? RequestOptions()).overriding(request.options).overriding(session.options)
         self.handle = handle
         self.events = events
         // a transfer still reports while its cancellation is delivered: not to the caller
         self.progress = progress.map { progress in { @Sendable step in if !handle.isFinished { progress(step) } } }
+    }
+
+    /// The context of the call's errors before its URL is known.
+    var initialContext: RequestContext {
+        request.initialContext(base: base)
     }
 
     /// `error` with the error body decoded, when the request type or the session has an
@@ -58,7 +67,7 @@ final class RequestPipeline<R: Request>: Sendable {
     func prepare() throws(RequestError) -> URLRequest {
         var built: URLRequest
         do {
-            built = try request.encodedURLRequest()
+            built = try request.encodedURLRequest(base: base)
             if !session.defaultHeaders.isEmpty {
                 try session.addDefaultHeaders(to: &built)
             }
@@ -69,16 +78,16 @@ final class RequestPipeline<R: Request>: Sendable {
                 try options.apply(to: &built)
             }
         } catch {
-            throw .buildFailed(error, context: request.initialContext)
+            throw .buildFailed(error, context: initialContext)
         }
         let intercepted: URLRequest
         do {
             intercepted = try request.intercept(urlRequest: built)
         } catch {
-            throw .requestInterceptorFailed(error, context: request.initialContext.with(url: built.url))
+            throw .requestInterceptorFailed(error, context: initialContext.with(url: built.url))
         }
         try intercepted.checkFraming(
-            source: .requestIntercept, context: request.initialContext.with(url: intercepted.url))
+            source: .requestIntercept, context: initialContext.with(url: intercepted.url))
         return intercepted
     }
 
@@ -94,28 +103,29 @@ final class RequestPipeline<R: Request>: Sendable {
     func chain(
         events: CallRecorder?, delivery: RequestContext.BodyDelivery, terminal: @escaping CallChain.Terminal
     ) throws(RequestError) -> CallChain {
-        var links: [any Interceptor] = []
+        var own: [any Interceptor] = []
         var refusal: Locked<RetryRefusal?>?
         if let policy = try retryPolicy() {
             refusal = policy.budget == nil ? nil : Locked(nil)
-            links.append(RetryInterceptor(policy: policy, time: session.time, refusal: refusal))
+            own.append(RetryInterceptor(policy: policy, time: session.time, refusal: refusal))
         }
         if let credentials = session.credentialStore?.storage {
-            links.append(CredentialInterceptor(credentials: credentials))
+            own.append(CredentialInterceptor(credentials: credentials))
         }
-        links += session.interceptors
+        // the session's list as it is when the library adds no link of its own
+        let links = own.isEmpty ? session.interceptors : own + session.interceptors
         let request = request
+        let base = base
         let refused = refusal
-        // Every link gets a context on every pass: made once (it reads the request's base, which
-        // a computed `base` parses anew). Without links the context is made only for an error.
-        // The links report events through it.
-        let declared = links.isEmpty ? nil : request.initialContext.with(bodyDelivery: delivery)
+        // Every link gets a context on every pass: made once. Without links the context is made
+        // only for an error. The links report events through it.
+        let declared = links.isEmpty ? nil : initialContext.with(bodyDelivery: delivery)
         let initial = events.map { events in declared?.with(events: events) } ?? declared
         return CallChain(
             links: links,
             context: { url, attempts in
-                let context = (initial ?? request.initialContext.with(bodyDelivery: delivery)).with(url: url)
-                    .with(attempts: attempts)
+                let context = (initial ?? request.initialContext(base: base).with(bodyDelivery: delivery))
+                    .with(url: url).with(attempts: attempts)
                 guard let refused, let reason = refused.withLock({ $0 }) else { return context }
                 return context.with(retryRefusal: reason)
             },
@@ -124,26 +134,8 @@ final class RequestPipeline<R: Request>: Sendable {
             },
             events: events,
             // only a link can outlive the call: a chain without links needs none
-            detachedTerminal: links.isEmpty ? nil : detachedTerminal,
+            detachedTransport: links.isEmpty ? nil : session.transport,
             terminal: terminal)
-    }
-
-    /// The terminal of a link's work that outlives the call (``DetachedChain``): the session's
-    /// transport, the body read whole, no progress or resource timeout of the call's, and an
-    /// error that is a cancellation only when its own task was cancelled.
-    private var detachedTerminal: CallChain.Terminal {
-        let transport = session.transport
-        let request = request
-        return { urlRequest, attempt throws(RequestError) in
-            do {
-                let response = try await transport.send(urlRequest)
-                return CallResponse(urlResponse: response.urlResponse, data: response.data)
-            } catch {
-                // made only for an error: the context reads the request's base
-                let failed = request.initialContext.with(url: urlRequest.url).with(attempts: attempt)
-                throw Task.isCancelled ? .cancelled(context: failed) : .transportFailed(error, context: failed)
-            }
-        }
     }
 
     /// The policy of this call when it allows a retry; `nil` for a request sent once. The
@@ -155,7 +147,7 @@ final class RequestPipeline<R: Request>: Sendable {
         do {
             try policy.validate()
         } catch {
-            throw .buildFailed(error, context: request.initialContext)
+            throw .buildFailed(error, context: initialContext)
         }
         return policy.maxAttempts > 1 ? policy : nil
     }
@@ -163,7 +155,9 @@ final class RequestPipeline<R: Request>: Sendable {
     /// The terminal stage of a call that reads the body whole: one transfer through the
     /// transport's `send`, with the caller's progress and bounded by the resource timeout when
     /// there are any.
-    func sendTerminal(_ urlRequest: URLRequest, attempt: Int) async throws(RequestError) -> CallResponse {
+    func sendTerminal(_ urlRequest: URLRequest, attempt: Int) async throws(RequestError)
+        -> CallResponse
+    {
         let result: Result<TransportResponse, any Error>
         if progress == nil, options.resourceTimeout == nil {
             do {
@@ -184,14 +178,16 @@ final class RequestPipeline<R: Request>: Sendable {
 
     /// The error of a transfer that failed: the cancellation when the call was cancelled.
     func transferError(_ error: any Error, url: URL?, attempt: Int) -> RequestError {
-        let context = request.initialContext.with(url: url).with(attempts: attempt)
+        let context = initialContext.with(url: url).with(attempts: attempt)
         if Task.isCancelled || handle.isFinished { return .cancelled(context: context) }
         return .transportFailed(error, context: context)
     }
 
     /// Sends `urlRequest` through the transport's completion-handler `send`, with the caller's
     /// progress, bounded by the resource timeout; cancelling the task stops the transfer.
-    private func transfer(_ urlRequest: URLRequest) async -> Result<TransportResponse, any Error> {
+    private func transfer(_ urlRequest: URLRequest) async -> Result<
+        TransportResponse, any Error
+    > {
         let cancellation = CancellationBridge()
         // `prepare()` has checked that the resource timeout is positive and finite.
         let deadline = options.resourceTimeout.map { TransferDeadline(seconds: $0, time: session.time) }
@@ -220,7 +216,9 @@ final class RequestPipeline<R: Request>: Sendable {
     /// ``sendTerminal`` with the request ``prepare()`` built (or its failure); `nil` when the
     /// call was cancelled before its outcome was claimed (the handle has reported the
     /// cancellation).
-    func exchange(_ prepared: Result<URLRequest, RequestError>) async -> Result<Exchanged, RequestError>? {
+    func exchange(_ prepared: Result<URLRequest, RequestError>) async -> Result<
+        Exchanged, RequestError
+    >? {
         guard !handle.isFinished else { return nil }
         let result: Result<Exchanged, RequestError>
         do {

@@ -13,7 +13,7 @@ extension RequestPipeline {
             open: { lastEventID throws(RequestError) in
                 try await self.openStream(maximumBufferSize: maximumBufferSize, lastEventID: lastEventID)
             },
-            context: { url in self.request.initialContext.with(url: url) }
+            context: { url in self.initialContext.with(url: url) }
         )
     }
 
@@ -22,7 +22,7 @@ extension RequestPipeline {
     /// ordinary header, set before the chain sees the request).
     func openStream(maximumBufferSize: Int, lastEventID: String?) async throws(RequestError) -> OpenedStream {
         // each connection is a call of its own
-        let events = CallRecorder.make(for: session, context: request.initialContext)
+        let events = CallRecorder.make(for: session, context: initialContext)
         do {
             return try await openStream(maximumBufferSize: maximumBufferSize, lastEventID: lastEventID, events: events)
         } catch {
@@ -84,7 +84,7 @@ extension RequestPipeline {
                 tap.observe(event)
                 buffer.receive(event)
             })
-        let context = { self.request.initialContext.with(url: urlRequest.url).with(attempts: attempt) }
+        let context = { self.initialContext.with(url: urlRequest.url).with(attempts: attempt) }
         while true {
             switch await buffer.next() {
             case .response(let head):
