@@ -11,6 +11,10 @@
 /// few), and a limit that was not asked for would only slow callers down. OkHttp's dispatcher
 /// uses 64 in all and 5 per host, a reasonable start for an app calling HTTP/1.1 servers.
 ///
+/// **Rates.** With ``ratePerHost`` (a ``TrafficRate``), each host also gets a token bucket: a
+/// call that would go beyond the host's rate waits in the same queue, in the same order, until
+/// its token is there. Off unless set, like the limits.
+///
 /// **Pauses.** A response `429 Too Many Requests` or `503 Service Unavailable` with a
 /// `Retry-After` header (seconds or an HTTP date) pauses its host: no call to it is sent —
 /// waiting, retried or new — until the time has passed, cut to ``maxPause``. Calls already in
@@ -39,14 +43,16 @@
 /// let user = try await UserRequest(id: 1).response(using: api)
 /// ```
 ///
-/// A setting that cannot be followed — a limit below 1, a ``maxPause`` that is negative,
-/// infinite or NaN — fails every call with ``BuildError/invalidTrafficControl(_:)``, before
+/// A setting that cannot be followed — a limit below 1, a rate that is not above 0 or a burst
+/// below 1, a ``maxPause`` that is negative, infinite or NaN — fails every call with ``BuildError/invalidTrafficControl(_:)``, before
 /// anything is sent.
 public final class TrafficControl: Interceptor {
     /// The most calls in flight at once, all hosts together; `nil` for no limit.
     public let maxCallsInFlight: Int?
     /// The most calls in flight at once to one host; `nil` for no limit.
     public let maxCallsInFlightPerHost: Int?
+    /// The rate each host allows, one bucket per host; `nil` for no rate.
+    public let ratePerHost: TrafficRate?
     /// The longest pause a `Retry-After` imposes on a host, in seconds; a longer one is cut to
     /// this (and to a day), and 0 never pauses.
     public let maxPause: TimeInterval
@@ -70,6 +76,8 @@ public final class TrafficControl: Interceptor {
     ///     or `nil` (the default) for no limit.
     ///   - maxCallsInFlightPerHost: The most calls in flight at once to one host; at least 1,
     ///     or `nil` (the default) for no limit.
+    ///   - ratePerHost: The rate each host allows (``TrafficRate``), or `nil` (the default) for
+    ///     no rate.
     ///   - maxPause: The longest pause a `Retry-After` imposes on a host, in seconds: finite
     ///     and at least 0; 60 by default, 0 never pauses.
     ///   - clock: What waits run on; `ContinuousClock` by default.
@@ -78,17 +86,21 @@ public final class TrafficControl: Interceptor {
     public init<C: Clock>(
         maxCallsInFlight: Int? = nil,
         maxCallsInFlightPerHost: Int? = nil,
+        ratePerHost: TrafficRate? = nil,
         maxPause: TimeInterval = 60,
         clock: C = ContinuousClock(),
         onWait: (@Sendable (TrafficWait) -> Void)? = nil
     ) where C.Duration == Duration {
         self.maxCallsInFlight = maxCallsInFlight
         self.maxCallsInFlightPerHost = maxCallsInFlightPerHost
+        self.ratePerHost = ratePerHost
         self.maxPause = maxPause
         self.onWait = onWait
-        self.queue = TrafficQueue(total: maxCallsInFlight, perHost: maxCallsInFlightPerHost, clock: TrafficClock(clock))
+        self.queue = TrafficQueue(
+            total: maxCallsInFlight, perHost: maxCallsInFlightPerHost, rate: ratePerHost, clock: TrafficClock(clock))
         self.invalid = Self.check(
-            maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost, maxPause: maxPause)
+            maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost,
+            ratePerHost: ratePerHost, maxPause: maxPause)
     }
 
     /// Waits for a slot of the request's host, passes the request on, pauses the host when the
@@ -151,14 +163,17 @@ public final class TrafficControl: Interceptor {
         return capped > 0 ? .milliseconds(Int64((capped * 1000).rounded(.up))) : nil
     }
 
-    private static func check(maxCallsInFlight: Int?, maxCallsInFlightPerHost: Int?, maxPause: TimeInterval)
-        -> BuildError?
-    {
+    private static func check(
+        maxCallsInFlight: Int?, maxCallsInFlightPerHost: Int?, ratePerHost: TrafficRate?, maxPause: TimeInterval
+    ) -> BuildError? {
         if let limit = maxCallsInFlight, limit < 1 {
             return .invalidTrafficControl("maxCallsInFlight \(limit) is below 1")
         }
         if let limit = maxCallsInFlightPerHost, limit < 1 {
             return .invalidTrafficControl("maxCallsInFlightPerHost \(limit) is below 1")
+        }
+        if let problem = ratePerHost?.problem {
+            return .invalidTrafficControl(problem)
         }
         guard maxPause.isFinite, maxPause >= 0 else {
             return .invalidTrafficControl("maxPause \(maxPause) is not a finite number of seconds ≥ 0")

@@ -1,8 +1,9 @@
 /// The state behind ``TrafficControl``: calls in flight, in all and per host, the calls waiting
-/// for each host in arrival order, and each host's pause.
+/// for each host in arrival order, each host's pause and, with a rate, each host's token bucket.
 ///
-/// A call is admitted when its host has no one waiting before it, is not paused, and both
-/// limits have room. Otherwise it waits in its host's queue, holding no slot, so a host that is
+/// A call is admitted when its host has no one waiting before it, is not paused, both limits
+/// have room and, with a rate, the host's bucket has a token. A host whose bucket is empty is
+/// held like a paused one until its next token is there. Otherwise it waits in its host's queue, holding no slot, so a host that is
 /// full or paused never holds up another. When a slot frees or a pause ends, the waiting call
 /// admitted next is the one that arrived first among the heads of the hosts that can take one.
 final class TrafficQueue: Sendable {
@@ -18,12 +19,16 @@ final class TrafficQueue: Sendable {
         var head = 0
         /// When the host's pause ends, on the clock.
         var pausedUntil: Duration?
+        /// The tokens in the host's bucket when it was last filled (``filledAt``); `nil` while
+        /// the bucket is full, or there is no rate.
+        var tokens: Double?
+        var filledAt: Duration = .zero
         /// The end of the latest pause a timer was started for.
         var timerEnd: Duration?
 
         var hasWaiters: Bool { head < waiting.count }
 
-        var isIdle: Bool { inFlight == 0 && !hasWaiters && pausedUntil == nil && timerEnd == nil }
+        var isIdle: Bool { inFlight == 0 && !hasWaiters && pausedUntil == nil && timerEnd == nil && tokens == nil }
 
         mutating func popHead() -> Waiter {
             defer {
@@ -40,6 +45,8 @@ final class TrafficQueue: Sendable {
     private struct State {
         var hosts: [String: Host] = [:]
         var inFlight = 0
+        /// The calls waiting, all hosts together: a release with none pumps nothing.
+        var waiting = 0
         var nextID: UInt64 = 0
     }
 
@@ -52,6 +59,7 @@ final class TrafficQueue: Sendable {
     let total: Int?
     /// Calls in flight per host; `nil` for no limit.
     let perHost: Int?
+    let rate: TrafficRate?
     let clock: TrafficClock
     private let state = Locked(State())
     /// How many hosts keep their entry while idle (an idle entry beyond them is removed when
@@ -59,9 +67,10 @@ final class TrafficQueue: Sendable {
     /// place, where a removed one is made anew on every call.
     static let idleHostsKept = 16
 
-    init(total: Int?, perHost: Int?, clock: TrafficClock) {
+    init(total: Int?, perHost: Int?, rate: TrafficRate? = nil, clock: TrafficClock) {
         self.total = total
         self.perHost = perHost
+        self.rate = rate
         self.clock = clock
     }
 
@@ -96,6 +105,7 @@ final class TrafficQueue: Sendable {
                         // the state may have changed since the first look
                         if admit(host, &state) { return .success(()) }
                         state.hosts[host, default: Host()].waiting.append(Waiter(id: id, continuation: continuation))
+                        state.waiting += 1
                         return nil
                     }
                     if let now { continuation.resume(with: now) }
@@ -115,6 +125,7 @@ final class TrafficQueue: Sendable {
             state.inFlight -= 1
             if let index = state.hosts.index(forKey: host) {
                 state.hosts.values[index].inFlight -= 1
+                fill(&state.hosts.values[index])
                 // An idle host's entry is kept for its next call while few hosts are known.
                 if state.hosts.values[index].isIdle, state.hosts.count > Self.idleHostsKept {
                     state.hosts.remove(at: index)
@@ -129,24 +140,57 @@ final class TrafficQueue: Sendable {
     /// ends); calls in flight go on.
     func pause(_ host: String, for length: Duration) {
         let end = clock.elapsed() + length
-        let startTimer = state.withLock { state -> Bool in
+        state.withLock { state in
             var entry = state.hosts[host, default: Host()]
-            entry.pausedUntil = max(entry.pausedUntil ?? end, end)
-            let armed = entry.timerEnd.map { $0 >= end } ?? false
-            if !armed { entry.timerEnd = end }
+            hold(host, &entry, until: end)
             state.hosts[host] = entry
-            return !armed
         }
-        guard startTimer else { return }
+    }
+
+    /// Holds `entry`, the entry of `host`, until `end` (or a later end already set), with a
+    /// timer that admits its waiting calls then.
+    private func hold(_ host: String, _ entry: inout Host, until end: Duration) {
+        entry.pausedUntil = max(entry.pausedUntil ?? end, end)
+        // a timer that fires at or after the end serves it: the host is held until then anyway
+        if let armed = entry.timerEnd, armed >= end { return }
+        entry.timerEnd = end
         Task { [clock] in
             try? await clock.sleep(end)
             self.pauseTimerFired(host, end: end)
         }
     }
 
+    /// Adds to `entry`'s bucket the tokens gained since it was last filled; marks it full
+    /// (`nil`) when it is.
+    private func fill(_ entry: inout Host) {
+        guard let rate, let tokens = entry.tokens else { return }
+        let now = clock.elapsed()
+        let gained = (now - entry.filledAt) / .seconds(1) * rate.requestsPerSecond
+        let filled = tokens + gained
+        entry.filledAt = now
+        entry.tokens = filled >= Double(rate.burst) ? nil : filled
+    }
+
+    /// Takes a token from the bucket of `host`; when it is empty, holds the host until the next
+    /// token is there and returns `false`. Always `true` without a rate.
+    private func takeToken(_ host: String, _ entry: inout Host) -> Bool {
+        guard let rate else { return true }
+        fill(&entry)
+        let tokens = entry.tokens ?? Double(rate.burst)
+        // within a billionth of a token: the clock's arithmetic, not a missing token
+        if tokens >= 1 - 1e-9 {
+            entry.tokens = max(0, tokens - 1)
+            entry.filledAt = clock.elapsed()
+            return true
+        }
+        let wait = Duration.seconds((1 - tokens) / rate.requestsPerSecond)
+        hold(host, &entry, until: clock.elapsed() + max(wait, .nanoseconds(1)))
+        return false
+    }
+
     /// The number of calls waiting, all hosts together.
     var waitingCount: Int {
-        state.withLock { state in state.hosts.values.reduce(0) { $0 + $1.waiting.count - $1.head } }
+        state.withLock { $0.waiting }
     }
 
     /// The number of hosts with an entry: those with calls in flight, waiting or paused, and up
@@ -176,6 +220,7 @@ final class TrafficQueue: Sendable {
                 let index = entry.waiting[entry.head...].firstIndex(where: { $0.id == id })
             else { return (nil, []) }
             let waiter = entry.waiting.remove(at: index)
+            state.waiting -= 1
             if entry.head == entry.waiting.count {
                 entry.waiting.removeAll(keepingCapacity: true)
                 entry.head = 0
@@ -192,13 +237,17 @@ final class TrafficQueue: Sendable {
     private func admit(_ host: String, _ state: inout State) -> Bool {
         if let total, state.inFlight >= total { return false }
         guard let index = state.hosts.index(forKey: host) else {
-            state.hosts[host] = Host(inFlight: 1)
+            var entry = Host(inFlight: 1)
+            // a new host's bucket is full: the token is there
+            _ = takeToken(host, &entry)
+            state.hosts[host] = entry
             state.inFlight += 1
             return true
         }
         // in place, through the index: one lookup, no copy of the entry's queue
         guard !state.hosts.values[index].hasWaiters, isOpen(&state.hosts.values[index]) else { return false }
         if let perHost, state.hosts.values[index].inFlight >= perHost { return false }
+        guard takeToken(host, &state.hosts.values[index]) else { return false }
         state.hosts.values[index].inFlight += 1
         state.inFlight += 1
         return true
@@ -216,6 +265,7 @@ final class TrafficQueue: Sendable {
     /// take a call. Returns them, to resume outside the lock.
     private func pump(_ state: inout State) -> [Waiter] {
         var admitted: [Waiter] = []
+        guard state.waiting > 0 else { return admitted }
         while total.map({ state.inFlight < $0 }) ?? true {
             var next: (host: String, id: UInt64)?
             for (name, var entry) in state.hosts where entry.hasWaiters {
@@ -227,7 +277,13 @@ final class TrafficQueue: Sendable {
                 if next.map({ id < $0.id }) ?? true { next = (name, id) }
             }
             guard let next, var entry = state.hosts[next.host] else { break }
+            guard takeToken(next.host, &entry) else {
+                // held until its next token: look again among the other hosts
+                state.hosts[next.host] = entry
+                continue
+            }
             admitted.append(entry.popHead())
+            state.waiting -= 1
             entry.inFlight += 1
             state.hosts[next.host] = entry
             state.inFlight += 1

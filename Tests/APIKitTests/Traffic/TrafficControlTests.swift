@@ -148,6 +148,18 @@ struct TrafficControlTests {
             (TrafficControl(maxPause: .nan, clock: ManualClock()), "maxPause nan"),
             (TrafficControl(maxPause: -1, clock: ManualClock()), "maxPause -1.0"),
             (TrafficControl(maxPause: .infinity, clock: ManualClock()), "maxPause inf"),
+            (
+                TrafficControl(ratePerHost: TrafficRate(requestsPerSecond: 0), clock: ManualClock()),
+                "ratePerHost.requestsPerSecond 0.0"
+            ),
+            (
+                TrafficControl(ratePerHost: TrafficRate(requestsPerSecond: .nan), clock: ManualClock()),
+                "ratePerHost.requestsPerSecond nan"
+            ),
+            (
+                TrafficControl(ratePerHost: TrafficRate(requestsPerSecond: 5, burst: 0), clock: ManualClock()),
+                "ratePerHost.burst 0"
+            ),
         ])
     func invalidSettings(traffic: TrafficControl, named: String) async throws {
         let transport = GateTransport()

@@ -53,6 +53,11 @@ final class GateTransport: Transport {
         await eventually { self.heldCount >= count }
     }
 
+    /// Waits until `count` sends have arrived, held or answered.
+    func waitForArrivals(_ count: Int) async -> Bool {
+        await eventually { self.arrivals.count >= count }
+    }
+
     /// Answers the oldest held send (to `host`, when given).
     func answer(host: String? = nil, status: Int = 200, headers: [String: String] = [:]) {
         let held = state.withLock { state -> Held? in
@@ -89,13 +94,16 @@ struct TrafficRig {
     /// What the traffic control reported to its `onWait`, in order.
     let waits = Locked<[TrafficWait]>([])
 
-    init(maxCallsInFlight: Int? = nil, maxCallsInFlightPerHost: Int? = nil, maxPause: TimeInterval = 60) {
+    init(
+        maxCallsInFlight: Int? = nil, maxCallsInFlightPerHost: Int? = nil, ratePerHost: TrafficRate? = nil,
+        maxPause: TimeInterval = 60
+    ) {
         let clock = ManualClock()
         let waits = self.waits
         self.clock = clock
         traffic = TrafficControl(
-            maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost, maxPause: maxPause,
-            clock: clock
+            maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost,
+            ratePerHost: ratePerHost, maxPause: maxPause, clock: clock
         ) { wait in waits.withLock { $0.append(wait) } }
         session = Session(transport: transport, interceptors: [traffic])
     }

@@ -1,0 +1,103 @@
+import APIKitTestSupport
+@_spi(Testing) import APIKitTestTime
+import Foundation
+import Testing
+
+@_spi(Testing) @testable import APIKit
+
+@Suite("Traffic control: a rate per host, as a token bucket")
+struct TrafficRateTests {
+    @Test("A burst goes at once; then one call each 1/rate, in the order they came")
+    func burstThenSpaced() async throws {
+        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 2, burst: 2))
+        var tasks: [Task<Result<String, RequestError>, Never>] = []
+        for path in ["a", "b", "c", "d"] {
+            tasks.append(await rig.start(path))
+        }
+        #expect(rig.transport.paths == ["a", "b"], "the burst")
+        #expect(rig.traffic.waitingCount == 2)
+
+        rig.clock.advance(by: .milliseconds(499))
+        #expect(rig.traffic.waitingCount == 2, "no token before half a second")
+        rig.clock.advance(by: .milliseconds(1))
+        #expect(await rig.transport.waitForArrivals(3))
+        #expect(rig.transport.paths == ["a", "b", "c"])
+
+        rig.clock.advance(by: .milliseconds(500))
+        #expect(await rig.transport.waitForArrivals(4))
+        #expect(rig.transport.paths == ["a", "b", "c", "d"])
+        for _ in 0..<4 { rig.transport.answer() }
+        for task in tasks { #expect(try await task.value.get() == "ok") }
+    }
+
+    @Test("Each host has its own bucket: an empty one holds up no other host")
+    func hostsHaveTheirOwnBuckets() async throws {
+        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 1))
+        let first = await rig.start("first")
+        let held = await rig.start("held")
+        #expect(rig.traffic.waitingCount == 1)
+        let other = await rig.start("other", base: otherBase)
+        #expect(await rig.transport.waitForArrivals(2), "the other host's first call goes at once")
+        #expect(rig.transport.paths == ["first", "other"])
+        rig.clock.advance(by: .seconds(1))
+        #expect(await rig.transport.waitForArrivals(3))
+        for _ in 0..<3 { rig.transport.answer() }
+        for task in [first, held, other] { #expect(try await task.value.get() == "ok") }
+    }
+
+    @Test("A quiet moment fills the bucket up to the burst, never beyond")
+    func refillStopsAtBurst() async throws {
+        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 10, burst: 3))
+        let opening = await rig.start("opening")
+        rig.transport.answer()
+        _ = await opening.value
+        rig.clock.advance(by: .seconds(60))
+        var tasks: [Task<Result<String, RequestError>, Never>] = []
+        for index in 0..<5 {
+            tasks.append(await rig.start("p\(index)"))
+        }
+        #expect(rig.transport.arrivals.count == 4, "the opening call and a burst of 3")
+        #expect(rig.traffic.waitingCount == 2)
+        rig.clock.advance(by: .milliseconds(200))
+        #expect(await rig.transport.waitForArrivals(6))
+        for _ in 0..<5 { rig.transport.answer() }
+        for task in tasks { #expect(try await task.value.get() == "ok") }
+    }
+
+    @Test("A call waiting for a token can be cancelled: nothing is sent, and the next one takes its turn")
+    func cancelWhileWaitingForToken() async throws {
+        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 1))
+        let first = await rig.start("first")
+        let cancelled = await rig.start("cancelled")
+        let next = await rig.start("next")
+        cancelled.cancel()
+        let error = try #require(await cancelled.value.errorValue)
+        guard case .cancelled = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(rig.traffic.waitingCount == 1)
+        rig.clock.advance(by: .seconds(1))
+        #expect(await rig.transport.waitForArrivals(2))
+        #expect(rig.transport.paths == ["first", "next"])
+        rig.transport.answer()
+        rig.transport.answer()
+        #expect(try await first.value.get() == "ok")
+        #expect(try await next.value.get() == "ok")
+    }
+
+    @Test("A call that waited for its token is reported with the time it waited")
+    func tokenWaitIsReported() async throws {
+        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 4))
+        let first = await rig.start("first")
+        let second = await rig.start("second")
+        rig.clock.advance(by: .milliseconds(250))
+        #expect(await rig.transport.waitForArrivals(2))
+        rig.transport.answer()
+        rig.transport.answer()
+        _ = await (first.value, second.value)
+        let reported = rig.waits.withLock { $0 }
+        #expect(reported.map(\.duration) == [.milliseconds(250)])
+        #expect(reported.first?.context.url?.lastPathComponent == "second")
+    }
+}
