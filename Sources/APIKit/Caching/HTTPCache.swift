@@ -87,11 +87,11 @@
 /// ``TrafficControl``, so that answers from memory wait for nothing.
 ///
 /// **Streams and downloads pass by** (``RequestContext/bodyDelivery``): a stream's or a
-/// download's `GET` or `HEAD` is sent on untouched — not answered, not validated, not stored — unless the
-/// cache is made with `answersStreamsAndDownloads`; then a stored response answers them like
-/// any call (a stream yields it as one chunk, a download writes it to its destination), and
-/// their own responses, whose bodies the chain never holds, are still not stored. Any method's
-/// invalidation applies to every kind of call.
+/// download's `GET` or `HEAD` is sent on untouched — not answered, not validated, not stored —
+/// unless the cache is made with `answersStreamsAndDownloads`; then a stored response answers
+/// them like any call (a stream yields it as one chunk, a download writes it to its
+/// destination), and their own responses, whose bodies the chain never holds, are still not
+/// stored. Any method's invalidation applies to every kind of call.
 ///
 /// ```swift
 /// let cache = HTTPCache(store: MemoryCacheStore(maxBytes: 20 * 1024 * 1024))

@@ -52,7 +52,8 @@ extension Caching {
             #expect(head.status == 200)
             #expect(!head.fromCache)
             #expect(harness.requests.map(\.httpMethod) == ["GET", "HEAD"])
-            #expect(harness.requests[1].value(forHTTPHeaderField: "If-None-Match") == nil, "the caller's HEAD, as sent")
+            #expect(
+                harness.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil, "the caller's HEAD, as sent")
             harness.time.advance(by: 30)
             let get = try await harness.send()
             #expect(get.body == "stored body 1", "the stored body, under the HEAD's fields")
@@ -91,7 +92,9 @@ extension Caching {
             let get = try await harness.send()
             #expect(get.body == "stored body 3", "fetched anew")
             #expect(!get.fromCache)
-            #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil, "nothing left to validate")
+            #expect(harness.requests.count == 3)
+            #expect(
+                harness.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil, "nothing left to validate")
         }
 
         @Test("A HEAD answered with another status than 200 leaves the stored response as it was")
@@ -104,7 +107,8 @@ extension Caching {
             let get = try await harness.send()
             #expect(get.body == "stored body 1")
             #expect(get.headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
-            #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == #""v1""#)
+            #expect(harness.requests.count == 3)
+            #expect(harness.requests.last?.value(forHTTPHeaderField: "If-None-Match") == #""v1""#)
         }
 
         @Test("A HEAD's response is never stored: the GET and the HEAD after it go to the server")
