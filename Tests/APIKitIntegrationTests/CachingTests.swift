@@ -41,11 +41,14 @@ struct CacheRoute: Request, RequestConfiguration {
         var full: Int
         var notModified: Int
         var conditional: Int
+        /// Requests that reached `/cache/slow`, counted as they arrive.
+        var arrivals = 0
 
         enum CodingKeys: String, CodingKey {
             case full
             case notModified = "not_modified"
             case conditional
+            case arrivals
         }
     }
 
@@ -53,6 +56,13 @@ struct CacheRoute: Request, RequestConfiguration {
         let route = CacheRoute(path: "cache/stats", key: key)
         let data = try await RawRoute(route: route).response(using: Session(transport: TestTransport.make()))
         return try JSONDecoder().decode(Stats.self, from: data)
+    }
+
+    /// Releases the requests of `key` that the server holds (`/cache/slow`, and `/cache/swr`'s
+    /// held validations), and every later one.
+    static func release(_ key: String) async throws {
+        let route = CacheRoute(path: "cache/release", key: key, method: .post)
+        _ = try await RawRoute(route: route).response(using: Session(transport: TestTransport.make()))
     }
 
     /// The route's raw body.

@@ -43,9 +43,22 @@ HTTP caching (each test passes its own KEY; the server counts per key):
                             Vary: Accept-Language and Cache-Control: max-age=60
     POST /cache/etag?key=KEY
                             204: a change, for invalidation
+    GET /cache/swr?key=KEY  {"key": KEY, "served": I, "version": V}, with Cache-Control:
+                            max-age=M, stale-while-revalidate=600 and ETag "KEY-vV"; V (1) and M (0)
+                            are the key's, set by POST /cache/swr; an If-None-Match naming the
+                            current ETag answers 304 with the ETag and Cache-Control, no body. With
+                            hold set, a request with If-None-Match waits for the key's release first
+    POST /cache/swr?key=KEY&version=V&max_age=M&hold=false
+                            204: sets what GET /cache/swr answers for KEY from now on
+    GET /cache/slow?key=KEY {"key": KEY, "served": I} (I counts the arrivals: the Ith to arrive
+                            gets I) with Cache-Control: max-age=600, sent once the key is released;
+                            each request counts as an arrival as soon as it arrives
+    POST /cache/release?key=KEY
+                            204: releases the requests of KEY that wait, and every later one; a
+                            request still waiting after 60 s is answered 504 instead
     GET /cache/stats?key=KEY
                             {"full": full answers, "not_modified": 304s, "conditional": requests
-                            that carried If-None-Match}
+                            that carried If-None-Match, "arrivals": requests to /cache/slow}
 
 Query values:
 
@@ -225,12 +238,32 @@ async def parse_float(value: float) -> dict:
 
 
 CACHE_COUNTS: dict = {}
+EMPTY_COUNTS = {"full": 0, "not_modified": 0, "conditional": 0, "arrivals": 0}
 
 
 def cache_count(key: str, name: str) -> int:
-    counts = CACHE_COUNTS.setdefault(key, {"full": 0, "not_modified": 0, "conditional": 0})
+    counts = CACHE_COUNTS.setdefault(key, dict(EMPTY_COUNTS))
     counts[name] += 1
     return counts[name]
+
+
+# The gates of the requests that wait for a test to release them, by key: a test holds the
+# server's answer until the client has done what it checks (all its calls waiting, say), so
+# that no verdict depends on how long an answer takes.
+CACHE_GATES: dict = {}
+
+
+async def released(key: str) -> bool:
+    """Waits until KEY is released (at once when it was); False after 60 s without."""
+    try:
+        await asyncio.wait_for(CACHE_GATES.setdefault(key, asyncio.Event()).wait(), timeout=60)
+        return True
+    except asyncio.TimeoutError:
+        return False
+
+
+def never_released(key: str) -> Response:
+    return JSONResponse({"key": key, "error": "not released within 60 s"}, status_code=504)
 
 
 @app.get("/cache/etag")
@@ -259,6 +292,49 @@ async def cache_vary(request: Request, key: str):
     return JSONResponse({"language": request.headers.get("accept-language"), "served": served}, headers=headers)
 
 
+# What GET /cache/swr answers, by key: the version (in the ETag and the body), max-age, and
+# whether a conditional request waits for the key's release.
+SWR_STATES: dict = {}
+
+
+@app.get("/cache/swr")
+async def cache_swr(request: Request, key: str):
+    state = SWR_STATES.setdefault(key, {"version": 1, "max_age": 0, "hold": False})
+    etag = f'"{key}-v{state["version"]}"'
+    headers = {"ETag": etag, "Cache-Control": f"max-age={state['max_age']}, stale-while-revalidate=600"}
+    if_none_match = request.headers.get("if-none-match")
+    if if_none_match is not None:
+        cache_count(key, "conditional")
+        if state["hold"] and not await released(key):
+            return never_released(key)
+        if if_none_match == etag:
+            cache_count(key, "not_modified")
+            return Response(status_code=304, headers=headers)
+    served = cache_count(key, "full")
+    return JSONResponse({"key": key, "served": served, "version": state["version"]}, headers=headers)
+
+
+@app.post("/cache/swr")
+async def cache_swr_change(key: str, version: int = 1, max_age: int = 0, hold: bool = False):
+    SWR_STATES[key] = {"version": version, "max_age": max_age, "hold": hold}
+    return Response(status_code=204)
+
+
+@app.get("/cache/slow")
+async def cache_slow(key: str):
+    arrival = cache_count(key, "arrivals")
+    if not await released(key):
+        return never_released(key)
+    cache_count(key, "full")
+    return JSONResponse({"key": key, "served": arrival}, headers={"Cache-Control": "max-age=600"})
+
+
+@app.post("/cache/release")
+async def cache_release(key: str):
+    CACHE_GATES.setdefault(key, asyncio.Event()).set()
+    return Response(status_code=204)
+
+
 @app.get("/cache/stats")
 async def cache_stats(key: str):
-    return CACHE_COUNTS.get(key, {"full": 0, "not_modified": 0, "conditional": 0})
+    return CACHE_COUNTS.get(key, EMPTY_COUNTS)

@@ -51,6 +51,14 @@
 /// every response is kept apart by the `Authorization` it was fetched with (as a digest, never
 /// in clear): one user's response is never served to another. `Vary: *` is never stored.
 ///
+/// **`HEAD`** (RFC 9111 §4, §4.3.5). A `HEAD` is answered with the head of the stored `GET`
+/// response it selects while that may be reused, with no body (`Cache-Status: APIKit; hit`);
+/// otherwise it is sent on as a `HEAD`. A `200` to it updates each stored `GET` response the
+/// request selects: one whose validators (`ETag`, `Last-Modified`) and `Content-Length` agree
+/// with the `HEAD`'s takes its header fields and is fresh again as after a `304`; one that
+/// disagrees is removed, and the next `GET` goes to the server. A `HEAD`'s response is never
+/// stored. A `HEAD` with its own conditional or `Range` header is passed on untouched.
+///
 /// **Invalidation.** A response that is not an error (below 400) to any method other than
 /// `GET`, `HEAD`, `OPTIONS` and `TRACE` removes what is stored for its URL, and for the URLs
 /// of its `Location` and `Content-Location` on the same origin.
@@ -60,7 +68,7 @@
 /// server), `APIKit; fwd=stale; fwd-status=304` (validated by the server) or
 /// `APIKit; fwd=stale; fwd-status=503; detail=stale-if-error` (served stale because the server
 /// failed; without `fwd-status` when it could not be reached); `URLResponse.isFromHTTPCache`
-/// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s outcome as
+/// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
 /// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
 /// sent another response), a revalidation (a `304`), a stale response served on an error, one
 /// served while it is revalidated, or a collapsed call's stored copy.
@@ -79,11 +87,11 @@
 /// ``TrafficControl``, so that answers from memory wait for nothing.
 ///
 /// **Streams and downloads pass by** (``RequestContext/bodyDelivery``): a stream's or a
-/// download's `GET` is sent on untouched — not answered, not validated, not stored — unless the
-/// cache is made with `answersStreamsAndDownloads`; then a stored response answers them like
-/// any call (a stream yields it as one chunk, a download writes it to its destination), and
-/// their own responses, whose bodies the chain never holds, are still not stored. Any method's
-/// invalidation applies to every kind of call.
+/// download's `GET` or `HEAD` is sent on untouched — not answered, not validated, not stored —
+/// unless the cache is made with `answersStreamsAndDownloads`; then a stored response answers
+/// them like any call (a stream yields it as one chunk, a download writes it to its
+/// destination), and their own responses, whose bodies the chain never holds, are still not
+/// stored. Any method's invalidation applies to every kind of call.
 ///
 /// ```swift
 /// let cache = HTTPCache(store: MemoryCacheStore(maxBytes: 20 * 1024 * 1024))
@@ -164,8 +172,9 @@ public final class HTTPCache: Interceptor {
         self.answersStreamsAndDownloads = answersStreamsAndDownloads
     }
 
-    /// Answers a `GET` from the store when it may, validates a stale response, stores what may
-    /// be stored, and invalidates after an unsafe method.
+    /// Answers a `GET` or a `HEAD` from the store when it may, validates a stale response,
+    /// stores what may be stored, freshens it after a `HEAD`, and invalidates after an unsafe
+    /// method.
     ///
     /// - Parameters:
     ///   - urlRequest: The request.
@@ -187,7 +196,12 @@ public final class HTTPCache: Interceptor {
                 return try await next(Self.bypassingURLCache(urlRequest))
             }
             return try await get(urlRequest, url: url, context: context, next: next)
-        case "HEAD", "OPTIONS", "TRACE":
+        case "HEAD":
+            guard answersStreamsAndDownloads || context.bodyDelivery == .whole else {
+                return try await next(Self.bypassingURLCache(urlRequest))
+            }
+            return try await head(urlRequest, url: url, context: context, next: next)
+        case "OPTIONS", "TRACE":
             return try await next(urlRequest)
         default:
             let response = try await next(urlRequest)
@@ -291,7 +305,7 @@ public final class HTTPCache: Interceptor {
     }
 
     /// The request headers that make a request the caller's own conditional or partial one.
-    private static let conditionalHeaders = [
+    static let conditionalHeaders = [
         "If-None-Match", "If-Modified-Since", "If-Match", "If-Unmodified-Since",
         "If-Range", "Range",
     ]
@@ -333,6 +347,16 @@ public final class HTTPCache: Interceptor {
     func served(
         _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
     ) -> CallResponse {
+        CallResponse(
+            urlResponse: servedHead(stored, freshness: freshness, status: status, detail: detail),
+            data: stored.responseBody)
+    }
+
+    /// The head of ``served(_:freshness:status:detail:)``: the stored head with `Age` and
+    /// `Cache-Status`.
+    func servedHead(
+        _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
+    ) -> HTTPURLResponse {
         var fields = stored.headerFields
         fields.setValue(String(Int(freshness.age.rounded(.down))), forName: "Age")
         var marker = "APIKit; \(status)"
@@ -340,8 +364,7 @@ public final class HTTPCache: Interceptor {
         if let detail { marker += "; detail=\(detail)" }
         let existing = fields.value(forName: "Cache-Status")
         fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
-        let head = stored.head(fields: fields)
-        return CallResponse(urlResponse: head, data: stored.responseBody)
+        return stored.head(fields: fields)
     }
 }
 

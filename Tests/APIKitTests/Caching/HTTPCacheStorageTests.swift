@@ -86,7 +86,7 @@ extension Caching {
             #expect(!key.contains("resource"))
         }
 
-        @Test("Only GET is answered from the cache; HEAD and other methods go to the network")
+        @Test("A HEAD's response is not stored: HEADs, and the GET after them, go to the network")
         func methods() async throws {
             let harness = CacheHarness { _, count in
                 .success(headers: ["Cache-Control": "max-age=60"], body: "v\(count)")
