@@ -62,4 +62,16 @@ struct RequestFields {
         for (key, value) in fields where FieldName.sameInRequest(key, name) { return value }
         return nil
     }
+
+    /// Whether the request has one of ``HTTPCache/conditionalHeaders``: it is the caller's own
+    /// conditional or partial request. One pass over the fields; only a name that starts as one
+    /// of those (`I` or `R`, in either case) is compared.
+    var hasConditional: Bool {
+        fields.keys.contains { name in
+            guard let first = name.utf8.first.map({ $0 | 0x20 }),
+                first == UInt8(ascii: "i") || first == UInt8(ascii: "r")
+            else { return false }
+            return HTTPCache.conditionalHeaders.contains { FieldName.sameInRequest(name, $0) }
+        }
+    }
 }

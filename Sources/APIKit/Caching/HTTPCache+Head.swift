@@ -9,8 +9,7 @@ extension HTTPCache {
         _ request: URLRequest, url: URL, context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
-        let fields = RequestFields(request)
-        if Self.conditionalHeaders.contains(where: { fields.value($0) != nil }) {
+        if RequestFields(request).hasConditional {
             return try await next(Self.bypassingURLCache(request))
         }
         let directives = CacheControl(request: request)

@@ -110,6 +110,9 @@ public final class HTTPCache: Interceptor {
     public let answersStreamsAndDownloads: Bool
     /// The requests to the server that identical calls wait for, when ``collapsesRequests``.
     let flights = CacheFlights()
+    /// ``store`` when it hands over its records decoded (a ``MemoryCacheStore``): cast once,
+    /// not on every look-up.
+    let decoding: (any DecodingCacheStore)?
     /// What "now" is: the real time, unless a test drives it.
     let time: any TimeSource
     /// The background revalidations under way (`stale-while-revalidate`), one per stored
@@ -167,6 +170,7 @@ public final class HTTPCache: Interceptor {
         answersStreamsAndDownloads: Bool = false
     ) {
         self.store = store
+        self.decoding = store as? any DecodingCacheStore
         self.time = time
         self.collapsesRequests = collapsesRequests
         self.answersStreamsAndDownloads = answersStreamsAndDownloads
@@ -214,14 +218,14 @@ public final class HTTPCache: Interceptor {
         _ request: URLRequest, url: URL, context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
-        let fields = RequestFields(request)
-        if Self.conditionalHeaders.contains(where: { fields.value($0) != nil }) {
+        if RequestFields(request).hasConditional {
             return try await next(Self.bypassingURLCache(request))
         }
         let directives = CacheControl(request: request)
         let key = CacheKey.record(method: "GET", url: url)
         let record = await load(key)
-        let partition = CacheKey.partition(of: request)
+        // the credential's partition, made only when something is stored or calls may collapse
+        let partition = record != nil || collapsesRequests ? CacheKey.partition(of: request) : []
         guard let stored = record.flatMap({ Self.select(from: $0, for: request, partition: partition) }) else {
             if directives.onlyIfCached {
                 try? context.report(.cacheOutcome(.miss))
@@ -325,7 +329,7 @@ public final class HTTPCache: Interceptor {
 
     /// The record under `key`; one that cannot be read is removed.
     func load(_ key: String) async -> StoredRecord? {
-        guard let loaded = await StoredRecord.load(from: store, key: key) else { return nil }
+        guard let loaded = await StoredRecord.load(from: store, decoding: decoding, key: key) else { return nil }
         guard let record = loaded else {
             await store.removeRecord(forKey: key)
             return nil

@@ -64,7 +64,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
 extension MemoryCacheStore: DecodingCacheStore {
     /// The record under `key` decoded, which becomes the most recently used; decoded once, on
     /// its first read, and kept with its bytes (its bodies are slices of them).
-    func decodedRecord(forKey key: String) async -> StoredRecord?? {
+    func decodedRecord(forKey key: String) -> StoredRecord?? {
         guard let (data, decoded) = state.withLock({ $0.useDecoded(key) }) else { return nil }
         if let decoded { return .some(decoded) }
         let record = StoredRecord(decoding: data)

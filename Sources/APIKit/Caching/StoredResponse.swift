@@ -132,9 +132,12 @@ struct StoredRecord: Equatable {
     }
 
     /// The record under `key` in `store`: `nil` when there is none, `.some(nil)` when its bytes
-    /// are no record. A ``DecodingCacheStore`` hands it over decoded.
-    static func load(from store: any HTTPCacheStore, key: String) async -> StoredRecord?? {
-        if let store = store as? any DecodingCacheStore { return await store.decodedRecord(forKey: key) }
+    /// are no record. A ``DecodingCacheStore`` (`decoding`, the same store) hands it over decoded,
+    /// without a suspension.
+    static func load(
+        from store: any HTTPCacheStore, decoding: (any DecodingCacheStore)?, key: String
+    ) async -> StoredRecord?? {
+        if let decoding { return decoding.decodedRecord(forKey: key) }
         guard let data = await store.record(forKey: key) else { return nil }
         return .some(StoredRecord(decoding: data))
     }
@@ -219,8 +222,8 @@ struct StoredRecord: Equatable {
 /// decodes nothing (``MemoryCacheStore``); what it hands over is what decoding its bytes gives.
 protocol DecodingCacheStore: HTTPCacheStore {
     /// The record under `key`, decoded: `nil` when there is none, `.some(nil)` when its bytes
-    /// are no record.
-    func decodedRecord(forKey key: String) async -> StoredRecord??
+    /// are no record. Answered from memory, without waiting.
+    func decodedRecord(forKey key: String) -> StoredRecord??
 }
 
 /// Writes a record: integers as 8 bytes little-endian, strings and byte runs after their length.
