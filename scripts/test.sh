@@ -44,7 +44,8 @@
 #      checked with warnings as errors; the transport's examples against step 7b's build, else
 #      step 6's); it runs between step 7's two builds and its two runs, to fail early  APIKIT_SKIP_DOCS=1
 #   9. the libFuzzer targets: scripts/fuzz.sh, APIKIT_FUZZ_SECONDS each [20]      APIKIT_FUZZ_SECONDS=0
-# APIKIT_ONLY_AHC=1 runs steps 6 and 7b alone (7b unless --quick or APIKIT_SKIP_TSAN=1), the
+# APIKIT_ONLY_TSAN=1 runs step 7 alone (7a alone with APIKIT_SKIP_AHC=1), the arguments added to
+# each run; APIKIT_ONLY_AHC=1 runs steps 6 and 7b alone (7b unless --quick or APIKIT_SKIP_TSAN=1), the
 # arguments added to each run. Each test run must run at least one test unless arguments narrow it.
 #
 # The servers, their URLs exported: httpbin under gunicorn (APIKIT_HTTPBIN_URL), the fault server
@@ -76,13 +77,19 @@ if [[ "${1:-}" == --quick ]]; then
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_TSAN=1 APIKIT_FUZZ_SECONDS=0
 fi
-only_ahc=0
+only_ahc=0 only_tsan=0
 if [[ "${APIKIT_ONLY_AHC:-0}" == 1 ]]; then
     only_ahc=1
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_LINT=1 APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_AHC=0
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_FUZZ_SECONDS=0 APIKIT_WITH_AHC=1
+elif [[ "${APIKIT_ONLY_TSAN:-0}" == 1 ]]; then
+    only_tsan=1
+    # shellcheck disable=SC2034 # read by skip()
+    APIKIT_SKIP_LINT=1 APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_TSAN=0
+    # shellcheck disable=SC2034 # read by skip()
+    APIKIT_FUZZ_SECONDS=0
 elif (($#)); then
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_AHC=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_TSAN=1 APIKIT_FUZZ_SECONDS=0
@@ -301,7 +308,7 @@ if ((rc != 0)); then
     exit "$rc"
 fi
 
-if ((only_ahc == 0)); then
+if ((only_ahc == 0 && only_tsan == 0)); then
     run "build: the root package with its tests and examples" swift build --build-tests
     servers
     run "tests in the root package (unit, integration over URLSession)" \
@@ -364,6 +371,7 @@ if ! skip APIKIT_SKIP_TSAN; then
 fi
 serve_stop
 if [[ "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then run fuzzing bash scripts/fuzz.sh "${APIKIT_FUZZ_SECONDS:-20}"; fi
+if ((only_tsan)); then not_run+=(lint "the root package's plain build, tests and examples"); fi
 for step in API_CHECK:"the API check" DOCS:docs TSAN:"the thread sanitizer"; do
     if skip "APIKIT_SKIP_${step%%:*}"; then not_run+=("${step#*:}"); fi
 done
