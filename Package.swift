@@ -88,16 +88,3 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
-
-// `APIKIT_TSAN_SCOPE=1`: the graph of scripts/test.sh's thread-sanitizer build and run (step 7a,
-// in .build-tsan), without the targets that pass would compile and never run: the example and soak
-// programs (step 5 runs the examples, from the plain build) and APIKitParsersTests (pure parsing:
-// step 4 runs it, step 9 fuzzes the parsers under ASan). The libraries and the other test targets
-// are the same in both graphs.
-if Context.environment["APIKIT_TSAN_SCOPE"] == "1" {
-    let notRunUnderTSan: Set<String> = [
-        "APIKitExample", "GiphyExample", "CryptoAssetsExample", "AppAPIExample", "MeteorUploadExample",
-        "APIKitSoak", "APIKitParsersTests",
-    ]
-    package.targets.removeAll { notRunUnderTSan.contains($0.name) }
-}

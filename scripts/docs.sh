@@ -24,7 +24,7 @@
 #      AsyncHTTPClient transport's examples need its module, which only a build of that package
 #      makes (AsyncHTTPClient and SwiftNIO: minutes); they are checked when
 #      Transports/AsyncHTTPClient/.build has one (scripts/test.sh step 6 builds it; the full pass
-#      names its sanitizer build, step 7's, with APIKIT_AHC_BIN), and said
+#      names its sanitizer build, step 7b, with APIKIT_AHC_BIN), and said
 #      not to be otherwise; APIKIT_DOCS_TRANSPORT=1 makes that a failure, and APIKIT_AHC_BIN
 #      names another build (its .build/debug).
 #
@@ -191,7 +191,7 @@ if [[ -f "$AHC_BIN/Modules/APIKitAsyncHTTPClient.swiftmodule" ]]; then
     checked=$((checked + transport_checked))
 else
     echo "docs.sh: $transport_checked examples of the AsyncHTTPClient transport NOT checked: no build of" \
-        "Transports/AsyncHTTPClient (scripts/test.sh step 6 or 7 makes one)" >&2
+        "Transports/AsyncHTTPClient (scripts/test.sh step 6 or 7b makes one)" >&2
     if [[ -n "${APIKIT_DOCS_TRANSPORT:-}" ]]; then exit 1; fi
 fi
 echo "docs.sh: examples type-checked with warnings as errors: $pages catalog pages, $checked doc comment and" \

@@ -11,8 +11,8 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 cd "$ROOT"
-# Transports/AsyncHTTPClient/Tests (and Examples) also hold links to the root's test and example folders
-# (its manifest compiles them too): only its own folder is listed.
+# Transports/AsyncHTTPClient/Tests also holds links to Tests/APIKitIntegrationTests and
+# Tests/APIKitTestSupport (its test target compiles them too): only its own folder is listed.
 PATHS=(Sources Tests Examples Package.swift Benchmarks/Benchmarks Benchmarks/Package.swift
     Benchmarks/InstructionCounts/Sources Benchmarks/InstructionCounts/Package.swift Benchmarks/Sources
     Transports/AsyncHTTPClient/Sources Transports/AsyncHTTPClient/Tests/APIKitAsyncHTTPClientTests

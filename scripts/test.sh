@@ -13,8 +13,7 @@
 # collects these lines), and the last line says what did not run. Each step, and the switch that skips it:
 #   1. lint: scripts/format.sh --lint (swift-format; bash -n and shellcheck on scripts/);
 #      .github/workflows/ci.yml parses and has its linux, macos and ios jobs; and the AsyncHTTPClient
-#      package compiles the root's integration suite and none of its unit test folders, and in
-#      step 7's graph every root test folder but APIKitParsersTests       APIKIT_SKIP_LINT=1
+#      package compiles the root's integration suite and none of its unit test folders  APIKIT_SKIP_LINT=1
 #   2. API check: scripts/api-check.sh against api-baseline/                        APIKIT_SKIP_API_CHECK=1
 #   3. the root package's build with its test targets and example programs, in .build: no SwiftNIO
 #      to compile; steps 2, 4, 5 and 8 share it (the servers' installation runs beside it)
@@ -36,25 +35,17 @@
 #   7. the thread sanitizer, one test at a time in each of its two runs (TSan slows the code several
 #      times; the suite's "promptly" bounds do not hold for hundreds of instrumented tests in parallel
 #      on 2 cores), the two runs side by side; a data race fails the run          APIKIT_SKIP_TSAN=1
-#      One instrumented build serves both runs: the AsyncHTTPClient package's, in
-#      Transports/AsyncHTTPClient/.build-tsan, whose graph under APIKIT_TSAN_SCOPE=1 also holds the
-#      root package's test targets below (symlinked; see that Package.swift), so that APIKit, the
-#      test helpers and the integration suite are compiled with the sanitizer once, not once per
-#      package. With APIKIT_SKIP_AHC=1, 7a builds the root package in .build-tsan instead (its
-#      APIKIT_TSAN_SCOPE=1 graph: without the example and soak programs, which step 5 runs).
-#        a. the root package's test targets but APIKitParsersTests (the parsers share no state and
-#           start no task; step 4 runs those tests and step 9 fuzzes the parsers under ASan), with
-#           the integration suite over URLSession (APIKIT_TEST_TRANSPORT=urlsession; not the
-#           transport's own suites, which are 7b's): the core's pipeline, retries, streams,
-#           downloads and URLSessionTransport;
-#        b. the AsyncHTTPClient package's test target: step 6's tests (unless APIKIT_SKIP_AHC=1).
+#        a. the root package in .build-tsan: step 4's tests but APIKitParsersTests (the parsers share
+#           no state and start no task; step 4 runs those tests and step 9 fuzzes the parsers under
+#           ASan): the core's pipeline, retries, streams, downloads and URLSessionTransport;
+#        b. the AsyncHTTPClient package in Transports/AsyncHTTPClient/.build-tsan: step 6's tests
+#           (unless APIKIT_SKIP_AHC=1).
 #   8. docs: scripts/docs.sh (doc comments, DocC with warnings as errors, every doc example type-
-#      checked with warnings as errors; the transport's examples against step 7's build, else
-#      step 6's); it runs between step 7's build and its two runs, to fail early     APIKIT_SKIP_DOCS=1
+#      checked with warnings as errors; the transport's examples against step 7b's build, else
+#      step 6's); it runs between step 7's two builds and its two runs, to fail early  APIKIT_SKIP_DOCS=1
 #   9. the libFuzzer targets: scripts/fuzz.sh, APIKIT_FUZZ_SECONDS each [20]      APIKIT_FUZZ_SECONDS=0
-# APIKIT_ONLY_TSAN=1 runs step 7 alone (7a alone with APIKIT_SKIP_AHC=1), the arguments added to
-# each run; APIKIT_ONLY_AHC=1 runs steps 6 and 7b alone (7b unless --quick or APIKIT_SKIP_TSAN=1; its
-# build is step 7's, the root's test targets included), the arguments added to each run. Each test run must run at least one test unless arguments narrow it.
+# APIKIT_ONLY_AHC=1 runs steps 6 and 7b alone (7b unless --quick or APIKIT_SKIP_TSAN=1), the
+# arguments added to each run. Each test run must run at least one test unless arguments narrow it.
 #
 # The servers, their URLs exported: httpbin under gunicorn (APIKIT_HTTPBIN_URL), the fault server
 # (APIKIT_FAULT_URL), the Content-Length-only server (APIKIT_LENGTH_URL), moto's S3 (APIKIT_S3_URL,
@@ -85,19 +76,13 @@ if [[ "${1:-}" == --quick ]]; then
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_TSAN=1 APIKIT_FUZZ_SECONDS=0
 fi
-only_ahc=0 only_tsan=0
+only_ahc=0
 if [[ "${APIKIT_ONLY_AHC:-0}" == 1 ]]; then
     only_ahc=1
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_LINT=1 APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_AHC=0
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_FUZZ_SECONDS=0 APIKIT_WITH_AHC=1
-elif [[ "${APIKIT_ONLY_TSAN:-0}" == 1 ]]; then
-    only_tsan=1
-    # shellcheck disable=SC2034 # read by skip()
-    APIKIT_SKIP_LINT=1 APIKIT_SKIP_API_CHECK=1 APIKIT_SKIP_DOCS=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_TSAN=0
-    # shellcheck disable=SC2034 # read by skip()
-    APIKIT_FUZZ_SECONDS=0
 elif (($#)); then
     # shellcheck disable=SC2034 # read by skip()
     APIKIT_SKIP_AHC=1 APIKIT_SKIP_EXAMPLES=1 APIKIT_SKIP_TSAN=1 APIKIT_FUZZ_SECONDS=0
@@ -150,14 +135,10 @@ PY
 # and 7b run it over that transport), and none of the root's other test folders: those run in
 # the root package (steps 4 and 7a), and compiling them beside SwiftNIO again is what made a
 # build of that package twice as long.
-# In step 7's graph (APIKIT_TSAN_SCOPE=1) it must compile every root test folder but
-# APIKitParsersTests: step 7a runs the root package's tests from that build, so a test target
-# added to the root package and not there would escape the sanitizer.
 test_graph_check() {
-    local root ahc scoped
-    root="$(swift package dump-package)" && ahc="$(swift package --package-path "$AHC" dump-package)" &&
-        scoped="$(APIKIT_TSAN_SCOPE=1 swift package --package-path "$AHC" dump-package)" || return 1
-    "${APIKIT_PYTHON:-python3}" - "$ROOT" "$root" "$ROOT/$AHC" "$ahc" "$scoped" <<'PY'
+    local root ahc
+    root="$(swift package dump-package)" && ahc="$(swift package --package-path "$AHC" dump-package)" || return 1
+    "${APIKIT_PYTHON:-python3}" - "$ROOT" "$root" "$ROOT/$AHC" "$ahc" <<'PY'
 import json, os, sys
 
 def test_folders(base, manifest):
@@ -179,12 +160,6 @@ if suite not in ahc:
 twice = sorted(os.path.relpath(folder, sys.argv[1]) for folder in set(root) & set(ahc) if folder != suite)
 if twice:
     problems.append(f"compiles the root's test folders {twice}, which the root package runs (steps 4 and 7a)")
-scoped = test_folders(sys.argv[3], sys.argv[5])
-unscoped = sorted(os.path.relpath(folder, sys.argv[1]) for folder in set(root) - set(scoped)
-                  if root[folder] != "APIKitParsersTests")
-if unscoped:
-    problems.append(f"does not compile the root's test folders {unscoped} under APIKIT_TSAN_SCOPE=1: "
-                    "step 7a runs the root package's tests under the sanitizer from that build")
 for problem in problems:
     print(f"test.sh: Transports/AsyncHTTPClient/Package.swift {problem}", file=sys.stderr)
 sys.exit(1 if problems else 0)
@@ -286,42 +261,25 @@ counted() {
     if ((count == 0 && ${#args[@]} == 0)); then echo "test.sh: no test ran (see $log)" >&2 && return 1; fi
 }
 
-# ahc_build NAME SCRATCH [--sanitize=thread]: step 6's build (or 7's, with the sanitizer) of
+# ahc_build NAME SCRATCH [--sanitize=thread]: step 6's build (or 7b's, with the sanitizer) of
 # the AsyncHTTPClient package with its tests, in SCRATCH; ahc_run NAME SCRATCH [--sanitize=thread]
-# runs the transport's tests and the integration suite over AsyncHTTPClientTransport (one at a time
-# under the sanitizer). Step 7's graph (APIKIT_TSAN_SCOPE=1 in that package's manifest) also holds
-# the root package's test targets that step 7a runs: one instrumented build of APIKit, its test
-# helpers and the integration suite for both runs.
+# runs them over AsyncHTTPClientTransport (one at a time under the sanitizer).
 ahc_build() {
-    local name="$1" scratch="$2" scope=0 what="SwiftNIO, the transport, its tests and the integration suite"
+    local name="$1" scratch="$2"
     shift 2
-    if [[ "$name" == tsan ]]; then scope=1 what+="; the root package's unit test targets"; fi
-    run "$name build of $AHC ($what)" env APIKIT_TSAN_SCOPE="$scope" \
+    run "$name build of $AHC (SwiftNIO, the transport, its tests and the integration suite)" \
         swift build --package-path "$AHC" --scratch-path "$scratch" --build-tests "$@"
     # SCRATCH/debug, not the triple's folder: docs.sh finds SwiftNIO's C modules in SCRATCH/checkouts.
     if ((rc == 0)); then ahc_bin="$ROOT/$scratch/debug"; fi
 }
 ahc_run() {
-    local name="$1" scratch="$2" scope=0 extra=()
+    local name="$1" scratch="$2" serial=()
     shift 2
-    # Under the sanitizer: one test at a time, and not the root package's test targets (7a runs them).
-    if [[ "$name" == tsan ]]; then scope=1 extra=(--no-parallel --skip "$ROOT_TEST_MODULES"); fi
+    if [[ "$name" == tsan ]]; then serial=(--no-parallel); fi
     servers
     run "$name tests over AsyncHTTPClientTransport (the transport's, the integration suite)" \
-        counted "tests-$name-ahc" env APIKIT_TSAN_SCOPE="$scope" APIKIT_TEST_TRANSPORT=asynchttpclient \
-        swift test --package-path "$AHC" --scratch-path "$scratch" --skip-build "$@" \
-        ${extra[@]+"${extra[@]}"} ${args[@]+"${args[@]}"}
-}
-# In step 7's graph of the AsyncHTTPClient package: every test but its own target's (the root
-# package's test targets, which 7a runs).
-ROOT_TEST_MODULES='^(?!APIKitAsyncHTTPClientTests\.)'
-# transport_suites: a --skip pattern for the AsyncHTTPClient transport's own tests (every type
-# declared at the top of a file in its test folder), which step 7a leaves to 7b.
-transport_suites() {
-    local names
-    names="$(sed -nE 's/^(final )?(class|struct|enum|actor) ([A-Za-z_][A-Za-z0-9_]*).*/\3/p' \
-        "$AHC"/Tests/APIKitAsyncHTTPClientTests/*.swift | sort -u | paste -sd'|')"
-    printf '^APIKitAsyncHTTPClientTests\\.(%s)\\b\n' "$names"
+        counted "tests-$name-ahc" env APIKIT_TEST_TRANSPORT=asynchttpclient swift test --package-path "$AHC" \
+        --scratch-path "$scratch" --skip-build "$@" ${serial[@]+"${serial[@]}"} ${args[@]+"${args[@]}"}
 }
 
 args=("$@")
@@ -343,7 +301,7 @@ if ((rc != 0)); then
     exit "$rc"
 fi
 
-if ((only_ahc == 0 && only_tsan == 0)); then
+if ((only_ahc == 0)); then
     run "build: the root package with its tests and examples" swift build --build-tests
     servers
     run "tests in the root package (unit, integration over URLSession)" \
@@ -357,16 +315,13 @@ if ((with_ahc)) && { ((quick || only_ahc)) || skip APIKIT_WITH_AHC || skip APIKI
     ahc_run plain "$AHC/.build"
     if ((rc == 0 && ${#args[@]} == 0)); then fingerprint >"$AHC_STAMP"; fi
 fi
-# Step 7's build, before the docs (which need the transport's module) to fail early: the
-# AsyncHTTPClient package's (7a's tests and 7b's), or without it the root package's in .build-tsan.
+# Step 7, its two builds first, so that the docs (which need the transport's module) fail early.
 tsan_root=(--sanitize=thread --scratch-path .build-tsan)
 if ! skip APIKIT_SKIP_TSAN; then
-    if ! skip APIKIT_SKIP_AHC; then
-        ahc_build tsan "$AHC/.build-tsan" --sanitize=thread
-    elif ((only_ahc == 0)); then
-        run "tsan build of the root package with its tests" \
-            env APIKIT_TSAN_SCOPE=1 swift build --build-tests "${tsan_root[@]}"
+    if ((only_ahc == 0)); then
+        run "tsan build of the root package with its tests" swift build --build-tests "${tsan_root[@]}"
     fi
+    if ! skip APIKIT_SKIP_AHC; then ahc_build tsan "$AHC/.build-tsan" --sanitize=thread; fi
 fi
 # Step 8. The transport's doc examples need its module: from the last build of that package this run made.
 if ! skip APIKIT_SKIP_DOCS; then
@@ -379,20 +334,11 @@ if ! skip APIKIT_SKIP_DOCS; then
 fi
 # Step 7's two runs, each one test at a time, side by side: two serial test processes keep the two
 # cores busy where one left the other mostly idle (it waits on the servers and its own threads).
-# 7a's run goes to its log only; its failures are printed when it ends.
+# The root package's run goes to its log only; its failures are printed when it ends.
 tsan_root_run() {
-    local what="tsan tests of the root package's targets (unit but APIKitParsersTests, integration over URLSession)"
-    if skip APIKIT_SKIP_AHC; then
-        run "$what" counted tests-tsan-root env APIKIT_TSAN_SCOPE=1 \
-            swift test --skip-build "${tsan_root[@]}" --no-parallel ${args[@]+"${args[@]}"}
-    else
-        # The test program itself, as `swift test` starts it (which would wait for, or fail on, the
-        # lock on the build's database that 7b's `swift test` holds). It runs the swift-testing
-        # tests, all the suites have.
-        run "$what" counted tests-tsan-root env APIKIT_TEST_TRANSPORT=urlsession NO_COLOR=1 \
-            "$ROOT/$AHC/.build-tsan/debug/APIKitAsyncHTTPClientPackageTests.xctest" --testing-library swift-testing \
-            --no-parallel --skip "$(transport_suites)" ${args[@]+"${args[@]}"}
-    fi
+    run "tsan tests in the root package (unit but APIKitParsersTests, integration over URLSession)" \
+        counted tests-tsan-root swift test --skip-build "${tsan_root[@]}" --no-parallel \
+        --skip '^APIKitParsersTests\.' ${args[@]+"${args[@]}"}
 }
 if ! skip APIKIT_SKIP_TSAN; then
     servers
@@ -418,7 +364,6 @@ if ! skip APIKIT_SKIP_TSAN; then
 fi
 serve_stop
 if [[ "${APIKIT_FUZZ_SECONDS:-20}" != 0 ]]; then run fuzzing bash scripts/fuzz.sh "${APIKIT_FUZZ_SECONDS:-20}"; fi
-if ((only_tsan)); then not_run+=(lint "the root package's plain build, tests and examples"); fi
 for step in API_CHECK:"the API check" DOCS:docs TSAN:"the thread sanitizer"; do
     if skip "APIKIT_SKIP_${step%%:*}"; then not_run+=("${step#*:}"); fi
 done

@@ -67,42 +67,10 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
             ],
             path: "Tests",
-            exclude: ["APIKitTestSupport", "APIKitTestTime", "APIKitTests", "APIKitTestSupportTests", "ExamplesTests"],
+            exclude: ["APIKitTestSupport", "APIKitTestTime"],
             sources: ["APIKitAsyncHTTPClientTests", "APIKitIntegrationTests"],
             swiftSettings: strictSettings + [.define("APIKIT_TEST_TRANSPORT_AHC")]
         ),
     ],
     swiftLanguageModes: [.v6]
 )
-
-// `APIKIT_TSAN_SCOPE=1`: the graph of scripts/test.sh's thread-sanitizer pass (step 7, in
-// .build-tsan), which also compiles the root package's test targets that run under the sanitizer
-// (`Tests/APIKitTests`, `Tests/APIKitTestSupportTests`, `Tests/ExamplesTests` and the example
-// library they test, symlinked like the folders above): one instrumented build of APIKit, its test
-// helpers and the integration suite serves both of the pass's runs, the root package's tests (with
-// the integration suite over URLSession, `APIKIT_TEST_TRANSPORT=urlsession`) and this package's.
-// Without it (users, the quick command, step 6) this package compiles none of the root's unit tests.
-if Context.environment["APIKIT_TSAN_SCOPE"] == "1" {
-    package.targets += [
-        .target(
-            name: "MeteorAPI",
-            dependencies: [.product(name: "APIKit", package: "APIKit")],
-            path: "Examples/MeteorAPI",
-            swiftSettings: strictSettings),
-        .testTarget(
-            name: "APIKitTests",
-            dependencies: [.product(name: "APIKit", package: "APIKit"), "APIKitTestSupport", "APIKitTestTime"],
-            path: "Tests/APIKitTests",
-            swiftSettings: strictSettings),
-        .testTarget(
-            name: "APIKitTestSupportTests",
-            dependencies: ["APIKitTestSupport"],
-            path: "Tests/APIKitTestSupportTests",
-            swiftSettings: strictSettings),
-        .testTarget(
-            name: "ExamplesTests",
-            dependencies: ["MeteorAPI", "APIKitTestSupport", .product(name: "APIKit", package: "APIKit")],
-            path: "Tests/ExamplesTests",
-            swiftSettings: strictSettings),
-    ]
-}
