@@ -4,14 +4,10 @@ extension HTTPCache {
     /// on and lets a `200` freshen what is stored (§4.3.5). A `HEAD`'s response is never stored:
     /// it has no body to answer a `GET` with.
     ///
-    /// A request that carries its own conditional or `Range` header is passed on untouched.
     func head(
         _ request: URLRequest, url: URL, context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
-        if RequestFields(request).hasConditional {
-            return try await next(Self.bypassingURLCache(request))
-        }
         let directives = CacheControl(request: request)
         let key = CacheKey.record(method: "GET", url: url)
         let partition = CacheKey.partition(of: request)

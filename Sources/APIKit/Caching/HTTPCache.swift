@@ -195,16 +195,15 @@ public final class HTTPCache: Interceptor {
         guard let url = urlRequest.url, let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
         else { return try await next(urlRequest) }
         switch (urlRequest.httpMethod ?? "GET").uppercased() {
-        case "GET":
-            guard answersStreamsAndDownloads || context.bodyDelivery == .whole else {
-                return try await next(Self.bypassingURLCache(urlRequest))
-            }
-            return try await get(urlRequest, url: url, context: context, next: next)
-        case "HEAD":
-            guard answersStreamsAndDownloads || context.bodyDelivery == .whole else {
-                return try await next(Self.bypassingURLCache(urlRequest))
-            }
-            return try await head(urlRequest, url: url, context: context, next: next)
+        case let method where method == "GET" || method == "HEAD":
+            // a stream or a download it does not answer, and the caller's own conditional or
+            // partial request, go to the server untouched
+            guard answersStreamsAndDownloads || context.bodyDelivery == .whole,
+                !RequestFields(urlRequest).hasConditional
+            else { return try await next(Self.bypassingURLCache(urlRequest)) }
+            return method == "GET"
+                ? try await get(urlRequest, url: url, context: context, next: next)
+                : try await head(urlRequest, url: url, context: context, next: next)
         case "OPTIONS", "TRACE":
             return try await next(urlRequest)
         default:
@@ -218,9 +217,6 @@ public final class HTTPCache: Interceptor {
         _ request: URLRequest, url: URL, context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
-        if RequestFields(request).hasConditional {
-            return try await next(Self.bypassingURLCache(request))
-        }
         let directives = CacheControl(request: request)
         let key = CacheKey.record(method: "GET", url: url)
         let record = await load(key)
