@@ -125,7 +125,7 @@ final class TrafficQueue: Sendable {
             state.inFlight -= 1
             if let index = state.hosts.index(forKey: host) {
                 state.hosts.values[index].inFlight -= 1
-                fill(&state.hosts.values[index])
+                if rate != nil { fill(&state.hosts.values[index], at: clock.elapsed()) }
                 // An idle host's entry is kept for its next call while few hosts are known.
                 if state.hosts.values[index].isIdle, state.hosts.count > Self.idleHostsKept {
                     state.hosts.remove(at: index)
@@ -162,9 +162,8 @@ final class TrafficQueue: Sendable {
 
     /// Adds to `entry`'s bucket the tokens gained since it was last filled; marks it full
     /// (`nil`) when it is.
-    private func fill(_ entry: inout Host) {
+    private func fill(_ entry: inout Host, at now: Duration) {
         guard let rate, let tokens = entry.tokens else { return }
-        let now = clock.elapsed()
         let gained = (now - entry.filledAt) / .seconds(1) * rate.requestsPerSecond
         let filled = tokens + gained
         entry.filledAt = now
@@ -175,16 +174,17 @@ final class TrafficQueue: Sendable {
     /// token is there and returns `false`. Always `true` without a rate.
     private func takeToken(_ host: String, _ entry: inout Host) -> Bool {
         guard let rate else { return true }
-        fill(&entry)
+        let now = clock.elapsed()
+        fill(&entry, at: now)
         let tokens = entry.tokens ?? Double(rate.burst)
         // within a billionth of a token: the clock's arithmetic, not a missing token
         if tokens >= 1 - 1e-9 {
             entry.tokens = max(0, tokens - 1)
-            entry.filledAt = clock.elapsed()
+            entry.filledAt = now
             return true
         }
         let wait = Duration.seconds((1 - tokens) / rate.requestsPerSecond)
-        hold(host, &entry, until: clock.elapsed() + max(wait, .nanoseconds(1)))
+        hold(host, &entry, until: now + max(wait, .nanoseconds(1)))
         return false
     }
 
