@@ -43,12 +43,15 @@ struct CacheRoute: Request, RequestConfiguration {
         var conditional: Int
         /// Requests that reached `/cache/slow`, counted as they arrive.
         var arrivals = 0
+        /// `HEAD` requests to `/cache/swr`.
+        var heads = 0
 
         enum CodingKeys: String, CodingKey {
             case full
             case notModified = "not_modified"
             case conditional
             case arrivals
+            case heads = "head"
         }
     }
 

@@ -10,7 +10,7 @@ import Testing
 
 /// `GET /cache/swr` of the FastAPI server for one test's key: `max-age` and the version (in the
 /// `ETag` and the body) as the test last set them, `stale-while-revalidate=600`.
-private struct RevalidatedRoute: Request, RequestConfiguration {
+struct RevalidatedRoute: Request, RequestConfiguration {
     @Query("key") var key = ""
     var base = FastAPIServer.url ?? URL(string: "http://127.0.0.1:9")!
     var path: String { "cache/swr" }
@@ -51,7 +51,7 @@ private struct RevalidatedRoute: Request, RequestConfiguration {
 
 /// `POST /cache/swr`: what `GET /cache/swr` answers for the key from now on, and whether the
 /// server holds its validations (requests with `If-None-Match`) until ``CacheRoute/release(_:)``.
-private struct RevalidatedRouteChange: Request, RequestConfiguration {
+struct RevalidatedRouteChange: Request, RequestConfiguration {
     @Query("key") var key = ""
     @Query("version") var version = 1
     @Query("max_age") var maxAge = 0

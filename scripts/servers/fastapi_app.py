@@ -48,6 +48,8 @@ HTTP caching (each test passes its own KEY; the server counts per key):
                             are the key's, set by POST /cache/swr; an If-None-Match naming the
                             current ETag answers 304 with the ETag and Cache-Control, no body. With
                             hold set, a request with If-None-Match waits for the key's release first
+    HEAD /cache/swr?key=KEY the head GET /cache/swr would answer (ETag, Cache-Control, and the
+                            Content-Length of the body the last full answer had), counted as a head
     POST /cache/swr?key=KEY&version=V&max_age=M&hold=false
                             204: sets what GET /cache/swr answers for KEY from now on
     GET /cache/slow?key=KEY {"key": KEY, "served": I} (I counts the arrivals: the Ith to arrive
@@ -58,7 +60,8 @@ HTTP caching (each test passes its own KEY; the server counts per key):
                             request still waiting after 60 s is answered 504 instead
     GET /cache/stats?key=KEY
                             {"full": full answers, "not_modified": 304s, "conditional": requests
-                            that carried If-None-Match, "arrivals": requests to /cache/slow}
+                            that carried If-None-Match, "arrivals": requests to /cache/slow,
+                            "head": HEAD requests}
 
 Query values:
 
@@ -238,7 +241,7 @@ async def parse_float(value: float) -> dict:
 
 
 CACHE_COUNTS: dict = {}
-EMPTY_COUNTS = {"full": 0, "not_modified": 0, "conditional": 0, "arrivals": 0}
+EMPTY_COUNTS = {"full": 0, "not_modified": 0, "conditional": 0, "arrivals": 0, "head": 0}
 
 
 def cache_count(key: str, name: str) -> int:
@@ -297,11 +300,17 @@ async def cache_vary(request: Request, key: str):
 SWR_STATES: dict = {}
 
 
-@app.get("/cache/swr")
+@app.api_route("/cache/swr", methods=["GET", "HEAD"])
 async def cache_swr(request: Request, key: str):
     state = SWR_STATES.setdefault(key, {"version": 1, "max_age": 0, "hold": False})
     etag = f'"{key}-v{state["version"]}"'
     headers = {"ETag": etag, "Cache-Control": f"max-age={state['max_age']}, stale-while-revalidate=600"}
+    if request.method == "HEAD":
+        # The head of the body the last full answer had (its length included): the server
+        # leaves the body out of a HEAD's response.
+        cache_count(key, "head")
+        served = CACHE_COUNTS[key]["full"]
+        return JSONResponse({"key": key, "served": served, "version": state["version"]}, headers=headers)
     if_none_match = request.headers.get("if-none-match")
     if if_none_match is not None:
         cache_count(key, "conditional")
