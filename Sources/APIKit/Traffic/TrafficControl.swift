@@ -32,10 +32,10 @@
 /// network; after a cache, so that answers from memory wait for nothing.
 ///
 /// **Waits.** Each wait runs on the `clock` given to the initializer (`ContinuousClock` by
-/// default; a test passes a clock it moves by hand). A call that had to wait is reported to
-/// `onWait` with how long it waited (``TrafficWait``); a call that did not wait is not. A
-/// session's ``Session/onCallEvent`` sees each wait as ``CallEvent/Stage/queued(host:)`` and
-/// ``CallEvent/Stage/dequeued(host:waited:)``.
+/// default; a test passes a clock it moves by hand). A session's ``Session/onCallEvent`` sees
+/// each wait as ``CallEvent/Stage/queued(host:)`` and ``CallEvent/Stage/dequeued(host:waited:)``
+/// (how long it waited on that clock), or ``CallEvent/Stage/cancelled(_:)`` for a call cancelled
+/// while it waits; a call that did not wait reports neither.
 ///
 /// ```swift
 /// let traffic = TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 5, maxPause: 120)
@@ -57,7 +57,6 @@ public final class TrafficControl: Interceptor {
     /// this (and to a day), and 0 never pauses.
     public let maxPause: TimeInterval
     let queue: TrafficQueue
-    private let onWait: (@Sendable (TrafficWait) -> Void)?
     /// Why the settings cannot be followed, when they cannot.
     private let invalid: BuildError?
 
@@ -65,9 +64,7 @@ public final class TrafficControl: Interceptor {
     /// most 60 seconds.
     ///
     /// ```swift
-    /// let traffic = TrafficControl(maxCallsInFlightPerHost: 4) { wait in
-    ///     print("\(wait.host): waited \(wait.duration)")
-    /// }
+    /// let traffic = TrafficControl(maxCallsInFlightPerHost: 4, ratePerHost: TrafficRate(requestsPerSecond: 10))
     /// let api = Session(interceptors: [traffic])
     /// ```
     ///
@@ -81,21 +78,17 @@ public final class TrafficControl: Interceptor {
     ///   - maxPause: The longest pause a `Retry-After` imposes on a host, in seconds: finite
     ///     and at least 0; 60 by default, 0 never pauses.
     ///   - clock: What waits run on; `ContinuousClock` by default.
-    ///   - onWait: Called when a call that had to wait leaves the queue, on the call's task;
-    ///     `nil` by default.
     public init<C: Clock>(
         maxCallsInFlight: Int? = nil,
         maxCallsInFlightPerHost: Int? = nil,
         ratePerHost: TrafficRate? = nil,
         maxPause: TimeInterval = 60,
-        clock: C = ContinuousClock(),
-        onWait: (@Sendable (TrafficWait) -> Void)? = nil
+        clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         self.maxCallsInFlight = maxCallsInFlight
         self.maxCallsInFlightPerHost = maxCallsInFlightPerHost
         self.ratePerHost = ratePerHost
         self.maxPause = maxPause
-        self.onWait = onWait
         self.queue = TrafficQueue(
             total: maxCallsInFlight, perHost: maxCallsInFlightPerHost, rate: ratePerHost, clock: TrafficClock(clock))
         self.invalid = Self.check(
@@ -130,12 +123,10 @@ public final class TrafficControl: Interceptor {
                 queue.tryAcquire(host)
                 ? nil : try await queue.acquire(host) { try? context.report(.queued(host: host)) }
         } catch {
-            onWait?(TrafficWait(host: host, context: context, duration: error.waited, wasCancelled: true))
             throw RequestError.cancelled(context: context)
         }
         if let waited {
             try? context.report(.dequeued(host: host, waited: waited))
-            onWait?(TrafficWait(host: host, context: context, duration: waited, wasCancelled: false))
         }
         let response: CallResponse
         do {

@@ -50,10 +50,8 @@ final class TrafficQueue: Sendable {
         var nextID: UInt64 = 0
     }
 
-    /// A call cancelled while it waited, and how long it had waited.
-    struct Cancelled: Error {
-        let waited: Duration
-    }
+    /// A call cancelled while it waited.
+    struct Cancelled: Error {}
 
     /// Calls in flight in all; `nil` for no limit.
     let total: Int?
@@ -114,7 +112,7 @@ final class TrafficQueue: Sendable {
                 self.cancel(id, host: host)
             }
         } catch {
-            throw Cancelled(waited: clock.elapsed() - start)
+            throw Cancelled()
         }
         return clock.elapsed() - start
     }

@@ -85,27 +85,59 @@ extension TrafficControl {
 }
 
 /// A `TrafficControl` in a `Session` over a `GateTransport`, on a clock the test moves, with every
-/// wait it reported.
+/// event of the session's calls.
 struct TrafficRig {
     let transport = GateTransport()
     let clock: ManualClock
     let traffic: TrafficControl
     let session: Session
-    /// What the traffic control reported to its `onWait`, in order.
-    let waits = Locked<[TrafficWait]>([])
+    /// The session's call events, in the order they were reported.
+    let events = Locked<[CallEvent]>([])
+
+    /// A wait in the traffic control's queue, as the call's events tell it.
+    struct Wait: Equatable {
+        var host: String
+        /// The last path component of the call's URL.
+        var path: String?
+        /// How long it waited on the rig's clock; `nil` when the call was cancelled while it waited.
+        var waited: Duration?
+    }
 
     init(
         maxCallsInFlight: Int? = nil, maxCallsInFlightPerHost: Int? = nil, ratePerHost: TrafficRate? = nil,
         maxPause: TimeInterval = 60
     ) {
         let clock = ManualClock()
-        let waits = self.waits
+        let events = self.events
         self.clock = clock
         traffic = TrafficControl(
             maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost,
-            ratePerHost: ratePerHost, maxPause: maxPause, clock: clock
-        ) { wait in waits.withLock { $0.append(wait) } }
-        session = Session(transport: transport, interceptors: [traffic])
+            ratePerHost: ratePerHost, maxPause: maxPause, clock: clock)
+        session = Session(transport: transport, interceptors: [traffic]) { event in
+            events.withLock { $0.append(event) }
+        }
+    }
+
+    /// Each call's wait in the queue, in the order the waits ended: a `dequeued` event, or the
+    /// `cancelled` end of a call whose last queue event was `queued`.
+    var waits: [Wait] {
+        var queuedHost: [Int: String] = [:]
+        var waits: [Wait] = []
+        for event in events.withLock({ $0 }) {
+            let path = event.context.url?.lastPathComponent
+            switch event.stage {
+            case .queued(let host): queuedHost[event.callID] = host
+            case .dequeued(let host, let waited):
+                queuedHost[event.callID] = nil
+                waits.append(Wait(host: host, path: path, waited: waited))
+            case .cancelled:
+                if let host = queuedHost.removeValue(forKey: event.callID) {
+                    waits.append(Wait(host: host, path: path, waited: nil))
+                }
+            default: break
+            }
+        }
+        return waits
     }
 
     /// A call to `path` on `base`, started and awaited in a task.
