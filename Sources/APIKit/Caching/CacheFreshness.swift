@@ -10,10 +10,11 @@ struct CacheFreshness: Equatable {
 
     /// The freshness of `stored` at `now`.
     init(of stored: StoredResponse, now: Date) {
-        directives = stored.directives
-        let dateValue = stored.header("Date").flatMap { HTTPDate.parse($0, now: now) } ?? stored.responseTime
-        age = Self.currentAge(of: stored, dateValue: dateValue, now: now)
-        lifetime = Self.lifetime(of: stored, directives: directives, dateValue: dateValue, now: now)
+        let reading = stored.reading
+        directives = reading.directives
+        let dateValue = reading.date.flatMap { HTTPDate.parse($0, now: now) } ?? stored.responseTime
+        age = Self.currentAge(of: stored, reading: reading, dateValue: dateValue, now: now)
+        lifetime = Self.lifetime(of: stored, reading: reading, dateValue: dateValue, now: now)
     }
 
     /// Whether the response is fresh: its lifetime exceeds its age (§4.2).
@@ -62,9 +63,11 @@ struct CacheFreshness: Equatable {
 
     /// §4.2.3: the age the response had when received, corrected for the time the request
     /// took, plus the time it has been stored.
-    private static func currentAge(of stored: StoredResponse, dateValue: Date, now: Date) -> TimeInterval {
+    private static func currentAge(
+        of stored: StoredResponse, reading: HeadReading, dateValue: Date, now: Date
+    ) -> TimeInterval {
         let ageValue =
-            stored.header("Age").flatMap { value in
+            reading.age.flatMap { value in
                 // §5.1: a list-based Age counts by its first member; an invalid one is ignored.
                 CacheControl.deltaSeconds(value.split(separator: ",").first?.trimmingOWS ?? "")
             } ?? 0
@@ -79,23 +82,25 @@ struct CacheFreshness: Equatable {
     /// §4.2.1: `max-age`, else `Expires` minus `Date` (an invalid `Expires` is in the past),
     /// else the heuristic of §4.2.2.
     private static func lifetime(
-        of stored: StoredResponse, directives: CacheControl, dateValue: Date, now: Date
+        of stored: StoredResponse, reading: HeadReading, dateValue: Date, now: Date
     ) -> TimeInterval {
-        if let maxAge = directives.maxAge { return TimeInterval(maxAge) }
-        if let expires = stored.header("Expires") {
+        if let maxAge = reading.directives.maxAge { return TimeInterval(maxAge) }
+        if let expires = reading.expires {
             guard let date = HTTPDate.parse(expires, now: now) else { return 0 }
             return max(0, date.timeIntervalSince(dateValue))
         }
-        return heuristicLifetime(of: stored, dateValue: dateValue, now: now)
+        return heuristicLifetime(of: stored, lastModified: reading.lastModified, dateValue: dateValue, now: now)
     }
 
     /// §4.2.2: 10% of the time since `Last-Modified`, as OkHttp and browsers do, for a status
     /// that is heuristically cacheable and a URL without a query (OkHttp's rule: a query often
     /// names a result that changes at any time); 0 otherwise.
-    private static func heuristicLifetime(of stored: StoredResponse, dateValue: Date, now: Date) -> TimeInterval {
+    private static func heuristicLifetime(
+        of stored: StoredResponse, lastModified: String?, dateValue: Date, now: Date
+    ) -> TimeInterval {
         guard CacheStorability.heuristicallyCacheable.contains(stored.status),
             let url = URL(string: stored.url), url.query == nil,
-            let lastModified = stored.header("Last-Modified").flatMap({ HTTPDate.parse($0, now: now) })
+            let lastModified = lastModified.flatMap({ HTTPDate.parse($0, now: now) })
         else { return 0 }
         return max(0, dateValue.timeIntervalSince(lastModified)) / 10
     }

@@ -357,14 +357,19 @@ public final class HTTPCache: Interceptor {
     func servedHead(
         _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
     ) -> HTTPURLResponse {
-        var fields = stored.headerFields
-        fields.setValue(String(Int(freshness.age.rounded(.down))), forName: "Age")
+        let age = String(Int(freshness.age.rounded(.down)))
         var marker = "APIKit; \(status)"
         if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
         if let detail { marker += "; detail=\(detail)" }
-        let existing = fields.value(forName: "Cache-Status")
-        fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
-        return stored.head(fields: fields)
+        return stored.servedHead(age: age, cacheStatus: marker) {
+            var fields = stored.headerFields
+            fields.setValue(age, forName: "Age")
+            let existing = fields.value(forName: "Cache-Status")
+            fields.setValue(existing.map { "\($0), \(marker)" } ?? marker, forName: "Cache-Status")
+            let address = URL(string: stored.url) ?? URL(string: "http://invalid")!
+            return HTTPURLResponse(
+                url: address, statusCode: stored.status, httpVersion: "HTTP/1.1", headerFields: fields)!
+        }
     }
 }
 

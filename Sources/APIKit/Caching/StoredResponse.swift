@@ -32,6 +32,12 @@ struct StoredResponse: Equatable {
     /// The value of the header `name`, compared case-insensitively; several lines of it joined
     /// with commas.
     func header(_ name: String) -> String? {
+        Self.header(name, in: headers)
+    }
+
+    /// The value of the header `name` in `headers`, compared case-insensitively; several lines
+    /// of it joined with commas.
+    static func header(_ name: String, in headers: [Header]) -> String? {
         var found: String?
         for header in headers where FieldName.same(header.name, name) {
             found = found.map { "\($0), \(header.value)" } ?? header.value
@@ -46,43 +52,19 @@ struct StoredResponse: Equatable {
         return body.withUnsafeBytes { bytes in bytes.baseAddress.map { Data(bytes: $0, count: bytes.count) } ?? Data() }
     }
 
-    /// The response head with `fields`: the head built for the last hit when it had the same
-    /// URL, status and fields (a head is immutable, and hits in the same second have the same
-    /// `Age`), else a new one.
-    func head(fields: [String: String]) -> HTTPURLResponse {
-        memo.head(url: url, status: status, fields: fields)
+    /// The fields every hit reads (``HeadReading``), read once for these headers.
+    var reading: HeadReading {
+        memo.reading(of: headers)
     }
 
     /// The directives of the response's `Cache-Control`.
     var directives: CacheControl {
-        memo.directives(of: header("Cache-Control"))
+        reading.directives
     }
 
-    /// The headers as a dictionary for `HTTPURLResponse`.
-    var headerFields: [String: String] {
-        memo.fields(of: headers)
-    }
-}
-
-/// What a stored response's head reads to — its fields as a dictionary, its `Cache-Control`,
-/// the `HTTPURLResponse` it was last served with — kept for the next hit that reads the same.
-///
-/// Shared by the copies of the response (a ``MemoryCacheStore`` hands out the same decoded
-/// response for every hit), each entry is kept with what it was made from and used only for
-/// the same input, so a copy changed since (a 304's freshened headers) never reads another's.
-final class HeadMemo: Equatable, Sendable {
-    private struct Entries {
-        var fields: (headers: [StoredResponse.Header], fields: [String: String])?
-        var directives: (value: String?, directives: CacheControl)?
-        var head: (url: String, status: Int, fields: [String: String], head: HTTPURLResponse)?
-    }
-
-    private let entries = Locked(Entries())
-
-    /// `headers` as a dictionary for `HTTPURLResponse`: several of one name (in any case)
+    /// The headers as a dictionary for `HTTPURLResponse`: several of one name (in any case)
     /// joined with commas under the first one's name.
-    func fields(of headers: [StoredResponse.Header]) -> [String: String] {
-        if let last = entries.withLock({ $0.fields }), last.headers == headers { return last.fields }
+    var headerFields: [String: String] {
         var fields: [String: String] = [:]
         for header in headers {
             if let existing = fields.first(where: { FieldName.same($0.key, header.name) }) {
@@ -91,26 +73,75 @@ final class HeadMemo: Equatable, Sendable {
                 fields[header.name] = header.value
             }
         }
-        entries.withLock { $0.fields = (headers, fields) }
         return fields
     }
 
-    /// The directives of the `Cache-Control` value `value`.
-    func directives(of value: String?) -> CacheControl {
-        if let last = entries.withLock({ $0.directives }), last.value == value { return last.directives }
-        let directives = CacheControl(value)
-        entries.withLock { $0.directives = (value, directives) }
-        return directives
+    /// The head of the response served with `Age: age` and `cacheStatus` as its `Cache-Status`
+    /// marker: the head built for the last hit when that had the same ones (a head is
+    /// immutable, and hits in the same second have the same `Age`), else one `make` builds.
+    func servedHead(age: String, cacheStatus: String, make: () -> HTTPURLResponse) -> HTTPURLResponse {
+        memo.servedHead(of: self, age: age, cacheStatus: cacheStatus, make: make)
+    }
+}
+
+/// The header fields of a stored response that every hit reads: its `Cache-Control` and what
+/// its age and freshness lifetime are computed from (RFC 9111 §4.2).
+struct HeadReading {
+    var directives: CacheControl
+    var date: String?
+    var age: String?
+    var expires: String?
+    var lastModified: String?
+
+    init(_ headers: [StoredResponse.Header]) {
+        directives = CacheControl(StoredResponse.header("Cache-Control", in: headers))
+        date = StoredResponse.header("Date", in: headers)
+        age = StoredResponse.header("Age", in: headers)
+        expires = StoredResponse.header("Expires", in: headers)
+        lastModified = StoredResponse.header("Last-Modified", in: headers)
+    }
+}
+
+/// What a stored response's head reads to — the fields every hit reads, the `HTTPURLResponse`
+/// it was last served with — kept for the next hit that reads the same.
+///
+/// Shared by the copies of the response (a ``MemoryCacheStore`` hands out the same decoded
+/// response for every hit), each entry is kept with what it was made from and used only for
+/// the same input, so a copy changed since (a 304's freshened headers) never reads another's.
+/// (Comparing the headers of a copy that was not changed costs little: the arrays share their
+/// storage.)
+final class HeadMemo: Equatable, Sendable {
+    private struct Entries {
+        var reading: (headers: [StoredResponse.Header], reading: HeadReading)?
+        var served:
+            (
+                headers: [StoredResponse.Header], url: String, status: Int, age: String, cacheStatus: String,
+                head: HTTPURLResponse
+            )?
     }
 
-    /// The head of a response to `url` with `status` and `fields`.
-    func head(url: String, status: Int, fields: [String: String]) -> HTTPURLResponse {
-        if let last = entries.withLock({ $0.head }), last.status == status, last.url == url, last.fields == fields {
+    private let entries = Locked(Entries())
+
+    /// The fields every hit reads of `headers`.
+    func reading(of headers: [StoredResponse.Header]) -> HeadReading {
+        if let last = entries.withLock({ $0.reading }), last.headers == headers { return last.reading }
+        let reading = HeadReading(headers)
+        entries.withLock { $0.reading = (headers, reading) }
+        return reading
+    }
+
+    /// The head `stored` was last served with when that had the same `age` and `cacheStatus`,
+    /// else the one `make` builds, kept for the next.
+    func servedHead(
+        of stored: StoredResponse, age: String, cacheStatus: String, make: () -> HTTPURLResponse
+    ) -> HTTPURLResponse {
+        if let last = entries.withLock({ $0.served }), last.age == age, last.cacheStatus == cacheStatus,
+            last.status == stored.status, last.url == stored.url, last.headers == stored.headers
+        {
             return last.head
         }
-        let address = URL(string: url) ?? URL(string: "http://invalid")!
-        let head = HTTPURLResponse(url: address, statusCode: status, httpVersion: "HTTP/1.1", headerFields: fields)!
-        entries.withLock { $0.head = (url, status, fields, head) }
+        let head = make()
+        entries.withLock { $0.served = (stored.headers, stored.url, stored.status, age, cacheStatus, head) }
         return head
     }
 

@@ -38,16 +38,29 @@ extension Caching {
         @Test("A served head is built again when what it is built from changes, and only then")
         func servedHead() {
             var variant = Self.record.variants[0]
-            let first = variant.head(fields: ["Age": "1"])
-            #expect(variant.head(fields: ["Age": "1"]) === first)
-            let older = variant.head(fields: ["Age": "2"])
-            #expect(older !== first)
-            #expect(older.value(forHTTPHeaderField: "Age") == "2")
-            #expect(older.url == URL(string: variant.url))
+            let builds = Locked(0)
+            func head(_ variant: StoredResponse, age: String, status: String = "APIKit; hit") -> HTTPURLResponse {
+                variant.servedHead(age: age, cacheStatus: status) {
+                    builds.withLock { $0 += 1 }
+                    return HTTPURLResponse(
+                        url: URL(string: variant.url)!, statusCode: variant.status, httpVersion: nil,
+                        headerFields: ["Age": age])!
+                }
+            }
+            let first = head(variant, age: "1")
+            #expect(head(variant, age: "1") === first)
+            #expect(builds.withLock { $0 } == 1)
+            let older = head(variant, age: "2")
+            #expect(older !== first && older.value(forHTTPHeaderField: "Age") == "2")
+            #expect(head(variant, age: "2", status: "APIKit; hit; detail=stale") !== older)
+            #expect(builds.withLock { $0 } == 3)
             variant.status = 203
-            #expect(variant.head(fields: ["Age": "2"]).statusCode == 203)
+            #expect(head(variant, age: "2").statusCode == 203)
             variant.url = "https://api.example.test/other"
-            #expect(variant.head(fields: ["Age": "2"]).url?.absoluteString == "https://api.example.test/other")
+            #expect(head(variant, age: "2").url?.absoluteString == "https://api.example.test/other")
+            variant.headers.append(.init(name: "X-New", value: "1"))
+            _ = head(variant, age: "2")
+            #expect(builds.withLock { $0 } == 6, "each change of status, URL or headers builds anew")
         }
 
         @Test("The fields and directives read from the head follow the headers of each copy")
@@ -64,6 +77,11 @@ extension Caching {
             #expect(variant.headerFields == ["Cache-Control": "no-cache", "x-a": "1, 2"])
             #expect(copy.directives.maxAge == 60)
             #expect(copy.headerFields == ["Cache-Control": "max-age=60", "x-a": "1"])
+            variant.headers += [
+                .init(name: "age", value: "5"), .init(name: "DATE", value: "Sun, 06 Nov 1994 08:49:37 GMT"),
+            ]
+            #expect(variant.reading.age == "5" && variant.reading.date == "Sun, 06 Nov 1994 08:49:37 GMT")
+            #expect(copy.reading.age == nil && copy.reading.date == nil)
         }
 
         @Test("A record cut at any byte, or with a byte added, is no record")

@@ -16,6 +16,12 @@
 //   call-no-store  the same responses without the cache: the difference is what a cache costs
 //                  calls it can never answer
 //
+// loop-session, loop-passthrough, loop-traffic, loop-cached, loop-uncacheable and loop-no-store
+// make the same calls with `response(using:)`, all N one after the other in one task, as async
+// code makes them: no thread hand-off per call (each `call-*` call wakes the calling thread
+// with a semaphore), so the CPU time per call (`perf stat -e task-clock`, two values of N) is
+// the call's own.
+//
 // The difference of call-traffic and call-session is what a TrafficControl costs a call that
 // never waits: call-passthrough − call-session of it is the chain's cost of a link, the rest the
 // TrafficControl's own; call-cached is the whole cost of a call answered from memory.
@@ -94,6 +100,30 @@ func call(through session: Session) {
     }
     done.wait()
 }
+
+/// Performs `count` calls through `session` one after the other in one task, with
+/// `response(using:)`, and waits once for the last.
+func loop(through session: Session, count: Int) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        for _ in 0..<count {
+            guard let response = try? await opaque(CallRequest()).response(using: session), response.id == 42 else {
+                fatalError("call failed")
+            }
+        }
+        done.signal()
+    }
+    done.wait()
+}
+
+let loops: [String: @Sendable (Int) -> Void] = [
+    "loop-session": { loop(through: plainSession, count: $0) },
+    "loop-passthrough": { loop(through: passThroughSession, count: $0) },
+    "loop-traffic": { loop(through: trafficSession, count: $0) },
+    "loop-cached": { loop(through: cachedSession, count: $0) },
+    "loop-uncacheable": { loop(through: uncacheableSession, count: $0) },
+    "loop-no-store": { loop(through: noStoreSession, count: $0) },
+]
 
 let calls: [String: @Sendable () -> Void] = [
     "call-session": { call(through: plainSession) },

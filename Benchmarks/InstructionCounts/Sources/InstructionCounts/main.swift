@@ -9,7 +9,7 @@
 // `minimal-30`, `apikit-mixed`, `minimal-mixed`, `apikit-declared`, `minimal-declared` — the
 // requests of the encode benchmarks — and the calls of `Calls.swift` (`call-*`), one after the
 // other through a `Session` over `StubTransport`: what the pipeline and its middlewares cost
-// without a network.
+// without a network; and the same calls made in one task (`loop-*`), for their CPU time.
 
 import APIKit
 
@@ -67,8 +67,14 @@ if let call = calls[arguments[1]] {
     }
     exit(0)
 }
+if let loop = loops[arguments[1]] {
+    loop(1)  // the lazy statics and the field plan, not part of the count
+    loop(count)
+    exit(0)
+}
 guard let build = builds[arguments[1]] else {
-    print("unknown case \(arguments[1]); one of \((Array(builds.keys) + Array(calls.keys)).sorted())")
+    print(
+        "unknown case \(arguments[1]); one of \((Array(builds.keys) + Array(calls.keys) + Array(loops.keys)).sorted())")
     exit(2)
 }
 // The first request makes the field plan and the lazy statics: not part of the count.
