@@ -34,6 +34,9 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// The most bytes the record files hold together.
     public let maxBytes: Int
     private let index = Locked(DiskIndex())
+    /// The directory's path with a trailing `/`: a record's path is this and its file name,
+    /// without a `URL` made and parsed for each read.
+    private let directoryPath: String
 
     /// A store in `directory`, created when first written to, holding at most `maxBytes` bytes.
     ///
@@ -43,6 +46,8 @@ public final class DiskCacheStore: HTTPCacheStore {
     public init(directory: URL, maxBytes: Int = 50 * 1024 * 1024) {
         self.directory = directory
         self.maxBytes = maxBytes
+        let path = directory.path
+        directoryPath = path.hasSuffix("/") ? path : path + "/"
     }
 
     /// The record under `key`, or `nil` when there is none or its file does not read back
@@ -53,7 +58,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     public func record(forKey key: String) async -> Data? {
         let name = Self.fileName(key)
         loadIndexIfNeeded()
-        guard let file = try? Data(contentsOf: fileURL(name)) else {
+        guard let file = FileManager.default.contents(atPath: directoryPath + name) else {
             index.withLock { $0.remove(name) }
             return nil
         }
@@ -128,9 +133,16 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// The file name of `key`: the key itself when it is what ``HTTPCache`` makes (hexadecimal
     /// digits), else its SHA-256, so that no key can name a path outside the directory.
     static func fileName(_ key: String) -> String {
-        let isHex =
-            !key.isEmpty && key.utf8.count <= 128
-            && key.utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        var utf8 = key
+        let isHex = utf8.withUTF8 { bytes in
+            !bytes.isEmpty && bytes.count <= 128
+                && bytes.allSatisfy { byte in
+                    switch byte {
+                    case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "a")...UInt8(ascii: "f"): true
+                    default: false
+                    }
+                }
+        }
         return (isHex ? key : SHA256.hex(key)) + DiskIndex.fileExtension
     }
 
@@ -177,12 +189,17 @@ enum DiskEntry {
 
     /// The payload of `file`, or `nil` when it is not whole.
     static func payload(of file: Data) -> Data? {
-        guard file.count >= headerSize, Array(file.prefix(4)) == magic else { return nil }
-        let length = UInt64(littleEndianBytes: file.dropFirst(4).prefix(8))
-        let sum = UInt64(littleEndianBytes: file.dropFirst(12).prefix(8))
-        guard length == UInt64(file.count - headerSize) else { return nil }
+        guard file.count >= headerSize else { return nil }
+        let header = file.withUnsafeBytes { bytes in
+            (
+                magic: bytes.prefix(4).elementsEqual(magic),
+                length: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt64.self)),
+                sum: UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: UInt64.self))
+            )
+        }
+        guard header.magic, header.length == UInt64(file.count - headerSize) else { return nil }
         let payload = Data(file.dropFirst(headerSize))
-        return checksum(payload) == sum ? payload : nil
+        return checksum(payload) == header.sum ? payload : nil
     }
 
     /// FNV-1a, 64 bits: not a defence against an attacker who can write the directory (they
@@ -195,12 +212,6 @@ enum DiskEntry {
             }
             return hash
         }
-    }
-}
-
-extension UInt64 {
-    fileprivate init(littleEndianBytes bytes: Data) {
-        self = bytes.reversed().reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
 

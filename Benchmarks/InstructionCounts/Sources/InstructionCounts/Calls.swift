@@ -11,7 +11,10 @@
 //   call-cached-disk  the same with the cache over a DiskCacheStore (in a directory of the
 //                  temporary directory, removed at exit)
 //   read-disk-record  Data(contentsOf:) of the file that store keeps the record in: the bytes
-//                  a disk hit reads, read with FileManager alone
+//                  a disk hit reads, read with Foundation alone; read-disk-record-path reads
+//                  them with FileManager's contents(atPath:), the path made once
+//   loop-read-disk-store  the DiskCacheStore's read (`record(forKey:)`) of a record of the same
+//                  bytes, in one task: the store's own cost of a disk hit's read
 //   call-uncacheable  call-session with an HTTPCache whose every response is `no-store`;
 //   call-no-store  the same responses without the cache: the difference is what a cache costs
 //                  calls it can never answer
@@ -91,11 +94,51 @@ func readDiskRecord() {
     guard let data = try? Data(contentsOf: diskRecordFile), data.count > 20 else { fatalError("no record") }
 }
 
+/// The record file's path, made once.
+let diskRecordPath = diskRecordFile.path
+
+/// Reads the same file by its path with `FileManager`.
+func readDiskRecordAtPath() {
+    guard let data = FileManager.default.contents(atPath: diskRecordPath), data.count > 20 else {
+        fatalError("no record")
+    }
+}
+
 /// Performs `request` through `session` and waits for its completion.
 func call(through session: Session) {
     let done = DispatchSemaphore(value: 0)
     opaque(CallRequest()).perform(using: session) { result in
         guard case .success(let response) = result, response.id == 42 else { fatalError("call failed: \(result)") }
+        done.signal()
+    }
+    done.wait()
+}
+
+/// A disk store of its own holding the bytes of `diskRecordFile` under one key, hexadecimal
+/// as the keys `HTTPCache` makes.
+let recordKey = String(repeating: "0123456789abcdef", count: 4)
+let recordStore: DiskCacheStore = {
+    let store = DiskCacheStore(directory: diskDirectory.appendingPathComponent("store-only"))
+    guard let bytes = try? Data(contentsOf: diskRecordFile) else { fatalError("no record") }
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        await store.setRecord(bytes, forKey: recordKey)
+        done.signal()
+    }
+    done.wait()
+    return store
+}()
+
+/// Reads `recordStore`'s record `count` times, one after the other in one task: what the disk
+/// store's own read costs (the file read, its check, the store's index).
+func readStore(count: Int) {
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        for _ in 0..<count {
+            guard let record = await recordStore.record(forKey: recordKey), record.count > 20 else {
+                fatalError("no record")
+            }
+        }
         done.signal()
     }
     done.wait()
@@ -121,8 +164,10 @@ let loops: [String: @Sendable (Int) -> Void] = [
     "loop-passthrough": { loop(through: passThroughSession, count: $0) },
     "loop-traffic": { loop(through: trafficSession, count: $0) },
     "loop-cached": { loop(through: cachedSession, count: $0) },
+    "loop-cached-disk": { loop(through: diskSession, count: $0) },
     "loop-uncacheable": { loop(through: uncacheableSession, count: $0) },
     "loop-no-store": { loop(through: noStoreSession, count: $0) },
+    "loop-read-disk-store": { readStore(count: $0) },
 ]
 
 let calls: [String: @Sendable () -> Void] = [
@@ -132,6 +177,7 @@ let calls: [String: @Sendable () -> Void] = [
     "call-cached": { call(through: cachedSession) },
     "call-cached-disk": { call(through: diskSession) },
     "read-disk-record": { readDiskRecord() },
+    "read-disk-record-path": { readDiskRecordAtPath() },
     "call-uncacheable": { call(through: uncacheableSession) },
     "call-no-store": { call(through: noStoreSession) },
 ]
