@@ -13,7 +13,8 @@
 # scripts/benchmark.sh does. Installs valgrind (and nginx) with apt-get when missing and root.
 # APIKIT_E2E_COUNTS_REUSE=1 summarises the last run's profiles (.build-bench/e2e-counts/) again.
 # APIKIT_E2E_SIDES="session traffic" compares `perform(using:)` through a Session without and with
-# a TrafficControl whose limits are never reached (default: "apikit raw").
+# a TrafficControl whose limits are never reached (default: "apikit raw"); "session cache", without
+# and with an HTTPCache that the server's `Cache-Control: no-store` leaves nothing to answer.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
 PACKAGE="$ROOT/Benchmarks/EndToEndCounts"

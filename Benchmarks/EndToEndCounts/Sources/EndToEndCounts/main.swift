@@ -1,4 +1,4 @@
-// EndToEndCounts apikit|raw|session|traffic BATCHES [IN_FLIGHT]
+// EndToEndCounts apikit|raw|session|traffic|cache BATCHES [IN_FLIGHT]
 //
 // Sends one warm-up batch, then BATCHES batches of IN_FLIGHT (default 50) requests
 // started together, each batch waited for, to the server at APIKIT_BENCH_URL. The
@@ -7,31 +7,37 @@
 // with one shared `JSONDecoder`) and the same session. `session` sends the request with
 // `perform(using:)` through a `Session` over a `URLSessionTransport` of the same
 // configuration; `traffic` does the same with a `TrafficControl` whose limits are never
-// reached in the session's interceptors: the two differ by what that link costs.
+// reached in the session's interceptors: the two differ by what that link costs. `cache` does
+// the same with an `HTTPCache` over a `MemoryCacheStore` instead: the fixture server answers
+// every request `Cache-Control: no-store`, so each call is a miss that stores nothing, and the
+// difference from `session` is what a configured cache costs a call it cannot answer.
 
 import APIKit
 import Dispatch
 
 let arguments = CommandLine.arguments
-guard arguments.count >= 3, ["apikit", "raw", "session", "traffic"].contains(arguments[1]),
+guard arguments.count >= 3, ["apikit", "raw", "session", "traffic", "cache"].contains(arguments[1]),
     let batches = Int(arguments[2]),
     let base = ProcessInfo.processInfo.environment["APIKIT_BENCH_URL"]
 else {
-    FileHandle.standardError.write(Data("usage: APIKIT_BENCH_URL=http://... EndToEndCounts apikit|raw|session|traffic BATCHES [IN_FLIGHT]\n".utf8))
+    FileHandle.standardError.write(Data("usage: APIKIT_BENCH_URL=http://... EndToEndCounts apikit|raw|session|traffic|cache BATCHES [IN_FLIGHT]\n".utf8))
     exit(2)
 }
 let side = arguments[1]
 let inFlight = arguments.count > 3 ? Int(arguments[3]) ?? 50 : 50
 
 let session = endToEndSession
-let apiSession = Session(
-    transport: URLSessionTransport(configuration: endToEndConfiguration()),
-    interceptors: side == "traffic" ? [TrafficControl(maxCallsInFlight: 100_000, maxCallsInFlightPerHost: 100_000)] : []
-)
+let links: [any Interceptor] =
+    switch side {
+    case "traffic": [TrafficControl(maxCallsInFlight: 100_000, maxCallsInFlightPerHost: 100_000)]
+    case "cache": [HTTPCache()]
+    default: []
+    }
+let apiSession = Session(transport: URLSessionTransport(configuration: endToEndConfiguration()), interceptors: links)
 
 func send(_ done: @escaping @Sendable () -> Void) {
     let request = ItemsRequest(base: URL(string: base)!)
-    if side == "session" || side == "traffic" {
+    if ["session", "traffic", "cache"].contains(side) {
         request.perform(using: apiSession) { result in
             guard case .success(let feed) = result else { fatalError("request failed: \(result)") }
             precondition(!feed.users.isEmpty)
