@@ -25,6 +25,10 @@
 // with a semaphore), so the CPU time per call (`perf stat -e task-clock`, two values of N) is
 // the call's own.
 //
+// loop-inline-session, loop-inline-passthrough and loop-inline-traffic make those calls over a
+// transport that answers in the awaiting task (no thread hop), so that what a link adds to a
+// call's CPU time is not lost in the hop's.
+//
 // The difference of call-traffic and call-session is what a TrafficControl costs a call that
 // never waits: call-passthrough − call-session of it is the chain's cost of a link, the rest the
 // TrafficControl's own; call-cached is the whole cost of a call answered from memory.
@@ -144,6 +148,36 @@ func readStore(count: Int) {
     done.wait()
 }
 
+/// Answers every request with `{"id":42}` at once, in the awaiting task (its async `send`), so
+/// that a call makes no thread hop: for the CPU time of what the chain's links add to a call.
+struct InlineTransport: Transport {
+    struct NoTask: TransportTask {
+        func cancel() {}
+    }
+
+    let response = TransportResponse(
+        data: Data(#"{"id":42}"#.utf8),
+        urlResponse: HTTPURLResponse(
+            url: URL(string: "https://api.example.com/v1/users?id=42")!, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Type": "application/json"])!)
+
+    func send(
+        _ request: URLRequest, progress: ProgressHandler?,
+        completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+    ) -> any TransportTask {
+        let response = response
+        DispatchQueue.global().async { completion(.success(response)) }
+        return NoTask()
+    }
+
+    func send(_ request: URLRequest) async throws -> TransportResponse { response }
+}
+
+let inlineSession = Session(transport: InlineTransport())
+let inlinePassThroughSession = Session(transport: InlineTransport(), interceptors: [PassThrough()])
+let inlineTrafficSession = Session(
+    transport: InlineTransport(), interceptors: [TrafficControl(maxCallsInFlight: 64, maxCallsInFlightPerHost: 6)])
+
 /// Performs `count` calls through `session` one after the other in one task, with
 /// `response(using:)`, and waits once for the last.
 func loop(through session: Session, count: Int) {
@@ -168,6 +202,9 @@ let loops: [String: @Sendable (Int) -> Void] = [
     "loop-uncacheable": { loop(through: uncacheableSession, count: $0) },
     "loop-no-store": { loop(through: noStoreSession, count: $0) },
     "loop-read-disk-store": { readStore(count: $0) },
+    "loop-inline-session": { loop(through: inlineSession, count: $0) },
+    "loop-inline-passthrough": { loop(through: inlinePassThroughSession, count: $0) },
+    "loop-inline-traffic": { loop(through: inlineTrafficSession, count: $0) },
 ]
 
 let calls: [String: @Sendable () -> Void] = [
