@@ -54,6 +54,23 @@ extension Caching {
             #expect(await store.record(forKey: "ab") == record, "the store repairs itself with the next write")
         }
 
+        @Test("The checksum changes with any one bit of the payload, in its words and in its last bytes")
+        func checksumSeesEveryBit() throws {
+            // 67 bytes: eight 64-bit words and three bytes after them
+            let payload = Data((0..<67).map { UInt8(truncatingIfNeeded: $0 &* 37) })
+            let sum = DiskEntry.checksum(payload)
+            for index in payload.indices {
+                for bit in 0..<8 {
+                    var changed = payload
+                    changed[index] ^= 1 << bit
+                    #expect(DiskEntry.checksum(changed) != sum, "byte \(index), bit \(bit)")
+                }
+            }
+            #expect(DiskEntry.payload(of: DiskEntry.file(for: payload)) == payload)
+            let slice = (Data([9, 9, 9]) + DiskEntry.file(for: payload)).dropFirst(3)
+            #expect(DiskEntry.payload(of: slice) == payload, "a file's bytes read from a slice")
+        }
+
         @Test("Over the limit the least recently used records go; a record larger than the limit is not kept")
         func eviction() async throws {
             let scratch = try ScratchDirectory()
