@@ -234,9 +234,9 @@ private struct DiskIndex {
     static let temporaryPrefix = ".tmp-"
 
     var isLoaded = false
-    private var sizes: [String: Int] = [:]
-    /// Names, least recently used first.
-    private var order: [String] = []
+    /// Each record file's size and the moment of its last use (a count that only grows).
+    private var entries: [String: (size: Int, lastUse: UInt64)] = [:]
+    private var uses: UInt64 = 0
     private(set) var totalBytes = 0
 
     mutating func load(_ files: [(name: String, size: Int)]) {
@@ -244,27 +244,27 @@ private struct DiskIndex {
         for file in files { use(file.name, size: file.size) }
     }
 
+    /// Records a use of `name`, now `size` bytes: one look-up, whatever the number of records.
     mutating func use(_ name: String, size: Int) {
-        // read again right after its last use: already last, as it stays
-        if order.last == name, sizes[name] == size { return }
-        remove(name)
-        sizes[name] = size
-        order.append(name)
-        totalBytes += size
+        uses += 1
+        let old = entries.updateValue((size, uses), forKey: name)
+        totalBytes += size - (old?.size ?? 0)
     }
 
     mutating func remove(_ name: String) {
-        guard let size = sizes.removeValue(forKey: name) else { return }
-        order.removeAll { $0 == name }
-        totalBytes -= size
+        guard let old = entries.removeValue(forKey: name) else { return }
+        totalBytes -= old.size
     }
 
     /// Forgets the least recently used records (but `keeping`) until the rest fit; returns them.
+    /// Sorts the records by use only when something must go.
     mutating func evict(toFit limit: Int, keeping: String) -> [String] {
+        guard totalBytes > limit else { return [] }
         var evicted: [String] = []
-        while totalBytes > limit, let oldest = order.first(where: { $0 != keeping }) {
-            remove(oldest)
-            evicted.append(oldest)
+        for (name, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where name != keeping {
+            guard totalBytes > limit else { break }
+            remove(name)
+            evicted.append(name)
         }
         return evicted
     }

@@ -90,6 +90,24 @@ extension Caching {
             #expect(Self.files(in: scratch.url) == ["a3.apikitcache"])
         }
 
+        @Test("One write over the limit drops as many records as it takes, least recently used first")
+        func evictionOfSeveral() async throws {
+            let scratch = try ScratchDirectory()
+            // files of 60 bytes (40 + the header), 200 at most
+            let store = DiskCacheStore(directory: scratch.url, maxBytes: 200)
+            for key in ["b1", "b2", "b3"] { await store.setRecord(Self.bytes(40), forKey: key) }
+            _ = await store.record(forKey: "b1")
+            await store.setRecord(Self.bytes(40), forKey: "b4")
+            #expect(Self.files(in: scratch.url) == ["b1.apikitcache", "b3.apikitcache", "b4.apikitcache"])
+            _ = await store.record(forKey: "b3")
+            // 100 bytes (a 120-byte file): b1 and b4, used longest ago, go; b3 stays
+            await store.setRecord(Self.bytes(100), forKey: "b5")
+            #expect(Self.files(in: scratch.url) == ["b3.apikitcache", "b5.apikitcache"])
+            #expect(store.totalBytes == 180)
+            await store.setRecord(Self.bytes(10), forKey: "b5")
+            #expect(store.totalBytes == 90, "a record written again counts its new size")
+        }
+
         @Test("A key that is not hexadecimal cannot name a path outside the directory")
         func foreignKeys() async throws {
             let scratch = try ScratchDirectory()
