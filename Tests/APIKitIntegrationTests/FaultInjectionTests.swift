@@ -229,12 +229,14 @@ struct FaultInjectionTests {
     func dripWithinIdleTimeout() async throws {
         let isolated = TestTransport.isolated()
         defer { isolated.close() }
-        // real time: 20 bytes 0.3 s apart (~5.7 s) in all, longer than the 4 s idle timeout, which
-        // is 13 times a byte's gap: a busy machine does not stretch the gaps that far
-        let idleTimeout: TimeInterval = 4
-        let request = FaultRequest(path: "drip", interval: 0.3, idleTimeout: idleTimeout)
+        // real time: 20 bytes 2 s apart (~38 s) in all, longer than the 30 s idle timeout, which is
+        // 15 times a byte's gap. A 4 s timeout over 0.3 s gaps fired in a sanitizer run beside the
+        // other one (the process stalled for 4 s, as CONTRIBUTING says loaded runs do): only a
+        // stall of about 28 s fails this one
+        let idleTimeout: TimeInterval = 30
+        let request = FaultRequest(path: "drip", interval: 2, idleTimeout: idleTimeout)
         let inFlight = start(request, transport: isolated.transport)
-        let result = try await inFlight.result(timeout: 60)
+        let result = try await inFlight.result(timeout: 180)
         #expect((try? result.get()) == Data(repeating: UInt8(ascii: "x"), count: 20), "\(result)")
         #expect(ContinuousClock.now - inFlight.started > .seconds(idleTimeout))
     }
