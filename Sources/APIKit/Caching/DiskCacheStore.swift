@@ -34,8 +34,8 @@ public final class DiskCacheStore: HTTPCacheStore {
     /// The most bytes the record files hold together.
     public let maxBytes: Int
     private let index = Locked(DiskIndex())
-    /// The directory's path with a trailing `/`: a record's path is this and its file name,
-    /// without a `URL` made and parsed for each read.
+    /// The directory's path with a trailing `/`: a record's path is this and its file name
+    /// (``filePath(_:)``), without a `URL` made and parsed for each use.
     private let directoryPath: String
 
     /// A store in `directory`, created when first written to, holding at most `maxBytes` bytes.
@@ -58,12 +58,12 @@ public final class DiskCacheStore: HTTPCacheStore {
     public func record(forKey key: String) async -> Data? {
         let name = Self.fileName(key)
         loadIndexIfNeeded()
-        guard let file = FileManager.default.contents(atPath: directoryPath + name) else {
+        guard let file = FileManager.default.contents(atPath: filePath(name)) else {
             index.withLock { $0.remove(name) }
             return nil
         }
         guard let record = DiskEntry.payload(of: file) else {
-            try? FileManager.default.removeItem(at: fileURL(name))
+            try? FileManager.default.removeItem(atPath: filePath(name))
             index.withLock { $0.remove(name) }
             return nil
         }
@@ -89,7 +89,7 @@ public final class DiskCacheStore: HTTPCacheStore {
             index.use(name, size: entry.count)
             return index.evict(toFit: maxBytes, keeping: name)
         }
-        for old in evicted { try? FileManager.default.removeItem(at: fileURL(old)) }
+        for old in evicted { try? FileManager.default.removeItem(atPath: filePath(old)) }
     }
 
     /// Deletes the record under `key`.
@@ -104,7 +104,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     var totalBytes: Int { index.withLock { $0.totalBytes } }
 
     private func remove(_ name: String) {
-        try? FileManager.default.removeItem(at: fileURL(name))
+        try? FileManager.default.removeItem(atPath: filePath(name))
         index.withLock { $0.remove(name) }
     }
 
@@ -119,15 +119,16 @@ public final class DiskCacheStore: HTTPCacheStore {
             return false
         }
         // rename(2) replaces the destination atomically, where FileManager.moveItem refuses to.
-        guard rename(temporary.path, fileURL(name).path) == 0 else {
+        guard rename(temporary.path, filePath(name)) == 0 else {
             try? FileManager.default.removeItem(at: temporary)
             return false
         }
         return true
     }
 
-    private func fileURL(_ name: String) -> URL {
-        directory.appendingPathComponent(name)
+    /// The path of the record file `name`.
+    private func filePath(_ name: String) -> String {
+        directoryPath + name
     }
 
     /// The file name of `key`: the key itself when it is what ``HTTPCache`` makes (hexadecimal
@@ -173,8 +174,7 @@ public final class DiskCacheStore: HTTPCacheStore {
 }
 
 /// A record file: `AKD2`, the payload's length (8 bytes, little-endian), its checksum (FNV-1a
-/// over 64-bit words), then the payload. (`AKD1` files, checksummed a byte at
-/// a time, read as no record.)
+/// over 64-bit words), then the payload. A file that does not start so reads as no record.
 enum DiskEntry {
     private static let magic = Array("AKD2".utf8)
     private static let headerSize = 20
@@ -257,14 +257,15 @@ private struct DiskIndex {
     }
 
     /// Forgets the least recently used records (but `keeping`) until the rest fit; returns them.
-    /// Sorts the records by use only when something must go.
+    /// Each one dropped is found by one look over the records: a write into a full store
+    /// usually drops one.
     mutating func evict(toFit limit: Int, keeping: String) -> [String] {
-        guard totalBytes > limit else { return [] }
         var evicted: [String] = []
-        for (name, _) in entries.sorted(by: { $0.value.lastUse < $1.value.lastUse }) where name != keeping {
-            guard totalBytes > limit else { break }
-            remove(name)
-            evicted.append(name)
+        while totalBytes > limit,
+            let oldest = entries.lazy.filter({ $0.key != keeping }).min(by: { $0.value.lastUse < $1.value.lastUse })
+        {
+            remove(oldest.key)
+            evicted.append(oldest.key)
         }
         return evicted
     }
