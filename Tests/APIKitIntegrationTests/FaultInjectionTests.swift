@@ -232,9 +232,8 @@ struct FaultInjectionTests {
         let isolated = TestTransport.isolated()
         defer { isolated.close() }
         // real time: 20 bytes 2 s apart (~38 s) in all, longer than the 30 s idle timeout, which is
-        // 15 times a byte's gap. A 4 s timeout over 0.3 s gaps fired in a sanitizer run beside the
-        // other one (the process stalled for 4 s, as CONTRIBUTING says loaded runs do): only a
-        // stall of about 28 s fails this one
+        // 15 times a byte's gap: a loaded run stalls the process for seconds (CONTRIBUTING), and
+        // only a stall of about 28 s would fail this
         let idleTimeout: TimeInterval = 30
         let request = FaultRequest(path: "drip", interval: 2, idleTimeout: idleTimeout)
         let inFlight = start(request, transport: isolated.transport)
