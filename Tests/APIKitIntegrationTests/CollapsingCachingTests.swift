@@ -39,7 +39,8 @@ private struct HeldRoute: Request, RequestConfiguration {
     }
 }
 
-/// Collapsing (``HTTPCache/collapsesRequests``) over real HTTP, on the suite's transport.
+/// Collapsing (`collapsesRequests` of ``HTTPCache/init(store:collapsesRequests:answersStreamsAndDownloads:)``) over
+/// real HTTP, on the suite's transport.
 ///
 /// The server holds each answer until the test releases it, after the test has seen the state
 /// it checks (every call waiting for the first, or every request arrived): what reaches the

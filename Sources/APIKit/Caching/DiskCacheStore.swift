@@ -17,7 +17,7 @@
 /// damaged (by a crash, a full disk, another program) reads as no record and is deleted, and
 /// the cache asks the server again.
 ///
-/// Like ``MemoryCacheStore`` it holds at most ``maxBytes`` bytes (files together) and drops the
+/// Like ``MemoryCacheStore`` it holds at most `maxBytes` bytes (files together) and drops the
 /// least recently used records first; after a restart, the order of use starts from the files'
 /// modification dates. A record larger than the limit is not kept. A directory that cannot be
 /// created or written keeps nothing: the cache then works as if every record had been dropped.
@@ -30,9 +30,9 @@
 /// ```
 public final class DiskCacheStore: HTTPCacheStore {
     /// The directory the records are kept in.
-    public let directory: URL
+    let directory: URL
     /// The most bytes the record files hold together.
-    public let maxBytes: Int
+    let maxBytes: Int
     private let index = Locked(DiskIndex())
     /// The directory's path with a trailing `/`: a record's path is this and its file name
     /// (``filePath(_:)``), without a `URL` made and parsed for each use.
@@ -72,7 +72,7 @@ public final class DiskCacheStore: HTTPCacheStore {
     }
 
     /// Writes `record` under `key` (to a temporary file, renamed over the old one), then drops
-    /// the least recently used records until all fit in ``maxBytes``.
+    /// the least recently used records until all fit in `maxBytes`.
     ///
     /// - Parameters:
     ///   - record: The bytes.

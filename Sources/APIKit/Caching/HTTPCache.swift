@@ -36,7 +36,7 @@
 /// cancelled call.
 ///
 /// **Collapsing** (off by default: ``init(store:collapsesRequests:answersStreamsAndDownloads:)``). With
-/// ``collapsesRequests``, a `GET` that must go to the server while an identical one (same URL,
+/// `collapsesRequests`, a `GET` that must go to the server while an identical one (same URL,
 /// same `Authorization`) is already waiting for it waits for that call, and is answered with
 /// the stored copy of its response when it selects and may reuse it
 /// (`Cache-Status: APIKit; fwd=miss; collapsed`); otherwise — the first call failed, was
@@ -101,16 +101,16 @@
 /// ```
 public final class HTTPCache: Interceptor {
     /// Where the responses are kept.
-    public let store: any HTTPCacheStore
+    let store: any HTTPCacheStore
     /// Whether identical `GET`s that go to the server at the same time send one request: see
     /// ``init(store:collapsesRequests:answersStreamsAndDownloads:)``.
-    public let collapsesRequests: Bool
+    let collapsesRequests: Bool
     /// Whether stored responses answer streams and downloads too: see
     /// ``init(store:collapsesRequests:answersStreamsAndDownloads:)``.
-    public let answersStreamsAndDownloads: Bool
-    /// The requests to the server that identical calls wait for, when ``collapsesRequests``.
+    let answersStreamsAndDownloads: Bool
+    /// The requests to the server that identical calls wait for, when `collapsesRequests`.
     let flights = CacheFlights()
-    /// ``store`` when it hands over its records decoded (a ``MemoryCacheStore``): cast once,
+    /// `store` when it hands over its records decoded (a ``MemoryCacheStore``): cast once,
     /// not on every look-up.
     let decoding: (any DecodingCacheStore)?
     /// What "now" is: the real time, unless a test drives it.

@@ -11,7 +11,7 @@
 /// ```
 public final class MemoryCacheStore: HTTPCacheStore {
     /// The most bytes the records hold together.
-    public let maxBytes: Int
+    let maxBytes: Int
     private let state: Locked<LRUState>
 
     /// A store that holds at most `maxBytes` bytes of records.
@@ -31,7 +31,7 @@ public final class MemoryCacheStore: HTTPCacheStore {
     }
 
     /// Keeps `record` under `key` as the most recently used, dropping the least recently used
-    /// records until all fit; a record larger than ``maxBytes`` is not kept (and the one it
+    /// records until all fit; a record larger than `maxBytes` is not kept (and the one it
     /// replaces is removed).
     ///
     /// - Parameters:

@@ -15,7 +15,8 @@ extension CallEvent {
         /// §3), while the cache validates it in the background, apart from the call.
         case staleWhileRevalidate
         /// Answered with the response an identical call's request brought and the cache stored,
-        /// which this call waited for instead of sending its own (``HTTPCache/collapsesRequests``).
+        /// which this call waited for instead of sending its own (`collapsesRequests` of
+        /// ``HTTPCache/init(store:collapsesRequests:answersStreamsAndDownloads:)``).
         case collapsed
     }
 }

@@ -3,9 +3,9 @@
 /// attempts.
 ///
 /// The semantics of Finagle's and tower's `RetryBudget`. Every first attempt of a call to a
-/// host deposits ``ratio`` of a retry; every retry withdraws one. A retry is allowed while the
-/// host's balance over the last ``window`` seconds, plus a reserve of ``minimumPerSecond`` ×
-/// ``window`` retries, covers it: so a host with little traffic can still retry a few calls,
+/// host deposits `ratio` of a retry; every retry withdraws one. A retry is allowed while the
+/// host's balance over the last `window` seconds, plus a reserve of `minimumPerSecond` ×
+/// `window` retries, covers it: so a host with little traffic can still retry a few calls,
 /// and deposits and withdrawals older than the window no longer count, which refills the budget
 /// once the failures stop.
 ///
@@ -32,17 +32,17 @@
 /// }
 /// ```
 ///
-/// Settings that cannot be followed — a ``ratio`` outside `0...1000`, a negative or non-finite
-/// ``minimumPerSecond``, a ``window`` outside 1 millisecond to a day — fail every call of the
+/// Settings that cannot be followed — a `ratio` outside `0...1000`, a negative or non-finite
+/// `minimumPerSecond`, a `window` outside 1 millisecond to a day — fail every call of the
 /// policy with ``BuildError/invalidRetryPolicy(_:)``, before anything is sent.
 public final class RetryBudget: Sendable {
     /// The retries allowed per first attempt, from 0 to 1000: 0.2 allows one retry for every
     /// five first attempts.
-    public let ratio: Double
+    let ratio: Double
     /// The retries allowed per second whatever the traffic, at least 0.
-    public let minimumPerSecond: Double
+    let minimumPerSecond: Double
     /// How long a first attempt or a retry counts, in seconds.
-    public let window: TimeInterval
+    let window: TimeInterval
     private let clock: TrafficClock
     private let ledgers = Locked<[String: Ledger]>([:])
 

@@ -11,17 +11,17 @@
 /// few), and a limit that was not asked for would only slow callers down. OkHttp's dispatcher
 /// uses 64 in all and 5 per host, a reasonable start for an app calling HTTP/1.1 servers.
 ///
-/// **Rates.** With ``ratePerHost`` (a ``TrafficRate``), each host also gets a token bucket: a
+/// **Rates.** With `ratePerHost` (a ``TrafficRate``), each host also gets a token bucket: a
 /// call that would go beyond the host's rate waits in the same queue, in the same order, until
 /// its token is there. Off unless set, like the limits.
 ///
 /// **Pauses.** A response `429 Too Many Requests` or `503 Service Unavailable` with a
 /// `Retry-After` header (seconds or an HTTP date) pauses its host: no call to it is sent —
-/// waiting, retried or new — until the time has passed, cut to ``maxPause``. Calls already in
+/// waiting, retried or new — until the time has passed, cut to `maxPause`. Calls already in
 /// flight go on. A ``RetryPolicy`` of the session retries the call that got the answer after
 /// the same `Retry-After`, measured from the same moment: its retry waits for the later of the
 /// two ends, never their sum, and a retry that comes early waits in the queue for the rest of
-/// the pause. Set ``maxPause`` to 0 to never pause.
+/// the pause. Set `maxPause` to 0 to never pause.
 ///
 /// **Where it counts.** A host is a URL's host, lowercased, with its port when the URL names
 /// one. A slot is taken for each attempt — a retry queues again behind the calls that came
@@ -44,18 +44,12 @@
 /// ```
 ///
 /// A setting that cannot be followed — a limit below 1, a rate that is not above 0 or a burst
-/// below 1, a ``maxPause`` that is negative, infinite or NaN — fails every call with ``BuildError/invalidTrafficControl(_:)``, before
+/// below 1, a `maxPause` that is negative, infinite or NaN — fails every call with ``BuildError/invalidTrafficControl(_:)``, before
 /// anything is sent.
 public final class TrafficControl: Interceptor {
-    /// The most calls in flight at once, all hosts together; `nil` for no limit.
-    public let maxCallsInFlight: Int?
-    /// The most calls in flight at once to one host; `nil` for no limit.
-    public let maxCallsInFlightPerHost: Int?
-    /// The rate each host allows, one bucket per host; `nil` for no rate.
-    public let ratePerHost: TrafficRate?
     /// The longest pause a `Retry-After` imposes on a host, in seconds; a longer one is cut to
     /// this (and to a day), and 0 never pauses.
-    public let maxPause: TimeInterval
+    let maxPause: TimeInterval
     let queue: TrafficQueue
     /// Why the settings cannot be followed, when they cannot.
     private let invalid: BuildError?
@@ -85,9 +79,6 @@ public final class TrafficControl: Interceptor {
         maxPause: TimeInterval = 60,
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
-        self.maxCallsInFlight = maxCallsInFlight
-        self.maxCallsInFlightPerHost = maxCallsInFlightPerHost
-        self.ratePerHost = ratePerHost
         self.maxPause = maxPause
         self.queue = TrafficQueue(
             total: maxCallsInFlight, perHost: maxCallsInFlightPerHost, rate: ratePerHost, clock: TrafficClock(clock))
@@ -143,7 +134,7 @@ public final class TrafficControl: Interceptor {
     }
 
     /// How long `response` pauses its host: a 429 or 503 with a readable `Retry-After`, cut
-    /// to ``maxPause``.
+    /// to `maxPause`.
     private func pause(after response: CallResponse) -> Duration? {
         guard maxPause > 0, let http = response.urlResponse as? HTTPURLResponse,
             http.statusCode == 429 || http.statusCode == 503,
