@@ -11,9 +11,11 @@
 /// few), and a limit that was not asked for would only slow callers down. OkHttp's dispatcher
 /// uses 64 in all and 5 per host, a reasonable start for an app calling HTTP/1.1 servers.
 ///
-/// **Rates.** With `ratePerHost` (a ``TrafficRate``), each host also gets a token bucket: a
-/// call that would go beyond the host's rate waits in the same queue, in the same order, until
-/// its token is there. Off unless set, like the limits.
+/// **Rates.** With `requestsPerSecondPerHost`, each host also gets a token bucket: it holds
+/// `burstPerHost` tokens (1 by default) and gains `requestsPerSecondPerHost` of them each
+/// second, and every attempt sent to the host takes one. A call that would go beyond the host's
+/// rate waits in the same queue, in the same order, until its token is there. Each host's
+/// bucket is full when its first call comes. Off unless set, like the limits.
 ///
 /// **Pauses.** A response `429 Too Many Requests` or `503 Service Unavailable` with a
 /// `Retry-After` header (seconds or an HTTP date) pauses its host: no call to it is sent —
@@ -43,9 +45,9 @@
 /// let user = try await UserRequest(id: 1).response(using: api)
 /// ```
 ///
-/// A setting that cannot be followed — a limit below 1, a rate that is not above 0 or a burst
-/// below 1, a `maxPause` that is negative, infinite or NaN — fails every call with ``BuildError/invalidTrafficControl(_:)``, before
-/// anything is sent.
+/// A setting that cannot be followed — a limit below 1, a rate that is not a finite number above
+/// 0, a burst below 1 or without a rate, a `maxPause` that is negative, infinite or NaN — fails
+/// every call with ``BuildError/invalidTrafficControl(_:)``, before anything is sent.
 public final class TrafficControl: Interceptor {
     /// The longest pause a `Retry-After` imposes on a host, in seconds; a longer one is cut to
     /// this (and to a day), and 0 never pauses.
@@ -58,7 +60,8 @@ public final class TrafficControl: Interceptor {
     /// most 60 seconds.
     ///
     /// ```swift
-    /// let traffic = TrafficControl(maxCallsInFlightPerHost: 4, ratePerHost: TrafficRate(requestsPerSecond: 10))
+    /// // at most 4 calls at once to each host, and 10 a second, 20 at once after a quiet moment
+    /// let traffic = TrafficControl(maxCallsInFlightPerHost: 4, requestsPerSecondPerHost: 10, burstPerHost: 20)
     /// let api = Session(interceptors: [traffic])
     /// ```
     ///
@@ -67,24 +70,30 @@ public final class TrafficControl: Interceptor {
     ///     or `nil` (the default) for no limit.
     ///   - maxCallsInFlightPerHost: The most calls in flight at once to one host; at least 1,
     ///     or `nil` (the default) for no limit.
-    ///   - ratePerHost: The rate each host allows (``TrafficRate``), or `nil` (the default) for
-    ///     no rate.
+    ///   - requestsPerSecondPerHost: The calls a second each host allows over time, as a token
+    ///     bucket per host: finite and above 0 (0.5 allows one call every two seconds), or `nil`
+    ///     (the default) for no rate.
+    ///   - burstPerHost: The calls each host allows at once after a quiet moment (the bucket's
+    ///     size), with `requestsPerSecondPerHost`: at least 1; 1 by default, which spaces every
+    ///     call to a host from the last by `1 / requestsPerSecondPerHost`.
     ///   - maxPause: The longest pause a `Retry-After` imposes on a host, in seconds: finite
     ///     and at least 0; 60 by default, 0 never pauses.
     ///   - clock: What waits run on; `ContinuousClock` by default.
     public init<C: Clock>(
         maxCallsInFlight: Int? = nil,
         maxCallsInFlightPerHost: Int? = nil,
-        ratePerHost: TrafficRate? = nil,
+        requestsPerSecondPerHost: Double? = nil,
+        burstPerHost: Int = 1,
         maxPause: TimeInterval = 60,
         clock: C = ContinuousClock()
     ) where C.Duration == Duration {
         self.maxPause = maxPause
+        let rate = requestsPerSecondPerHost.map { TrafficRate(requestsPerSecond: $0, burst: burstPerHost) }
         self.queue = TrafficQueue(
-            total: maxCallsInFlight, perHost: maxCallsInFlightPerHost, rate: ratePerHost, clock: TrafficClock(clock))
+            total: maxCallsInFlight, perHost: maxCallsInFlightPerHost, rate: rate, clock: TrafficClock(clock))
         self.invalid = Self.check(
             maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost,
-            ratePerHost: ratePerHost, maxPause: maxPause)
+            requestsPerSecondPerHost: requestsPerSecondPerHost, burstPerHost: burstPerHost, maxPause: maxPause)
     }
 
     /// Waits for a slot of the request's host, passes the request on, pauses the host when the
@@ -146,7 +155,8 @@ public final class TrafficControl: Interceptor {
     }
 
     private static func check(
-        maxCallsInFlight: Int?, maxCallsInFlightPerHost: Int?, ratePerHost: TrafficRate?, maxPause: TimeInterval
+        maxCallsInFlight: Int?, maxCallsInFlightPerHost: Int?, requestsPerSecondPerHost: Double?, burstPerHost: Int,
+        maxPause: TimeInterval
     ) -> BuildError? {
         if let limit = maxCallsInFlight, limit < 1 {
             return .invalidTrafficControl("maxCallsInFlight \(limit) is below 1")
@@ -154,8 +164,14 @@ public final class TrafficControl: Interceptor {
         if let limit = maxCallsInFlightPerHost, limit < 1 {
             return .invalidTrafficControl("maxCallsInFlightPerHost \(limit) is below 1")
         }
-        if let problem = ratePerHost?.problem {
-            return .invalidTrafficControl(problem)
+        if let rate = requestsPerSecondPerHost, !rate.isFinite || rate <= 0 {
+            return .invalidTrafficControl("requestsPerSecondPerHost \(rate) is not a finite number above 0")
+        }
+        if burstPerHost < 1 {
+            return .invalidTrafficControl("burstPerHost \(burstPerHost) is below 1")
+        }
+        if burstPerHost != 1, requestsPerSecondPerHost == nil {
+            return .invalidTrafficControl("burstPerHost \(burstPerHost) is set without requestsPerSecondPerHost")
         }
         guard maxPause.isFinite, maxPause >= 0 else {
             return .invalidTrafficControl("maxPause \(maxPause) is not a finite number of seconds ≥ 0")

@@ -146,17 +146,21 @@ struct TrafficControlTests {
             (TrafficControl(maxPause: .nan, clock: ManualClock()), "maxPause nan"),
             (TrafficControl(maxPause: -1, clock: ManualClock()), "maxPause -1.0"),
             (TrafficControl(maxPause: .infinity, clock: ManualClock()), "maxPause inf"),
+            (TrafficControl(requestsPerSecondPerHost: 0, clock: ManualClock()), "requestsPerSecondPerHost 0.0"),
+            (TrafficControl(requestsPerSecondPerHost: -2, clock: ManualClock()), "requestsPerSecondPerHost -2.0"),
+            (TrafficControl(requestsPerSecondPerHost: .nan, clock: ManualClock()), "requestsPerSecondPerHost nan"),
             (
-                TrafficControl(ratePerHost: TrafficRate(requestsPerSecond: 0), clock: ManualClock()),
-                "ratePerHost.requestsPerSecond 0.0"
+                TrafficControl(requestsPerSecondPerHost: .infinity, clock: ManualClock()),
+                "requestsPerSecondPerHost inf"
             ),
             (
-                TrafficControl(ratePerHost: TrafficRate(requestsPerSecond: .nan), clock: ManualClock()),
-                "ratePerHost.requestsPerSecond nan"
+                TrafficControl(requestsPerSecondPerHost: 5, burstPerHost: 0, clock: ManualClock()),
+                "burstPerHost 0 is below 1"
             ),
+            (TrafficControl(burstPerHost: -1, clock: ManualClock()), "burstPerHost -1 is below 1"),
             (
-                TrafficControl(ratePerHost: TrafficRate(requestsPerSecond: 5, burst: 0), clock: ManualClock()),
-                "ratePerHost.burst 0"
+                TrafficControl(burstPerHost: 20, clock: ManualClock()),
+                "burstPerHost 20 is set without requestsPerSecondPerHost"
             ),
         ])
     func invalidSettings(traffic: TrafficControl, named: String) async throws {

@@ -9,7 +9,7 @@ import Testing
 struct TrafficRateTests {
     @Test("A burst goes at once; then one call each 1/rate, in the order they came")
     func burstThenSpaced() async throws {
-        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 2, burst: 2))
+        let rig = TrafficRig(requestsPerSecondPerHost: 2, burstPerHost: 2)
         var tasks: [Task<Result<String, RequestError>, Never>] = []
         for path in ["a", "b", "c", "d"] {
             tasks.append(await rig.start(path))
@@ -32,7 +32,7 @@ struct TrafficRateTests {
 
     @Test("Each host has its own bucket: an empty one holds up no other host")
     func hostsHaveTheirOwnBuckets() async throws {
-        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 1))
+        let rig = TrafficRig(requestsPerSecondPerHost: 1)
         let first = await rig.start("first")
         let held = await rig.start("held")
         #expect(rig.traffic.waitingCount == 1)
@@ -47,7 +47,7 @@ struct TrafficRateTests {
 
     @Test("A quiet moment fills the bucket up to the burst, never beyond")
     func refillStopsAtBurst() async throws {
-        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 10, burst: 3))
+        let rig = TrafficRig(requestsPerSecondPerHost: 10, burstPerHost: 3)
         let opening = await rig.start("opening")
         rig.transport.answer()
         _ = await opening.value
@@ -66,7 +66,7 @@ struct TrafficRateTests {
 
     @Test("A call waiting for a token can be cancelled: nothing is sent, and the next one takes its turn")
     func cancelWhileWaitingForToken() async throws {
-        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 1))
+        let rig = TrafficRig(requestsPerSecondPerHost: 1)
         let first = await rig.start("first")
         let cancelled = await rig.start("cancelled")
         let next = await rig.start("next")
@@ -88,7 +88,7 @@ struct TrafficRateTests {
 
     @Test("A call that waited for its token is reported with the time it waited")
     func tokenWaitIsReported() async throws {
-        let rig = TrafficRig(ratePerHost: TrafficRate(requestsPerSecond: 4))
+        let rig = TrafficRig(requestsPerSecondPerHost: 4)
         let first = await rig.start("first")
         let second = await rig.start("second")
         rig.clock.advance(by: .milliseconds(250))

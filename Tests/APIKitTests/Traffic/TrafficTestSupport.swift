@@ -104,15 +104,16 @@ struct TrafficRig {
     }
 
     init(
-        maxCallsInFlight: Int? = nil, maxCallsInFlightPerHost: Int? = nil, ratePerHost: TrafficRate? = nil,
-        maxPause: TimeInterval = 60
+        maxCallsInFlight: Int? = nil, maxCallsInFlightPerHost: Int? = nil, requestsPerSecondPerHost: Double? = nil,
+        burstPerHost: Int = 1, maxPause: TimeInterval = 60
     ) {
         let clock = ManualClock()
         let events = self.events
         self.clock = clock
         traffic = TrafficControl(
             maxCallsInFlight: maxCallsInFlight, maxCallsInFlightPerHost: maxCallsInFlightPerHost,
-            ratePerHost: ratePerHost, maxPause: maxPause, clock: clock)
+            requestsPerSecondPerHost: requestsPerSecondPerHost, burstPerHost: burstPerHost, maxPause: maxPause,
+            clock: clock)
         session = Session(transport: transport, interceptors: [traffic]) { event in
             events.withLock { $0.append(event) }
         }
