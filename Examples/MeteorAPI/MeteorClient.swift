@@ -8,7 +8,7 @@ public import APIKit
 ///
 /// ```swift
 /// let client = MeteorClient(server: URL(string: "https://api.meteor.example")!)
-/// let handle = client.send(UploadFileRequest(file: fileURL), progress: { print($0.fractionSent ?? 0) }) { result in
+/// let handle = client.send(UploadFileRequest(file: fileURL), progress: { print($0.bytesSent, "bytes sent") }) { result in
 ///     print(result)
 /// }
 /// handle.cancel()
@@ -41,7 +41,7 @@ public struct MeteorClient: Sendable {
     public func send<R: MeteorRequest>(
         _ request: R,
         options: RequestOptions? = nil,
-        progress: @escaping ProgressHandler = { _ in },
+        progress: @escaping @Sendable (TransferProgress) -> Void = { _ in },
         completion: @escaping @Sendable (Result<R.Response, RequestError>) -> Void
     ) -> RequestHandle {
         onServer(request).perform(using: session, options: options, progress: progress, completion: completion)
@@ -60,7 +60,7 @@ public struct MeteorClient: Sendable {
     public func perform<R: MeteorRequest>(
         _ request: R,
         options: RequestOptions? = nil,
-        progress: @escaping ProgressHandler = { _ in }
+        progress: @escaping @Sendable (TransferProgress) -> Void = { _ in }
     ) async throws(RequestError) -> R.Response {
         try await onServer(request).response(using: session, options: options, progress: progress)
     }

@@ -105,7 +105,10 @@ check(
     last?.expectedBytesToSend.map { $0 > Int64(contents.count) && last?.bytesSent == $0 } == true,
     "the last step reports the whole body sent: \(last?.bytesSent ?? 0) of \(last?.expectedBytesToSend ?? 0) bytes"
 )
-for percent in Set(log.steps.compactMap { $0.fractionSent.map { Int($0 * 4) * 25 } }).sorted() {
+let quarters = log.steps.compactMap { step in
+    step.expectedBytesToSend.flatMap { total in total > 0 ? Int(min(step.bytesSent, total) * 4 / total) * 25 : nil }
+}
+for percent in Set(quarters).sorted() {
     print("  uploaded \(percent) %")
 }
 

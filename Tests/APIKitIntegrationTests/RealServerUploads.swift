@@ -54,7 +54,7 @@ struct CapturingTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         base.send(request, progress: progress) { [exchanges] result in

@@ -113,7 +113,7 @@ extension RoadSequenceIntegrationTests {
         }
 
         /// The progress handler of a call: tells `body` when a byte has arrived.
-        var progress: ProgressHandler {
+        var progress: @Sendable (TransferProgress) -> Void {
             { [body] step in if step.bytesReceived > 0 { body.record(()) } }
         }
     }
@@ -172,7 +172,8 @@ extension RoadSequenceIntegrationTests {
 
     /// One call of an async road, to its end.
     private static func call(
-        _ road: Road, _ request: RoadRequest, session: Session, destination: URL, progress: ProgressHandler?,
+        _ road: Road, _ request: RoadRequest, session: Session, destination: URL,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         signals: Signals
     ) async -> Result<Void, RequestError> {
         do throws(RequestError) {

@@ -118,7 +118,8 @@ struct URLSessionTransportDownloadTests {
             let calls = Protected(0)
             let request = try FastAPIDownloadRequest(size: size).makeURLRequest()
             let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
-            let progress: ProgressHandler? = reportsProgress ? { @Sendable step in steps.append(step) } : nil
+            let progress: (@Sendable (TransferProgress) -> Void)? =
+                reportsProgress ? { @Sendable step in steps.append(step) } : nil
             _ = transport.download(request, to: file, progress: progress) { result in
                 calls.withLock { $0 += 1 }
                 endedContinuation.yield(result)

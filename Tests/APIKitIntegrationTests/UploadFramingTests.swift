@@ -150,7 +150,7 @@ struct UploadFramingTests {
         // The transport's first report of body bytes sent: the spool file is written whole and
         // the upload from it is on the wire (the server never reads the rest).
         let sending = CompletionProbe<Int64>()
-        let progress: ProgressHandler = { step in
+        let progress: @Sendable (TransferProgress) -> Void = { step in
             if step.bytesSent > 0 { sending.record(step.bytesSent) }
         }
         // the task (a spooled upload) holds the completion; the test lets go of it at the end
@@ -254,7 +254,7 @@ struct UploadFramingTests {
 
         func send(
             _ request: URLRequest,
-            progress: ProgressHandler?,
+            progress: (@Sendable (TransferProgress) -> Void)?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             base.send(request, progress: progress) { result in
@@ -322,7 +322,7 @@ struct FileBodyCancellationTests {
         let probe = CompletionProbe<Result<Data, RequestError>>()
         // cancelled once the transport reports body bytes sent: the upload is on the wire
         let sending = CompletionProbe<Int64>()
-        let progress: ProgressHandler = { step in
+        let progress: @Sendable (TransferProgress) -> Void = { step in
             if step.bytesSent > 0 { sending.record(step.bytesSent) }
         }
         let handle = WholeFileUpload(base: fault, path: "never", file: file).perform(

@@ -30,7 +30,7 @@ public struct TappedTransport: Transport {
     /// Sends through `base`, untouched.
     public func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         base.send(request, progress: progress, completion: completion)

@@ -80,7 +80,7 @@ private func download(_ client: DownloadClient, base: URL) async -> String? {
         return nil
     case .apikit, .apikitWithProgress, .apikitAsyncHTTPClient:
         let reports = Reports()
-        var progress: ProgressHandler?
+        var progress: (@Sendable (TransferProgress) -> Void)?
         if client == .apikitWithProgress {
             progress = { _ in reports.count() }
         }

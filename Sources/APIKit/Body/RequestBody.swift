@@ -18,7 +18,7 @@
 ///
 ///     func send(
 ///         _ request: URLRequest,
-///         progress: ProgressHandler?,
+///         progress: (@Sendable (TransferProgress) -> Void)?,
 ///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
 ///     ) -> any TransportTask {
 ///         if let body = request.requestBody {

@@ -48,7 +48,7 @@ final class DownloadFile: DownloadAttempt {
     /// Where the body is written until it is handed over.
     let temporaryURL: URL
     private let check: @Sendable (URLResponse) -> (any Error)?
-    private let progress: ProgressHandler?
+    private let progress: (@Sendable (TransferProgress) -> Void)?
     /// Whether a failed attempt keeps its file and makes ``resumeData``.
     private let resumable: Bool
     /// The download this attempt resumes, if any.
@@ -70,7 +70,7 @@ final class DownloadFile: DownloadAttempt {
     init(
         destination: URL,
         check: @escaping @Sendable (URLResponse) -> (any Error)?,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         resumable: Bool = false,
         resuming: DownloadResumeData? = nil,
         url: URL? = nil

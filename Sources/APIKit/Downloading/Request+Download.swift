@@ -39,7 +39,7 @@ extension Request {
     /// ```swift
     /// let destination = URL(fileURLWithPath: "/tmp/report.pdf")
     /// let download = try await ReportRequest(id: 7).download(to: destination, using: api) { progress in
-    ///     if let fraction = progress.fractionReceived { print(Int(fraction * 100), "%") }
+    ///     if let total = progress.expectedBytesToReceive, total > 0 { print(progress.bytesReceived * 100 / total, "%") }
     /// }
     /// print(download.byteCount, "bytes at", download.fileURL.path)
     /// ```
@@ -102,7 +102,7 @@ extension Request {
         resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil,
         options: RequestOptions? = nil,
-        progress: ProgressHandler? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> DownloadResponse {
         let handle = RequestHandle(onCancel: {})
         let pipeline = RequestPipeline(
@@ -151,7 +151,7 @@ extension Request {
         resumable: Bool = false,
         resumingFrom resumeData: DownloadResumeData? = nil,
         options: RequestOptions? = nil,
-        progress: ProgressHandler? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<DownloadResponse, RequestError>) -> Void
     ) -> RequestHandle {
         // The cancellation is delivered by the task, once the temporary file is gone.

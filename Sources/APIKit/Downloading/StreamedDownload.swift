@@ -29,11 +29,11 @@ final class StreamedDownload: Sendable {
     }
 
     private let fileURL: URL
-    private let progress: ProgressHandler?
+    private let progress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
 
     private init(
-        fileURL: URL, progress: ProgressHandler?,
+        fileURL: URL, progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) {
         self.fileURL = fileURL
@@ -46,7 +46,7 @@ final class StreamedDownload: Sendable {
         _ request: URLRequest,
         on transport: some Transport,
         to fileURL: URL,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         let download = StreamedDownload(fileURL: fileURL, progress: progress, completion: completion)

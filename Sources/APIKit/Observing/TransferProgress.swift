@@ -2,11 +2,13 @@
 /// received, each with its expected total when known.
 ///
 /// Passed to the `progress` closure of ``Request/perform(using:options:progress:completion:)`` and
-/// ``Request/response(using:options:progress:)``, every time the transport reports a step.
+/// ``Request/response(using:options:progress:)``, every time the transport reports a step: in
+/// order, where the transport reports, never after the request's completion and not after it is
+/// cancelled. The closure should return quickly.
 ///
 /// ```swift
 /// let echo = try await upload.response(using: session, progress: { progress in
-///     if let fraction = progress.fractionSent { print("uploaded \(Int(fraction * 100)) %") }
+///     if let total = progress.expectedBytesToSend { print("uploaded \(progress.bytesSent) of \(total) bytes") }
 /// })
 /// ```
 public struct TransferProgress: Sendable, Hashable {
@@ -38,21 +40,6 @@ public struct TransferProgress: Sendable, Hashable {
         self.expectedBytesToReceive = expectedBytesToReceive
     }
 
-    /// `bytesSent / expectedBytesToSend` between 0 and 1; `nil` when the total is unknown.
-    public var fractionSent: Double? {
-        Self.fraction(bytesSent, of: expectedBytesToSend)
-    }
-
-    /// `bytesReceived / expectedBytesToReceive` between 0 and 1; `nil` when the total is unknown.
-    public var fractionReceived: Double? {
-        Self.fraction(bytesReceived, of: expectedBytesToReceive)
-    }
-
-    private static func fraction(_ done: Int64, of total: Int64?) -> Double? {
-        guard let total, total > 0 else { return nil }
-        return min(1, max(0, Double(done) / Double(total)))
-    }
-
     /// A total as URLSession reports it (`-1` or `0` for unknown), as an optional.
     static func known(_ total: Int64) -> Int64? {
         total > 0 ? total : nil
@@ -64,7 +51,7 @@ public struct TransferProgress: Sendable, Hashable {
     /// `completion` itself.
     static func reportingEnd(
         of request: URLRequest,
-        to progress: ProgressHandler?,
+        to progress: (@Sendable (TransferProgress) -> Void)?,
         then completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> @Sendable (Result<TransportResponse, any Error>) -> Void {
         guard let progress else { return completion }
@@ -76,7 +63,9 @@ public struct TransferProgress: Sendable, Hashable {
 
     /// Reports a transfer that has ended with `response` in two steps: the whole body of
     /// `request` sent (its known length), then the whole body of `response` received.
-    private static func reportEnded(_ request: URLRequest, response: TransportResponse, to progress: ProgressHandler) {
+    private static func reportEnded(
+        _ request: URLRequest, response: TransportResponse, to progress: @Sendable (TransferProgress) -> Void
+    ) {
         let sent = request.knownBodyLength
         var state = TransferProgress(bytesSent: sent ?? 0, expectedBytesToSend: sent)
         progress(state)
@@ -86,9 +75,3 @@ public struct TransferProgress: Sendable, Hashable {
         progress(state)
     }
 }
-
-/// Receives a request's ``TransferProgress``.
-///
-/// Called where the transport reports, in order, never after the request's completion and not
-/// after it is cancelled; return quickly (see ``TransferProgress``).
-public typealias ProgressHandler = @Sendable (TransferProgress) -> Void

@@ -24,7 +24,7 @@ final class RequestPipeline<R: Request>: Sendable {
     /// what ``prepare()`` writes into the request and the terminal stage bounds every transfer with.
     let options: RequestOptions
     /// Receives the transfer's progress, when the caller asked for it, until the call is finished.
-    let progress: ProgressHandler?
+    let progress: (@Sendable (TransferProgress) -> Void)?
     let handle: RequestHandle
     /// The call's events, when the session observes them; a stream records each of its
     /// connections as a call of its own instead (`openStream`).
@@ -37,7 +37,7 @@ final class RequestPipeline<R: Request>: Sendable {
         request: R,
         session: Session,
         options: RequestOptions?,
-        progress: ProgressHandler? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         handle: RequestHandle = RequestHandle(onCancel: {}),
         events: CallRecorder? = nil
     ) {

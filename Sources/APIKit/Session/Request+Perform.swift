@@ -86,7 +86,7 @@ extension Request {
     public func perform(
         using session: Session,
         options: RequestOptions? = nil,
-        progress: ProgressHandler? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<Response, RequestError>) -> Void
     ) -> RequestHandle {
         session.perform(self, options: options, progress: progress, completion: completion)

@@ -39,7 +39,7 @@ extension Request {
     public func response(
         using session: Session = Session(),
         options: RequestOptions? = nil,
-        progress: ProgressHandler? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> Response {
         try await session.response(for: self, options: options, progress: progress)
     }

@@ -9,7 +9,7 @@ extension Session {
     func perform<R: Request>(
         _ request: R,
         options: RequestOptions? = nil,
-        progress: ProgressHandler? = nil,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<R.Response, RequestError>) -> Void
     ) -> RequestHandle {
         let delivery = Delivery(for: self)
@@ -50,7 +50,7 @@ extension Session {
     func response<R: Request>(
         for request: R,
         options: RequestOptions? = nil,
-        progress: ProgressHandler? = nil
+        progress: (@Sendable (TransferProgress) -> Void)? = nil
     ) async throws(RequestError) -> R.Response {
         let handle = RequestHandle(onCancel: {})
         let events = CallRecorder.make(for: self, context: request.initialContext)

@@ -81,7 +81,7 @@ public struct StubTransport: Transport {
     /// - Returns: The stubbed transfer, to cancel it.
     public func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let completion = TransferProgress.reportingEnd(of: request, to: progress, then: completion)

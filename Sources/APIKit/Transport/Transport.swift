@@ -15,7 +15,7 @@
 ///
 ///     func send(
 ///         _ request: URLRequest,
-///         progress: ProgressHandler?,
+///         progress: (@Sendable (TransferProgress) -> Void)?,
 ///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
 ///     ) -> any TransportTask {
 ///         print("→", request.httpMethod ?? "GET", request.url?.path ?? "")
@@ -52,7 +52,7 @@ public protocol Transport: Sendable {
     ///     let base: any Transport
     ///     func send(
     ///         _ request: URLRequest,
-    ///         progress: ProgressHandler?,
+    ///         progress: (@Sendable (TransferProgress) -> Void)?,
     ///         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ///     ) -> any TransportTask {
     ///         base.send(request, progress: progress, completion: completion)
@@ -72,7 +72,7 @@ public protocol Transport: Sendable {
     /// - Returns: The transfer in flight, to cancel it.
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask
 
@@ -203,7 +203,7 @@ public protocol Transport: Sendable {
     func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask
 }
@@ -267,7 +267,7 @@ extension Transport {
     public func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         StreamedDownload.start(request, on: self, to: fileURL, progress: progress, completion: completion)

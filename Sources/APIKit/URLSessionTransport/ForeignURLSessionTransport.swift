@@ -34,7 +34,7 @@ struct ForeignURLSessionTransport: Transport {
     /// - Returns: The transfer, to cancel it.
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let completion = TransferProgress.reportingEnd(of: request, to: progress, then: completion)

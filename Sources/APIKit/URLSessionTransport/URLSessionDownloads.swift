@@ -30,7 +30,7 @@
 final class URLSessionDownloads: Sendable {
     private struct Download {
         let fileURL: URL
-        let progress: ProgressHandler?
+        let progress: (@Sendable (TransferProgress) -> Void)?
         let completion: @Sendable (Result<URLResponse, any Error>) -> Void
         /// What knows where corelibs writes the body, until `didFinishDownloadingTo` hands it over.
         var partial: CorelibsDownloadLocation?
@@ -57,7 +57,7 @@ final class URLSessionDownloads: Sendable {
     func register(
         _ task: URLSessionTask,
         to fileURL: URL,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) {
         let download = Download(fileURL: fileURL, progress: progress, completion: completion)
@@ -121,7 +121,7 @@ final class URLSessionDownloads: Sendable {
     /// Reports `written` bytes of a watched task, unless its download has ended or been
     /// cancelled, or as many were reported already. Runs on the delegate queue.
     private func report(_ task: URLSessionDownloadTask, written: Int64, expected: Int64?) {
-        let progress = downloads.withLock { downloads -> ProgressHandler? in
+        let progress = downloads.withLock { downloads -> (@Sendable (TransferProgress) -> Void)? in
             guard let index = downloads.index(forKey: task.taskIdentifier), !downloads.values[index].cancelled,
                 written > downloads.values[index].written
             else { return nil }
@@ -135,7 +135,7 @@ final class URLSessionDownloads: Sendable {
     /// Reports the bytes written so far.
     func didWrite(_ task: URLSessionDownloadTask, totalBytesWritten: Int64, totalBytesExpected: Int64) {
         let id = task.taskIdentifier
-        let progress = downloads.withLock { downloads -> ProgressHandler? in
+        let progress = downloads.withLock { downloads -> (@Sendable (TransferProgress) -> Void)? in
             // One lookup per chunk: the entry is updated in place through its index.
             guard let index = downloads.index(forKey: id) else { return nil }
             downloads.values[index].written = totalBytesWritten

@@ -8,7 +8,7 @@
 /// first), keeping nothing. Download tasks are routed to ``downloads``.
 final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDownloadDelegate, Sendable {
     private struct Transfer {
-        let progress: ProgressHandler?
+        let progress: (@Sendable (TransferProgress) -> Void)?
         let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
         /// Set for a streamed transfer: receives the response and each chunk instead of `data`.
         var onEvent: (@Sendable (TransportStreamEvent) -> Void)?
@@ -29,7 +29,7 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDo
     func register(
         _ task: URLSessionTask,
         expectedBytesToSend: Int64?,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         var transfer = Transfer(progress: progress, completion: completion)
@@ -106,7 +106,7 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDo
             return
         }
         let expected = TransferProgress.known(dataTask.response?.expectedContentLength ?? -1)
-        let update = transfers.withLock { transfers -> (ProgressHandler, TransferProgress)? in
+        let update = transfers.withLock { transfers -> (@Sendable (TransferProgress) -> Void, TransferProgress)? in
             guard var transfer = transfers.removeValue(forKey: dataTask.taskIdentifier) else { return nil }
             transfer.data.append(data)
             transfer.state.bytesReceived += Int64(data.count)
@@ -161,7 +161,7 @@ final class URLSessionTaskRouter: NSObject, URLSessionDataDelegate, URLSessionDo
 
     /// Applies `change` to the task's progress and reports it, outside the lock.
     private func report(_ task: URLSessionTask, _ change: (inout TransferProgress) -> Void) {
-        let update = transfers.withLock { transfers -> (ProgressHandler, TransferProgress)? in
+        let update = transfers.withLock { transfers -> (@Sendable (TransferProgress) -> Void, TransferProgress)? in
             guard var transfer = transfers[task.taskIdentifier], let progress = transfer.progress else { return nil }
             change(&transfer.state)
             transfers[task.taskIdentifier] = transfer

@@ -90,7 +90,7 @@ public final class URLSessionTransport: Transport {
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         guard progress != nil || URLSessionUpload.needsFraming(request) || Self.storesThroughDelegate(request, session)
@@ -186,7 +186,7 @@ public final class URLSessionTransport: Transport {
     public func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         guard !URLSessionUpload.needsFraming(request) else {
@@ -226,7 +226,7 @@ public final class URLSessionTransport: Transport {
 
     private func start(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let expected = request.knownBodyLength

@@ -13,7 +13,7 @@ private struct SendOnlyTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let response = HTTPURLResponse(
@@ -57,7 +57,7 @@ private final class FileWritingTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         StubTransport { _ in .success(status: 200, body: "sent") }.send(
@@ -76,7 +76,7 @@ private final class FileWritingTransport: Transport {
     func download(
         _ request: URLRequest,
         to fileURL: URL,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) -> any TransportTask {
         calls.withLock { $0.downloads += 1 }
@@ -130,7 +130,7 @@ private final class PushTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         StubTransport { _ in .success(status: 200, body: "sent") }.send(

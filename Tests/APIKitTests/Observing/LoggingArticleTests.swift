@@ -72,7 +72,9 @@ struct LoggingArticleTests {
             try await Upload(photo: .file(file)).response(
                 using: uploads,
                 progress: { progress in
-                    if let fraction = progress.fractionSent { _ = "uploaded \(Int(fraction * 100)) %" }
+                    if let total = progress.expectedBytesToSend, total > 0 {
+                        _ = "uploaded \(progress.bytesSent * 100 / total) %"
+                    }
                 })
         }
         _ = start

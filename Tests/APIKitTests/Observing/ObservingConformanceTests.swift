@@ -15,7 +15,6 @@ struct ObservingConformanceTests {
         requireSendable(LoggedRequest.self)
         requireSendable(LoggedResponse.self)
         requireSendable(TransferProgress.self)
-        requireSendable(ProgressHandler.self)
         requireSendable(URLSessionTransport.self)
     }
 
@@ -25,7 +24,7 @@ struct ObservingConformanceTests {
 
         func send(
             _ request: URLRequest,
-            progress: ProgressHandler?,
+            progress: (@Sendable (TransferProgress) -> Void)?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             base.send(request, progress: nil, completion: completion)

@@ -20,7 +20,7 @@ struct ScriptedTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let index = sent.withLock { sent in

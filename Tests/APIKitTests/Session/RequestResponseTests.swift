@@ -130,7 +130,7 @@ struct RequestResponseTests {
 
         func send(
             _ request: URLRequest,
-            progress: ProgressHandler?,
+            progress: (@Sendable (TransferProgress) -> Void)?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             roads.withLock { $0.append("completion") }
@@ -175,7 +175,7 @@ struct RequestResponseTests {
         let transport = RoadTransport()
         var session = Session(transport: transport)
         var options: RequestOptions?
-        var progress: ProgressHandler?
+        var progress: (@Sendable (TransferProgress) -> Void)?
         switch road {
         case .plain, .requestPolicy: break
         case .interceptor: session.interceptors = [RecordingInterceptor(name: "A", log: EventLog())]

@@ -77,7 +77,7 @@ struct RecordingTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         sent.withLock { $0.append(request) }

@@ -33,7 +33,7 @@ final class ScriptedStreamTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         queue.async { completion(.failure(URLError(.unsupportedURL))) }

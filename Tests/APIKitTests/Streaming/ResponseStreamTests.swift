@@ -279,7 +279,7 @@ struct ObservedTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         ObservedTask(base: base.send(request, progress: progress, completion: completion), onCancel: onCancel)
@@ -299,7 +299,7 @@ struct SendOnlyStub: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         base.send(request, progress: progress, completion: completion)
@@ -325,7 +325,7 @@ final class ManualTransport: Transport {
 
     func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         queue.async { completion(.failure(URLError(.unsupportedURL))) }

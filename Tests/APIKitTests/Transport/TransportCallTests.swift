@@ -21,7 +21,7 @@ struct TransportCallTests {
 
         func send(
             _ request: URLRequest,
-            progress: ProgressHandler?,
+            progress: (@Sendable (TransferProgress) -> Void)?,
             completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
         ) -> any TransportTask {
             completions.withLock { $0.append(completion) }

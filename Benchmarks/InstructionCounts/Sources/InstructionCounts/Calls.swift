@@ -162,7 +162,7 @@ struct InlineTransport: Transport {
             headerFields: ["Content-Type": "application/json"])!)
 
     func send(
-        _ request: URLRequest, progress: ProgressHandler?,
+        _ request: URLRequest, progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let response = response

@@ -28,7 +28,7 @@ final class AsyncHTTPClientTransfer: IdleWatched {
     enum Delivery: Sendable {
         /// Collect the whole body, report progress, then call `completion` once.
         case whole(
-            progress: ProgressHandler?,
+            progress: (@Sendable (TransferProgress) -> Void)?,
             completion: @Sendable (Result<TransportResponse, any Error>) -> Void)
         /// Report the head, then each chunk as it arrives, then the end, through `onEvent`:
         /// called from the transfer's task, one event at a time, the next chunk awaited only

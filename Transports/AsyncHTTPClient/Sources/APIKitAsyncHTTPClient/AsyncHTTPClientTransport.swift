@@ -230,7 +230,7 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Returns: The transfer, to cancel it.
     public func send(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         // The common request (a body in memory or none, no progress) runs on the event loop,
@@ -301,7 +301,7 @@ public final class AsyncHTTPClientTransport: Transport {
 
     private func start(
         _ request: URLRequest,
-        progress: ProgressHandler?,
+        progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         start(AsyncHTTPClientTransfer(request: request, delivery: .whole(progress: progress, completion: completion)))
