@@ -1,5 +1,6 @@
 import APIKit
 import APIKitTestSupport
+import APIKitTestTime
 import Foundation
 import Testing
 

@@ -67,8 +67,8 @@
 /// a `Cache-Status` header (RFC 9211) ending with `APIKit; hit` (served without asking the
 /// server), `APIKit; fwd=stale; fwd-status=304` (validated by the server) or
 /// `APIKit; fwd=stale; fwd-status=503; detail=stale-if-error` (served stale because the server
-/// failed; without `fwd-status` when it could not be reached); `URLResponse.isFromHTTPCache`
-/// reads it. A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
+/// failed; without `fwd-status` when it could not be reached), or `APIKit; fwd=miss; collapsed`
+/// (an identical call's stored response). A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
 /// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
 /// sent another response), a revalidation (a `304`), a stale response served on an error, one
 /// served while it is revalidated, or a collapsed call's stored copy.

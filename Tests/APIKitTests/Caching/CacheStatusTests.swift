@@ -1,10 +1,11 @@
+import APIKitTestTime
 import Foundation
 import Testing
 
 @_spi(Testing) @testable import APIKit
 
 extension Caching {
-    @Suite("Cache-Status: how a caller tells a response came from the cache (RFC 9211)")
+    @Suite("Cache-Status: how a caller tells a response came from the cache (RFC 9211), with the tests' reader")
     struct CacheStatusTests {
         private static func response(_ status: String?) -> URLResponse {
             HTTPURLResponse(
