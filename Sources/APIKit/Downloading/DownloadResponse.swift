@@ -5,7 +5,8 @@
 ///
 /// ```swift
 /// let download = try await ReportRequest(id: 7).download(to: reportURL, using: session)
-/// print(download.statusCode ?? 0, download.byteCount, "bytes at", download.fileURL.path)
+/// print(download.byteCount, "bytes at", download.fileURL.path)
+/// if let http = download.urlResponse as? HTTPURLResponse { print("status", http.statusCode) }
 /// ```
 public struct DownloadResponse: Sendable {
     /// Where the body is: the destination the download was asked to write.
@@ -15,24 +16,15 @@ public struct DownloadResponse: Sendable {
     /// The size of the body written to ``fileURL``, in bytes.
     public var byteCount: Int64
 
-    /// Creates a download response, for example to stand in for a download in a test.
-    ///
-    /// ```swift
-    /// let fake = DownloadResponse(fileURL: url, urlResponse: response, byteCount: 42)
-    /// ```
+    /// Creates a download response, as a finished download does.
     ///
     /// - Parameters:
     ///   - fileURL: Where the body is.
     ///   - urlResponse: The response the body came with.
     ///   - byteCount: The size of the body, in bytes.
-    public init(fileURL: URL, urlResponse: URLResponse, byteCount: Int64) {
+    init(fileURL: URL, urlResponse: URLResponse, byteCount: Int64) {
         self.fileURL = fileURL
         self.urlResponse = urlResponse
         self.byteCount = byteCount
-    }
-
-    /// The HTTP status code, or `nil` when the response was not HTTP.
-    public var statusCode: Int? {
-        (urlResponse as? HTTPURLResponse)?.statusCode
     }
 }

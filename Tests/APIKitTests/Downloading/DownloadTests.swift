@@ -32,7 +32,7 @@ struct DownloadTests {
         let download = try await StreamedRequest().download(to: destination, using: session)
         #expect(download.fileURL == destination)
         #expect(download.byteCount == 6)
-        #expect(download.statusCode == 200)
+        #expect((download.urlResponse as? HTTPURLResponse)?.statusCode == 200)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abcdef")
         #expect(try scratch.names() == ["body.bin"])
     }
