@@ -99,7 +99,6 @@ struct RealServerDownloadTests {
         }
         #expect(resume.bytesReceived >= 1 << 20)
         #expect(resume.bytesReceived < Int64(size))
-        #expect(resume.validator == "\"size-\(size)\"")
         #expect(!FileManager.default.fileExists(atPath: destination.path))
 
         let steps = Protected((first: TransferProgress?.none, last: TransferProgress()))
@@ -108,6 +107,7 @@ struct RealServerDownloadTests {
         ) { step in
             steps.withLock { $0 = ($0.first ?? step, step) }
         }
+        // a 206: the resumed request's If-Range carried the ETag the first response had
         #expect((download.urlResponse as? HTTPURLResponse)?.statusCode == 206)
         #expect(download.byteCount == Int64(size))
         #expect(steps.value.first?.bytesReceived == resume.bytesReceived)

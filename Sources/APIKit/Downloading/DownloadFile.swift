@@ -53,8 +53,6 @@ final class DownloadFile: DownloadAttempt {
     private let resumable: Bool
     /// The download this attempt resumes, if any.
     private let resuming: DownloadResumeData?
-    /// The URL the attempt is sent to, for its ``DownloadResumeData``.
-    private let url: URL?
     private let state: Locked<State>
 
     /// - Parameters:
@@ -66,21 +64,18 @@ final class DownloadFile: DownloadAttempt {
     ///     ``resumeData``) rather than removing it.
     ///   - resuming: The download to continue: its partial file is the temporary file, and a
     ///   `206` appends to it, any other accepted status rewrites it from the start.
-    ///   - url: The URL the attempt is sent to.
     init(
         destination: URL,
         check: @escaping @Sendable (URLResponse) -> (any Error)?,
         progress: (@Sendable (TransferProgress) -> Void)?,
         resumable: Bool = false,
-        resuming: DownloadResumeData? = nil,
-        url: URL? = nil
+        resuming: DownloadResumeData? = nil
     ) {
         self.temporaryURL = resuming?.partialFileURL ?? Self.temporaryURL(for: destination)
         self.check = check
         self.progress = progress
         self.resumable = resumable || resuming != nil
         self.resuming = resuming
-        self.url = url
         var state = State()
         state.offset = resuming?.bytesReceived ?? 0
         state.fileExists = resuming != nil
@@ -277,7 +272,7 @@ final class DownloadFile: DownloadAttempt {
             if resumable, keep, state.fileExists {
                 state.resumeData = DownloadResumeData(
                     partialFileURL: temporaryURL, bytesReceived: state.offset + state.bytes,
-                    validator: state.validator, url: url ?? resuming?.url)
+                    validator: state.validator)
             } else {
                 removeTemporaryFile()
             }

@@ -33,10 +33,7 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// `If-Range` so that a changed resource is sent whole. `nil` when there is no such
     /// validator: a resumed download then asks for the whole body again, from byte 0, rather
     /// than append bytes that may belong to another version.
-    public var validator: String?
-    /// The URL the interrupted download was sent to, for the caller's bookkeeping; a resumed
-    /// download sends its own request's URL.
-    public var url: URL?
+    var validator: String?
 
     /// Creates resume data; APIKit makes it when a resumable download fails. Callers get one
     /// from ``RequestError/downloadResumeData``, or decode one they stored (the type is
@@ -46,12 +43,10 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     ///   - partialFileURL: The partial file.
     ///   - bytesReceived: How many bytes it holds.
     ///   - validator: The `ETag` or `Last-Modified` of the response the bytes came from.
-    ///   - url: The URL they came from.
-    init(partialFileURL: URL, bytesReceived: Int64, validator: String? = nil, url: URL? = nil) {
+    init(partialFileURL: URL, bytesReceived: Int64, validator: String? = nil) {
         self.partialFileURL = partialFileURL
         self.bytesReceived = bytesReceived
         self.validator = validator
-        self.url = url
     }
 
     /// The validator of `response` to send as `If-Range`, as RFC 9110 (13.1.5) allows it: a

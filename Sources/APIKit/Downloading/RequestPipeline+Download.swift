@@ -165,8 +165,7 @@ extension RequestPipeline {
             check: check,
             progress: progress,
             resumable: resumable,
-            resuming: resuming,
-            url: urlRequest.url
+            resuming: resuming
         )
         try file.checkPartialFile()
         file.attach(session.transport.stream(urlRequest, onEvent: file.receive))
