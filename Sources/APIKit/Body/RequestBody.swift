@@ -9,8 +9,11 @@
 ///
 /// The bytes can be read as often as needed — a retry reads a file again — in two ways:
 /// ``chunks(size:)`` (an `AsyncSequence` that never holds a file in memory, for engines that
-/// stream a body of known length) and, for tests and small bodies, ``data()``. The request's
-/// `httpBodyStream` reads the same bytes for a `URLSession`.
+/// stream a body of known length) and ``data()``. A body whose bytes are all in memory (JSON, a
+/// form, a multipart body without files) is the request's `httpBody`, and ``data()`` returns it
+/// without a copy; a whole-file body names its file (``fileURL``); any other body (a multipart
+/// body with files) is the request's `httpBodyStream`, which reads the same bytes for a
+/// `URLSession`.
 ///
 /// ```swift
 /// struct CheckingTransport: Transport {
@@ -73,7 +76,7 @@ public struct RequestBody: Sendable, Hashable {
     }
 
     /// The body's bytes, when they are all in memory; `nil` when part of the body is a file.
-    public var inMemoryData: Data? {
+    var inMemoryData: Data? {
         if segments.count == 1, case .bytes(let data) = segments[0] { return data }
         var data = Data()
         for segment in segments {
@@ -83,8 +86,9 @@ public struct RequestBody: Sendable, Hashable {
         return data
     }
 
-    /// Reads the whole body into memory: meant for tests (checking what a ``StubTransport``
-    /// was sent) and small bodies, never for uploading a file.
+    /// The whole body in memory: the bytes themselves, without a copy, for a body in memory (the
+    /// request's `httpBody`); read from its files otherwise, which is meant for tests (checking
+    /// what a ``StubTransport`` was sent) and small bodies, never for uploading a file.
     ///
     /// ```swift
     /// let stub = StubTransport { request in
@@ -97,6 +101,7 @@ public struct RequestBody: Sendable, Hashable {
     /// - Returns: Every byte of the body.
     /// - Throws: ``RequestBodyError`` when a file cannot be read or became shorter.
     public func data() throws(RequestBodyError) -> Data {
+        if let data = inMemoryData { return data }
         var reader = RequestBodyReader(segments: segments)
         // Reserved up to 16 MiB: the length of a huge file is no reason to ask for that much at once.
         var data = Data(capacity: Int(clamping: min(length, 16 << 20)))

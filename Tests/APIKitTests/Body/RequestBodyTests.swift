@@ -19,6 +19,9 @@ struct RequestBodyTests {
         #expect(body.fileURL == nil)
         #expect(body.inMemoryData == nil)
         #expect(RequestBody(data: Data("abc".utf8)).inMemoryData == Data("abc".utf8))
+        #expect(try RequestBody(data: Data("abc".utf8)).data() == Data("abc".utf8))
+        let parts = RequestBody(segments: [.bytes(Data("ab".utf8)), .bytes(Data("c".utf8))])
+        #expect(try parts.data() == Data("abc".utf8))
         #expect(RequestBody(data: Data()).length == 0)
         #expect(RequestBody(segments: [.file(file.url, size: 768)]).fileURL == file.url)
     }

@@ -39,7 +39,9 @@ struct OutgoingRequest: Sendable {
 
         if let body = urlRequest.requestBody {
             expectedBytesToSend = body.length
-            if let data = body.inMemoryData {
+            // a body in memory is the request's httpBody (its requestBody's data() without a
+            // copy); one with a file is read in chunks
+            if let data = urlRequest.httpBody {
                 request.body = .bytes(ByteBuffer(data: data))
                 bytesInMemory = Int64(data.count)
             } else {

@@ -21,7 +21,7 @@ struct UploadTests {
         let request = try FilePartUpload(base: LengthServer.baseURL, path: "multipart", file: .file(file))
             .makeURLRequest()
         let length = try #require(request.requestBody?.length)
-        #expect(request.requestBody?.inMemoryData == nil, "the body must be streamed from disk")
+        #expect(request.httpBody == nil, "the body must be streamed from disk")
 
         let probe = CompletionProbe<Result<TransportResponse, any Error>>()
         let task = AsyncHTTPClientTransport().send(request, progress: nil) { result in
