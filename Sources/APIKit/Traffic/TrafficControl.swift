@@ -74,8 +74,9 @@ public final class TrafficControl: Interceptor {
     ///     bucket per host: finite and above 0 (0.5 allows one call every two seconds), or `nil`
     ///     (the default) for no rate.
     ///   - burstPerHost: The calls each host allows at once after a quiet moment (the bucket's
-    ///     size), with `requestsPerSecondPerHost`: at least 1; 1 by default, which spaces every
-    ///     call to a host from the last by `1 / requestsPerSecondPerHost`.
+    ///     size): at least 1, and other than 1 only with `requestsPerSecondPerHost`; 1 by
+    ///     default, which spaces every call to a host from the last by
+    ///     `1 / requestsPerSecondPerHost`.
     ///   - maxPause: The longest pause a `Retry-After` imposes on a host, in seconds: finite
     ///     and at least 0; 60 by default, 0 never pauses.
     ///   - clock: What waits run on; `ContinuousClock` by default.
