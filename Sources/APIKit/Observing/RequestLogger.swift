@@ -19,7 +19,7 @@
 /// `URLRequest` sent, the response head, the byte counts, the timings — observes the same
 /// call through ``Session/onCallEvent`` (``CallEvent``).
 ///
-/// `log` is called once for each request and once for what came back for it:
+/// The closure is called once for each request and once for what came back for it:
 /// - a request: `→ #id METHOD url (RequestType)`, a newline, and its `curl` command
 ///   (headers sorted by name; the body as a placeholder with its size unless the privacy
 ///   reveals bodies);
@@ -46,7 +46,7 @@
 /// cookie, token or body byte appears in any line, and no response header or response body
 /// byte ever does; see ``LogPrivacy`` to opt in.
 ///
-/// `log` may be called on any thread, one line of a call at a time: the request's where the
+/// The closure may be called on any thread, one line of a call at a time: the request's where the
 /// request is handed to the transport, just before it is sent, and the response's usually
 /// where the transport calls back, before the response is processed: keep it quick.
 public struct RequestLogger: Sendable {
@@ -72,7 +72,7 @@ public struct RequestLogger: Sendable {
         self.log = log
     }
 
-    /// Prints each line with `print`: a request's description and its `curl` command, and a
+    /// Prints what it is given with `print`: a request's line and its `curl` command, and a
     /// response's line.
     public static let print = RequestLogger { line in Swift.print(line) }
 
