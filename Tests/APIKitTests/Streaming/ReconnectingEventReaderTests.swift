@@ -1,9 +1,9 @@
 import APIKitTestSupport
-import APIKitTestTime
+@_spi(Testing) import APIKitTestTime
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 /// A transport that answers each streamed request with the next of its scripted connections,
 /// and records the requests and when they were sent. A connection without `.finished` or
@@ -76,9 +76,9 @@ private struct ScriptedTask: TransportTask {
 }
 
 extension StreamingTests {
-    @Suite("serverSentEvents(reconnecting:): EventSource reconnection over a ResponseStream")
+    @Suite(
+        "reconnectingServerSentEvents(maximumAttempts:initialDelay:): EventSource reconnection over a ResponseStream")
     struct ReconnectingServerSentEventsTests {
-        static let quick = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0.01)
         static let lost = TransportStreamEvent.failed(URLError(.networkConnectionLost))
 
         static func data(_ text: String) -> TransportStreamEvent {
@@ -87,9 +87,11 @@ extension StreamingTests {
 
         func events(
             _ transport: ScriptedStreamTransport,
-            _ reconnection: ServerSentEventReconnection = quick
+            maximumAttempts: Int = 3,
+            initialDelay: TimeInterval = 0.01
         ) -> DecodedResponseStream<ServerSentEvent> {
-            StreamedRequest().stream(using: Session(transport: transport)).serverSentEvents(reconnecting: reconnection)
+            StreamedRequest().stream(using: Session(transport: transport))
+                .reconnectingServerSentEvents(maximumAttempts: maximumAttempts, initialDelay: initialDelay)
         }
 
         @Test("a drop after two events reconnects with Last-Event-ID; the cut-off event is not delivered twice")
@@ -119,8 +121,7 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
             var received: [String] = []
-            let reconnection = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0)
-            for try await event in events(transport, reconnection) { received.append(event.data) }
+            for try await event in events(transport, initialDelay: 0) { received.append(event.data) }
             #expect(received == ["a"])
             let sentAt = transport.sentAt
             #expect(sentAt.count == 2)
@@ -133,7 +134,7 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished],
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
-            for try await _ in events(transport, .init(initialDelay: 0.2)) {}
+            for try await _ in events(transport, initialDelay: 0.2) {}
             let sentAt = transport.sentAt
             #expect(sentAt.count == 2)
             #expect(sentAt[1] - sentAt[0] >= .milliseconds(200))
@@ -207,7 +208,7 @@ extension StreamingTests {
             let transport = ScriptedStreamTransport([
                 [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished]
             ])
-            let sequence = events(transport, .init(initialDelay: 60))
+            let sequence = events(transport, initialDelay: 60)
             let first = Protected<String?>(nil)
             let task = Task { () async throws -> ServerSentEvent? in
                 var iterator = sequence.makeAsyncIterator()
@@ -236,11 +237,47 @@ extension StreamingTests {
         func maximumAttempts() async throws {
             let transport = ScriptedStreamTransport([])  // every request fails to connect
             let error = await #expect(throws: RequestError.self) {
-                for try await _ in events(transport, .init(maximumAttempts: 3, initialDelay: 0.001)) {}
+                for try await _ in events(transport, maximumAttempts: 3, initialDelay: 0.001) {}
             }
             #expect(error?.stage == .transport)
             #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
             #expect(transport.requests.count == 3)
+        }
+
+        @Test("by default, 5 connections in a row without an event, 3 s apart, then the last error")
+        func defaultSettings() async throws {
+            let transport = ScriptedStreamTransport([])  // every request fails to connect
+            let time = ManualTime()
+            let stream = StreamedRequest().stream(using: Session(transport: transport).timed(by: time))
+                .reconnectingServerSentEvents()
+            let loop = Task { for try await _ in stream {} }
+            for _ in 1..<5 {
+                #expect(await time.nextWait() == 3)
+                time.advance(by: 3)
+            }
+            let error = await loop.result.errorValue as? RequestError
+            #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+            #expect(transport.requests.count == 5)
+            #expect(time.registered == [3, 3, 3, 3])
+        }
+
+        @Test("a maximumAttempts below 1 is taken as 1, a negative initialDelay as 0")
+        func clampedSettings() async throws {
+            let once = ScriptedStreamTransport([])
+            await #expect(throws: RequestError.self) {
+                for try await _ in events(once, maximumAttempts: 0, initialDelay: 0) {}
+            }
+            #expect(once.requests.count == 1)
+
+            let transport = ScriptedStreamTransport([])
+            let time = ManualTime()
+            let stream = StreamedRequest().stream(using: Session(transport: transport).timed(by: time))
+                .reconnectingServerSentEvents(maximumAttempts: 2, initialDelay: -5)
+            let loop = Task { for try await _ in stream {} }
+            #expect(await time.nextWait() == 0)
+            time.advance(by: 0)
+            #expect(await loop.result.errorValue is RequestError)
+            #expect(transport.requests.count == 2)
         }
 
         @Test("a connection that delivers an event resets the count of failed attempts")
@@ -252,7 +289,7 @@ extension StreamingTests {
             ])
             var received: [String] = []
             let error = await #expect(throws: RequestError.self) {
-                for try await event in events(transport, .init(maximumAttempts: 2, initialDelay: 0.001)) {
+                for try await event in events(transport, maximumAttempts: 2, initialDelay: 0.001) {
                     received.append(event.data)
                 }
             }
@@ -278,7 +315,9 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
             let session = Session(transport: transport, interceptors: [Recorder(seen: seen)])
-            for try await _ in StreamedRequest().stream(using: session).serverSentEvents(reconnecting: Self.quick) {}
+            for try await _ in StreamedRequest().stream(using: session)
+                .reconnectingServerSentEvents(maximumAttempts: 3, initialDelay: 0.01)
+            {}
             #expect(seen.value == [nil, "7"])
         }
     }
