@@ -6,7 +6,7 @@
 /// declares an `Accept` header of its own.
 ///
 /// APIKit ships parsers for the common cases: ``JSONParser`` for JSON, into a
-/// declared type or into ``JSONValue``; ``StringParser``, ``StringConvertibleParser``,
+/// declared type or into ``JSONValue``; ``StringParser``,
 /// ``FormURLEncodedDataParser``, ``RawDataParser`` and ``NoContentParser``.
 /// Write your own by conforming to this protocol:
 ///

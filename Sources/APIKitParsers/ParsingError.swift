@@ -28,9 +28,8 @@
 public struct ParsingError: Error, Sendable, CustomStringConvertible {
     /// Why a parser rejected a body.
     ///
-    /// New parsers may bring new reasons, as ``StringConvertibleParser``
-    /// brought ``notConvertible(expected:text:)``; give a `switch` over
-    /// them a `default` case so that it keeps compiling.
+    /// New parsers may bring new reasons; give a `switch` over them a
+    /// `default` case so that it keeps compiling.
     public enum Reason: Sendable, Equatable {
         /// The body is empty, and the parser needs content.
         case emptyBody
@@ -68,22 +67,6 @@ public struct ParsingError: Error, Sendable, CustomStringConvertible {
         ///
         /// - Parameter key: The repeated key.
         case duplicateKey(String)
-        /// The body is valid text, but not a value of the expected type,
-        /// such as `"4x2"` for an `Int`.
-        ///
-        /// Thrown by ``StringConvertibleParser``, whose `Value(text)`
-        /// returned `nil`.
-        ///
-        /// - Parameters:
-        ///   - expected: The name of the type, such as `"Int"`.
-        ///   - text: The start of the text that was rejected, after trimming:
-        ///     at most 32 Unicode scalars, followed by `…` if there were
-        ///     more, with `"`, `\`, control and invisible formatting
-        ///     characters escaped as in a Swift string literal (`\n`,
-        ///     `\u{202E}`). It comes from the body and may hold secrets, so
-        ///     ``ParsingError/description`` leaves it out, as it leaves out
-        ///     ``ParsingError/bodyPrefix``.
-        case notConvertible(expected: String, text: String)
     }
 
     /// The number of leading body bytes a `ParsingError` keeps in
@@ -208,8 +191,6 @@ extension ParsingError.Reason {
             "malformed form data: \(problem)"
         case .duplicateKey(let key):
             "duplicate key \(key.debugDescription)"
-        case .notConvertible(let expected, _):
-            "the text is not a valid \(expected)"
         }
     }
 }

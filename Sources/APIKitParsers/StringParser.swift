@@ -59,19 +59,6 @@ public struct StringParser: Parser, Sendable {
     ///   ``ParsingError/Reason/invalidTextEncoding(_:)`` if the body is not
     ///   valid text in the parser's encoding.
     public func parse(data: Data) throws -> String {
-        try decode(data, reportingAs: Self.self)
-    }
-
-    /// Decodes the body as ``parse(data:)`` does, naming `parser` in the
-    /// error, so that ``StringConvertibleParser`` reads text exactly as this
-    /// parser does and reports failures under its own name.
-    ///
-    /// - Parameters:
-    ///   - data: The response body.
-    ///   - parser: The parser type to name in a ``ParsingError``.
-    /// - Returns: The text; empty for an empty body.
-    /// - Throws: As ``parse(data:)``.
-    func decode(_ data: Data, reportingAs parser: Any.Type) throws -> String {
         guard !data.isEmpty else {
             return ""
         }
@@ -87,7 +74,7 @@ public struct StringParser: Parser, Sendable {
             text = nil
         }
         guard let text else {
-            throw ParsingError(.invalidTextEncoding(encoding.charsetName), parser: parser, body: data)
+            throw ParsingError(.invalidTextEncoding(encoding.charsetName), parser: Self.self, body: data)
         }
         return text
     }

@@ -1,29 +1,8 @@
 import APIKit
 import APIKitTestSupport
+import APIKitTestTime
+import Foundation
 import Testing
-
-/// Records the events of a ``RequestLogger``.
-final class LogLines: Sendable {
-    private let events = Protected<[RequestLogEvent]>([])
-
-    func logger(_ privacy: LogPrivacy = LogPrivacy()) -> RequestLogger {
-        RequestLogger(privacy: privacy) { [events] event in events.withLock { $0.append(event) } }
-    }
-
-    var all: [RequestLogEvent] { events.withLock { $0 } }
-
-    /// Every text a log line could hold.
-    var texts: [String] {
-        all.flatMap { event -> [String] in
-            switch event {
-            case .request(let request):
-                [request.description, request.curlCommand] + request.headers.map { "\($0.key): \($0.value)" }
-            case .response(let response):
-                [response.description, response.error ?? ""] + response.headers.map { "\($0.key): \($0.value)" }
-            }
-        }
-    }
-}
 
 /// httpbin's `/cookies/set?name=value`, which answers with `Set-Cookie` and a redirect,
 /// sent with credentials in each header that carries them.
@@ -52,22 +31,30 @@ struct LoggingTests {
 
         let body = try await CredentialedRequest().response(using: session)
 
-        let events = lines.all
-        #expect(events.count == 2)
-        guard case .request(let request) = events.first, case .response(let response) = events.last else {
-            Issue.record("expected request then response: \(events)")
-            return
-        }
-        #expect(request.curlCommand.hasPrefix("curl -X POST '\(HTTPBin.baseURL.absoluteString)"))
-        #expect(request.curlCommand.contains("/anything?flavour=***'"))
+        let texts = lines.all
+        #expect(texts.count == 2)
+        let request = try #require(LoggedRequestLine(texts[0]), "expected request then response: \(texts)")
+        let response = try #require(LoggedResponseLine(texts[1]), "expected request then response: \(texts)")
+        let url = request.url
+        #expect(url.hasPrefix(HTTPBin.baseURL.absoluteString))
+        #expect(url.hasSuffix("/anything?flavour=***"))
+        #expect(request.line == "→ #\(request.id) POST \(url) (CredentialedRequest)")
+        #expect(request.curlCommand.hasPrefix("curl -X POST '\(url)'"))
         #expect(request.curlCommand.contains("-H 'Authorization: ***'"))
-        #expect(response.statusCode == 200)
+        #expect(request.curlCommand.contains("-H 'Cookie: ***'"))
+        #expect(request.curlCommand.contains("-H 'X-Api-Key: ***'"))
+        #expect(response.answers(request))
+        #expect(response.status == 200)
         #expect(response.bodySize == body.count)
         #expect(response.elapsed > 0)
+        #expect(
+            response.text
+                == "← #\(request.id) 200 POST \(url) (CredentialedRequest) "
+                + String(format: "%.3f s, %d bytes", response.elapsed, body.count))
         // httpbin echoes every secret in its body: the body must not reach the log
         #expect(String(decoding: body, as: UTF8.self).contains("it-s3cret-t0ken"))
         for secret in CredentialedRequest.secrets {
-            #expect(!lines.texts.contains { $0.contains(secret) }, "\(secret) leaked")
+            #expect(!lines.all.contains { $0.contains(secret) }, "\(secret) leaked")
         }
     }
 
@@ -84,11 +71,12 @@ struct LoggingTests {
         } catch {
             #expect(error.stage == .transport)
         }
-        guard case .response(let response) = lines.all.last else {
-            Issue.record("no response event: \(lines.all)")
-            return
-        }
+        #expect(lines.all.count == 2)
+        let logged = try #require(lines.requests.first, "no request line: \(lines.all)")
+        let response = try #require(lines.responses.last, "no response line: \(lines.all)")
+        #expect(response.answers(logged))
         #expect(response.error?.hasPrefix("URLError ") == true)
-        #expect(response.statusCode == nil)
+        #expect(response.status == nil)
+        #expect(response.text.hasPrefix("← #\(logged.id) failed POST "))
     }
 }

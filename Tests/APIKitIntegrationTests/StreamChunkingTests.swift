@@ -132,7 +132,7 @@ struct StreamChunkingTests {
                 let (events, error) = await collect(stream.serverSentEvents)
                 #expect(events == expected, "\(name), chunks \(chunks.map(\.count))")
                 #expect(error == nil, "\(name), chunks \(chunks.map(\.count))")
-                let reconnecting = stream.serverSentEvents(reconnecting: .init(maximumAttempts: 2, initialDelay: 0))
+                let reconnecting = stream.reconnectingServerSentEvents(maximumAttempts: 2, initialDelay: 0)
                 let (again, reconnectingError) = await collect(reconnecting)
                 #expect(again == expected, "\(name), reconnecting, chunks \(chunks.map(\.count))")
                 #expect(reconnectingError == nil, "\(name), reconnecting, chunks \(chunks.map(\.count))")

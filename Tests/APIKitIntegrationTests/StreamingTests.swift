@@ -59,8 +59,8 @@ struct StreamingTests {
         let session = Session(transport: transport, interceptors: [sent])
         let request = FastAPIStreamRequest(path: "sse", count: 6, dropAfter: 2, retryMilliseconds: 50)
         // the server's retry (50 ms) replaces the 10 s initial delay: a test that waited it would time out
-        let events = request.stream(using: session).serverSentEvents(
-            reconnecting: .init(maximumAttempts: 3, initialDelay: 10))
+        let events = request.stream(using: session)
+            .reconnectingServerSentEvents(maximumAttempts: 3, initialDelay: 10)
         var received: [ServerSentEvent] = []
         for try await event in events { received.append(event) }
         #expect(

@@ -271,15 +271,12 @@ struct UploadFramingTests {
         let text = String(repeating: "retry me\n", count: 20_000)
         let file = try scratch.file("retry.txt", contents: Data(text.utf8))
         let responses = Protected<[Data]>([])
-        let attempts = Protected(0)
         var session = Session(
             transport: RecordingTransport(base: TestTransport.make(spoolDirectory: scratch.url), responses: responses))
-        // Retry every answer until the third: the policy counts them.
-        session.retryPolicy = .custom(maxAttempts: 3, backoff: .init(baseDelay: 0.01, multiplier: 1, maxDelay: 0.01)) {
-            _, _ in
-            attempts.withLock { $0 += 1 }
-            return true
-        }
+        // Retry every answer, a success too, until the third.
+        session.retryPolicy = RetryPolicy(
+            maxAttempts: 3, retryableMethods: [.post, .put], retryableStatusCodes: [200],
+            backoff: .init(baseDelay: 0.01, multiplier: 1, maxDelay: 0.01))
         _ = try await WholeFileUpload(base: HTTPBin.baseURL, path: "anything", file: file).response(using: session)
         _ = try await FilePartUpload(base: HTTPBin.baseURL, path: "post", file: .file(file)).response(using: session)
         let answered = responses.withLock { $0 }

@@ -63,13 +63,6 @@ struct HostileBodyTests {
             ("FormURLEncodedDataParser .fail", { try FormURLEncodedDataParser().parse(data: body) }),
             ("JSONParser<JSONValue>", { try JSONParser<JSONValue>().parse(data: body) }),
             ("JSONParser<[String: JSONValue]>", { try JSONParser<[String: JSONValue]>().parse(data: body) }),
-            ("StringConvertibleParser<Int>", { try StringConvertibleParser<Int>().parse(data: body) }),
-            (
-                "StringConvertibleParser<Double> utf16",
-                {
-                    try StringConvertibleParser<Double>(encoding: .utf16).parse(data: body)
-                }
-            ),
             ("RawDataParser", { RawDataParser().parse(data: body) }),
             ("NoContentParser", { NoContentParser().parse(data: body) }),
         ]

@@ -10,7 +10,6 @@ struct JSONValueTests {
     func sendable() {
         requireSendable(JSONValue.self)
         requireSendable(JSONParser<JSONValue>.self)
-        requireSendable(StringConvertibleParser<Int>.self)
         requireSendable([String: JSONValue].self)
     }
 

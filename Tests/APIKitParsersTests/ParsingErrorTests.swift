@@ -44,7 +44,6 @@ struct ParsingErrorTests {
                 #"malformed form data: invalid percent-escape "%zz" in key 3"#
             ),
             (.duplicateKey("a"), #"duplicate key "a""#),
-            (.notConvertible(expected: "Int", text: "hidden"), "the text is not a valid Int"),
         ]
     )
     func describesReason(reason: ParsingError.Reason, phrase: String) {

@@ -215,7 +215,7 @@ extension BuildError: CustomStringConvertible {
         case .unreadableFile(let field, let key, let path, let reason):
             "file \"\(path.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) cannot be uploaded: \(reason)"
         case .framingHeader(let name, let source):
-            "header \"\(name.debugEscaped)\" set by \(source) frames the message, which the transport does from the "
+            "header \"\(name.debugEscaped)\" set by \(source.phrase) frames the message, which the transport does from the "
                 + "body's length; remove it"
         case .invalidTimeout(let timeout):
             "timeout \(timeout) is not a positive, finite number of seconds"

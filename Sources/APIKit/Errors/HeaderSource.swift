@@ -1,9 +1,9 @@
 /// Where a header of a request came from, named in ``BuildError/framingHeader(_:source:)``.
 ///
 /// A framing header can be set in several places besides the declaration; the source tells
-/// which one to fix. Its description names it: the property, `Session.defaultHeaders`,
-/// `intercept(urlRequest:)`, the interceptor's type or the authenticator.
-public enum HeaderSource: Sendable, Hashable, CustomStringConvertible {
+/// which one to fix: the property, `Session.defaultHeaders`, `intercept(urlRequest:)`, the
+/// interceptor's type or the authenticator. The error's description names it in words.
+public enum HeaderSource: Sendable, Hashable {
     /// A property of the configuration (a ``Header`` or ``HeaderDict``, or a wrapper of your
     /// own): its name, without the `_` that property wrappers add.
     case property(String)
@@ -16,10 +16,10 @@ public enum HeaderSource: Sendable, Hashable, CustomStringConvertible {
     /// The ``Authenticator`` of the session's ``CredentialStore``; its type name.
     case authenticator(String)
 
-    /// Where the header came from, as a person reads it: "property `length`",
+    /// Where the header came from, as the error's description says it: "property `length`",
     /// "Session.defaultHeaders", "intercept(urlRequest:)", "interceptor `Signer`",
     /// "authenticator `BearerAuthenticator`".
-    public var description: String {
+    var phrase: String {
         switch self {
         case .property(let name): "property `\(name)`"
         case .sessionDefaultHeaders: "Session.defaultHeaders"

@@ -155,7 +155,7 @@ extension RequestError: LocalizedError, CustomStringConvertible {
             text += " after \(context.attempts) attempts"
         }
         if let refusal = context.retryRefusal {
-            text += "; not retried: \(refusal)"
+            text += "; not retried: \(refusal.sentence)"
         }
         return text
     }

@@ -7,7 +7,7 @@ extension CallEvent {
     /// ```
     public struct ReservedStage: Error, CustomStringConvertible {
         /// The stage reported.
-        public let stage: Stage
+        let stage: Stage
 
         /// A sentence naming the stage (not its values: a request's URL may carry secrets).
         public var description: String {

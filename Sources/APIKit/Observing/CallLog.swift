@@ -34,7 +34,7 @@ final class CallLog: Sendable {
         case .requestSent(let urlRequest):
             settle(at: event.time)
             let request = logger.logged(urlRequest, requestType: event.context.requestType)
-            logger.log(.request(request))
+            logger.log(request.line)
             attempt.withLock { $0 = Attempt(request: request, sentAt: event.time) }
         case .responseHead(let head, _):
             guard let bodyInMemory else {
@@ -67,20 +67,16 @@ final class CallLog: Sendable {
     }
 
     private func logResponse(_ head: URLResponse, bodySize: Int?, at time: Duration) {
-        guard let request = take() else { return }
+        guard let sent = take() else { return }
         logger.log(
-            .response(
-                LoggedResponse(
-                    request: request.request, response: head, bodySize: bodySize,
-                    elapsed: Self.seconds(time - request.sentAt), privacy: logger.privacy)))
+            LoggedResponse.line(
+                for: sent.request, response: head, bodySize: bodySize, elapsed: Self.seconds(time - sent.sentAt)))
     }
 
     private func logFailure(_ failure: any Error, at time: Duration) {
-        guard let request = take() else { return }
+        guard let sent = take() else { return }
         logger.log(
-            .response(
-                LoggedResponse(request: request.request, failure: failure, elapsed: Self.seconds(time - request.sentAt))
-            ))
+            LoggedResponse.line(for: sent.request, failure: failure, elapsed: Self.seconds(time - sent.sentAt)))
     }
 
     /// The attempt in flight, now logged: `nil` when none is.

@@ -1,5 +1,6 @@
-/// What a ``RequestLogger`` may show: by default nothing secret — no header value outside a
-/// short list of harmless headers, no query value, no body byte.
+/// What the lines of a ``RequestLogger`` may show of a request — its URL, and its headers and
+/// body in the `curl` command: by default nothing secret — no header value outside a short list
+/// of harmless headers, no query value, no body byte. No line shows a response's headers or body.
 ///
 /// Some headers are always redacted, whatever the other settings: `Authorization`, `Cookie`,
 /// `Set-Cookie`, `Proxy-Authorization` and the names you add to
@@ -9,7 +10,7 @@
 /// // show header values (except the sensitive ones), query values and text bodies
 /// var privacy = LogPrivacy(revealsHeaderValues: true, revealsQueryValues: true, revealsBodies: true)
 /// privacy.sensitiveHeaders.insert("X-Api-Key")
-/// let session = Session(logger: RequestLogger(privacy: privacy) { event in print(event) })
+/// let session = Session(logger: RequestLogger(privacy: privacy) { line in print(line) })
 /// ```
 public struct LogPrivacy: Sendable, Hashable {
     /// Headers whose values are never logged: `Authorization`, `Cookie`, `Proxy-Authorization`

@@ -34,7 +34,7 @@ public struct MultipartFile: Sendable, Hashable, Encodable {
     let source: Source
 
     /// The filename sent in the part's `Content-Disposition`.
-    public let filename: String
+    let filename: String
     /// The media type sent as the part's `Content-Type`.
     public let mimeType: String
 

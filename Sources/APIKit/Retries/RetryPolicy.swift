@@ -33,6 +33,10 @@
 ///
 /// With a ``budget``, retries are bounded per host to a share of recent first attempts, so
 /// that an outage does not multiply the traffic by ``maxAttempts``.
+///
+/// What is retried is said by the three sets (methods, status codes, `URLError` codes). A
+/// decision they cannot express — on a response's body or headers, say — is an
+/// ``Interceptor`` of your own: a link may call `next` again with the same request.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included; `1` means no retry.
     public var maxAttempts: Int
@@ -59,11 +63,6 @@ public struct RetryPolicy: Sendable {
     /// policy.budget = RetryBudget(ratio: 0.1)
     /// ```
     public var budget: RetryBudget?
-    /// Replaces the method, status code and `URLError` checks when set: returns whether the
-    /// outcome of an attempt should be retried. ``maxAttempts`` still bounds the attempts, and
-    /// a cancellation is never retried.
-    var shouldRetry: (@Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool)?
-
     /// The methods that the HTTP specification defines as idempotent.
     @usableFromInline static let idempotentMethods: Set<HTTPMethod> = [.get, .head, .put, .delete, .options, .trace]
     /// 408 Request Timeout, 429 Too Many Requests, 500, 502, 503 and 504.
@@ -121,34 +120,6 @@ public struct RetryPolicy: Sendable {
         self.backoff = backoff
         self.maxRetryAfter = maxRetryAfter
         self.budget = budget
-        self.shouldRetry = nil
-    }
-
-    /// A policy that retries whenever `shouldRetry` says so, up to `maxAttempts`.
-    ///
-    /// ```swift
-    /// // retry everything but client errors, POST included
-    /// let policy = RetryPolicy.custom(maxAttempts: 4) { outcome, method in
-    ///     guard case .success(let response) = outcome else { return true }
-    ///     return ((response.urlResponse as? HTTPURLResponse)?.statusCode ?? 0) >= 500
-    /// }
-    /// ```
-    ///
-    /// - Parameters:
-    ///   - maxAttempts: Attempts in all, the first included; at least 1.
-    ///   - backoff: The delay before each retry without `Retry-After`.
-    ///   - shouldRetry: Whether the outcome of an attempt should be retried; a cancellation
-    ///     is never retried.
-    /// - Returns: The policy.
-    public static func custom(
-        maxAttempts: Int = 3,
-        backoff: Backoff = Backoff(),
-        _ shouldRetry:
-            @escaping @Sendable (_ outcome: Result<TransportResponse, any Error>, _ method: HTTPMethod) -> Bool
-    ) -> RetryPolicy {
-        var policy = RetryPolicy(maxAttempts: maxAttempts, backoff: backoff)
-        policy.shouldRetry = shouldRetry
-        return policy
     }
 
     /// The delay before retrying after `outcome`, the outcome of attempt number `attempt`; `nil`
@@ -169,18 +140,14 @@ public struct RetryPolicy: Sendable {
         random: Double = Double.random(in: 0...1)
     ) -> TimeInterval? {
         guard attempt < maxAttempts, !Self.isCancellation(outcome) else { return nil }
-        if let shouldRetry {
-            guard shouldRetry(outcome, method) else { return nil }
-        } else {
-            guard retryableMethods.contains(method) else { return nil }
-            switch outcome {
-            case .success(let response):
-                guard let http = response.urlResponse as? HTTPURLResponse,
-                    retryableStatusCodes.contains(http.statusCode)
-                else { return nil }
-            case .failure(let error):
-                guard let code = Self.urlErrorCode(of: error), retryableURLErrorCodes.contains(code) else { return nil }
-            }
+        guard retryableMethods.contains(method) else { return nil }
+        switch outcome {
+        case .success(let response):
+            guard let http = response.urlResponse as? HTTPURLResponse,
+                retryableStatusCodes.contains(http.statusCode)
+            else { return nil }
+        case .failure(let error):
+            guard let code = Self.urlErrorCode(of: error), retryableURLErrorCodes.contains(code) else { return nil }
         }
         if case .success(let response) = outcome, let http = response.urlResponse as? HTTPURLResponse,
             let retryAfter = RetryAfter.seconds(in: http, now: now)

@@ -1,21 +1,24 @@
-/// How a request is sent: its timeouts and cache policy.
+/// How a request is sent: its idle timeout and the time one attempt may take.
 ///
 /// Options come from three places, and the most specific one that sets a member wins,
 /// member by member: the call (`request.perform(using: session, options:)`), the request type
 /// (``Request/options``), then the ``Session`` (``Session/options``). A member left `nil`
 /// everywhere keeps the transport's default (for `URLSession`, the `URLRequest` default: 60
-/// seconds and `.useProtocolCachePolicy`; no resource timeout).
+/// seconds; no resource timeout).
 ///
 /// ```swift
 /// let session = Session(options: RequestOptions(timeout: 30, resourceTimeout: 120))
-/// // this call waits 5 seconds at most for data, and still uses the session's cache policy
-/// // and its 120-second limit for the whole transfer
+/// // this call waits 5 seconds at most for data, and still uses the session's 120-second
+/// // limit for the whole transfer
 /// let user = try await UserRequest(id: 1).response(using: session, options: RequestOptions(timeout: 5))
 /// ```
 ///
 /// The options are applied to the `URLRequest` before ``Request/intercept(urlRequest:)`` and
 /// the session's ``Interceptor``s run, so those see them and may still change them (except
-/// ``resourceTimeout``, which the pipeline keeps itself).
+/// ``resourceTimeout``, which the pipeline keeps itself). What a transport caches is not an
+/// option: the ``HTTPCache`` link caches the same way on every transport, and a request that
+/// wants a `URLSession`'s own `URLRequest.cachePolicy` sets it in
+/// ``Request/intercept(urlRequest:)``.
 public struct RequestOptions: Sendable, Hashable {
     /// Seconds to wait for data before the transfer fails with `URLError(.timedOut)`
     /// (`URLRequest.timeoutInterval`); must be positive and finite. `nil` leaves it unset.
@@ -47,14 +50,12 @@ public struct RequestOptions: Sendable, Hashable {
     /// }
     /// ```
     public var resourceTimeout: TimeInterval?
-    /// The cache policy (`URLRequest.cachePolicy`); `nil` leaves it unset.
-    public var cachePolicy: URLRequest.CachePolicy?
 
     /// Creates options; a member left `nil` is taken from the next level (request type, session,
     /// transport).
     ///
     /// ```swift
-    /// let options = RequestOptions(timeout: 20, cachePolicy: .reloadIgnoringLocalCacheData)
+    /// let options = RequestOptions(timeout: 20, resourceTimeout: 300)
     /// ```
     ///
     /// - Parameters:
@@ -62,18 +63,15 @@ public struct RequestOptions: Sendable, Hashable {
     ///     to leave it unset.
     ///   - resourceTimeout: Seconds one attempt may take in all, until the whole body has
     ///     arrived; positive and finite, or `nil` for no limit.
-    ///   - cachePolicy: The cache policy, or `nil` to leave it unset.
     ///
     /// A timeout that is zero, negative, infinite or NaN fails the request with
     /// ``BuildError/invalidTimeout(_:)`` before anything is sent.
     public init(
         timeout: TimeInterval? = nil,
-        resourceTimeout: TimeInterval? = nil,
-        cachePolicy: URLRequest.CachePolicy? = nil
+        resourceTimeout: TimeInterval? = nil
     ) {
         self.timeout = timeout
         self.resourceTimeout = resourceTimeout
-        self.cachePolicy = cachePolicy
     }
 
     /// These options, with each member that is `nil` here taken from `general`.
@@ -83,14 +81,13 @@ public struct RequestOptions: Sendable, Hashable {
     func overriding(_ general: RequestOptions) -> RequestOptions {
         RequestOptions(
             timeout: timeout ?? general.timeout,
-            resourceTimeout: resourceTimeout ?? general.resourceTimeout,
-            cachePolicy: cachePolicy ?? general.cachePolicy
+            resourceTimeout: resourceTimeout ?? general.resourceTimeout
         )
     }
 
     /// Whether no member is set.
     var isEmpty: Bool {
-        timeout == nil && resourceTimeout == nil && cachePolicy == nil
+        timeout == nil && resourceTimeout == nil
     }
 
     /// Writes the members that are set into `urlRequest`, and checks ``resourceTimeout``, which
@@ -102,9 +99,6 @@ public struct RequestOptions: Sendable, Hashable {
         }
         if let resourceTimeout {
             guard resourceTimeout.isFinite, resourceTimeout > 0 else { throw .invalidTimeout(resourceTimeout) }
-        }
-        if let cachePolicy {
-            urlRequest.cachePolicy = cachePolicy
         }
     }
 }

@@ -86,8 +86,9 @@ public struct Session: Sendable {
     /// ``RequestError/errorBody``; `nil` by default. A request type's
     /// ``Request/errorBodyDecoder`` wins.
     public var errorBodyDecoder: ErrorBodyDecoder?
-    /// Receives every request sent and every response, redacted; `nil` (the default) logs
-    /// nothing and costs nothing. See ``RequestLogger``.
+    /// Writes a line of text, redacted, for every request sent (with its `curl` command) and for
+    /// every response; `nil` (the default) logs nothing and costs nothing. For the same facts as
+    /// values, observe ``onCallEvent``. See ``RequestLogger``.
     public var logger: RequestLogger?
     /// Receives the events of every call, in order for each call, each call ending with its
     /// ``CallMetrics``; `nil` (the default) observes nothing and costs nothing. Called on any
@@ -116,7 +117,8 @@ public struct Session: Sendable {
     ///   - credentialStore: Holds the credential applied to every request and refreshed on
     ///     rejection; `nil` (none) by default.
     ///   - errorBodyDecoder: Reads the error payload of rejected responses.
-    ///   - logger: Receives every request as sent and every response, redacted; `nil` logs nothing.
+    ///   - logger: Writes a line of text, redacted, for every request as sent and every response;
+    ///     `nil` logs nothing.
     ///   - onCallEvent: Receives the events of every call (``CallEvent``); `nil` observes nothing.
     ///
     /// ```swift

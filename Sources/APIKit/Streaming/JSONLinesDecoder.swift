@@ -6,7 +6,7 @@
 /// same reader as a whole JSON response; blank lines are skipped. A line that does not decode
 /// throws ``ResponseStreamError/invalidJSONLine(number:prefix:underlying:)`` with its line
 /// number. Memory is bounded by the longest line, ``maximumLineLength``. Internal: users read
-/// JSON Lines through ``ResponseStream/jsonLines(of:decoder:)``, which feeds it each chunk.
+/// JSON Lines through ``DecodedResponseStream/jsonLines(of:decoder:)``, which feeds it each chunk.
 ///
 /// ```swift
 /// struct Item: Decodable { let id: Int }

@@ -1,21 +1,28 @@
 import Foundation
 
-/// The reader behind ``ResponseStream/serverSentEvents(reconnecting:)``: the events of one
-/// connection after another, with one ``ServerSentEventDecoder`` across connections.
+/// The reader behind ``DecodedResponseStream/reconnectingServerSentEvents(maximumAttempts:initialDelay:)``:
+/// the events of one connection after another, with one ``ServerSentEventDecoder`` across
+/// connections.
 struct ReconnectingEventReader: ElementReader {
-    private let base: ResponseStream
-    private let reconnection: ServerSentEventReconnection
+    private let source: ResponseStreamSource
+    /// The most connections in a row that may end without an event; at least 1.
+    private let maximumAttempts: Int
+    /// Seconds to wait before reconnecting until the server sends `retry`; at least 0.
+    private let initialDelay: TimeInterval
     private var decoder = ServerSentEventDecoder()
     /// The connection being read; `nil` between connections.
-    private var connection: ResponseStream.Iterator?
+    private var connection: TransferReader?
     private var connections = 0
     private var deliveredOnConnection = false
     private var failedInARow = 0
     private var pending = PendingElements<ServerSentEvent>()
 
-    init(base: ResponseStream, reconnection: ServerSentEventReconnection) {
-        self.base = base
-        self.reconnection = reconnection
+    /// A reader of the events of `source`'s connections; a `maximumAttempts` below 1 is taken
+    /// as 1, a negative `initialDelay` as 0.
+    init(source: ResponseStreamSource, maximumAttempts: Int, initialDelay: TimeInterval) {
+        self.source = source
+        self.maximumAttempts = max(1, maximumAttempts)
+        self.initialDelay = max(0, initialDelay)
     }
 
     mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> ServerSentEvent? {
@@ -56,12 +63,12 @@ struct ReconnectingEventReader: ElementReader {
     /// `false` when the server said there is no more (`204`).
     private mutating func connect(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Bool {
         if connections > 0 {
-            let delay = decoder.reconnectionTime.map { TimeInterval($0) / 1000 } ?? reconnection.initialDelay
-            try await Self.wait(delay, on: base.source.time, context: base.source.context(nil))
+            let delay = decoder.reconnectionTime.map { TimeInterval($0) / 1000 } ?? initialDelay
+            try await Self.wait(delay, on: source.time, context: source.context(nil))
         }
         connections += 1
         deliveredOnConnection = false
-        var attempt = ResponseStream(source: base.source, lastEventID: decoder.lastEventID).makeAsyncIterator()
+        var attempt = TransferReader(connection: StreamConnection(source: source, lastEventID: decoder.lastEventID))
         let response: URLResponse?
         do {
             response = try await attempt.open(isolation: actor)
@@ -116,13 +123,13 @@ struct ReconnectingEventReader: ElementReader {
     }
 
     /// Takes note of a connection's end: rethrows an error that does not reconnect, and the
-    /// last error once ``ServerSentEventReconnection/maximumAttempts`` connections in a row
+    /// last error once `maximumAttempts` connections in a row
     /// delivered no event. A clean end after those attempts ends the sequence.
     private mutating func connectionEnded(by error: RequestError?) throws(RequestError) {
         decoder.endStream()
         if let error, !Self.reconnects(after: error) { throw error }
         failedInARow = deliveredOnConnection ? 0 : failedInARow + 1
-        guard failedInARow >= reconnection.maximumAttempts else { return }
+        guard failedInARow >= maximumAttempts else { return }
         if let error { throw error }
         pending.isEnded = true
     }
@@ -152,48 +159,57 @@ struct ReconnectingEventReader: ElementReader {
     }
 }
 
-extension ResponseStream {
+extension DecodedResponseStream where Element == Data {
     /// The body as server-sent events that survive a dropped connection: the WHATWG
     /// EventSource reconnection model, as a browser's EventSource follows it.
     ///
     /// Each connection is one iteration of this stream (its status check, cancellation, buffer
-    /// and errors), read with one event decoder across connections. When a
-    /// connection ends — its body finished, or the transport failed — the sequence waits the
-    /// reconnection time (the latest `retry` the server sent, else the policy's
-    /// ``ServerSentEventReconnection/initialDelay``) and sends the request again, through the
-    /// same preparation, with a `Last-Event-ID` header holding the last event ID when the server
-    /// sent one. An event cut off by the drop is discarded, so a server that resumes after the
-    /// given ID delivers every event exactly once.
+    /// and errors), read with one event decoder across connections. When a connection ends —
+    /// its body finished, or the transport failed — the sequence waits the reconnection time
+    /// and sends the request again, through the same preparation, with a `Last-Event-ID` header
+    /// holding the last event ID when the server sent one. An event cut off by the drop is
+    /// discarded, so a server that resumes after the given ID delivers every event exactly once.
+    /// The reconnection time is that of the EventSource model: the latest `retry` field the
+    /// server sent, on any connection, and `initialDelay` until it sends one.
     ///
     /// - A `204 No Content` response ends the sequence normally: the server says there is no more.
     /// - A rejected status (by default, one outside `200..<300`) throws its
     ///   ``RequestError/unacceptableStatusCode(_:body:response:context:)`` and does not reconnect;
     ///   neither does an accepted response whose `Content-Type` is present and is not
     ///   `text/event-stream`: it throws ``RequestError/responseInterceptorFailed(_:body:response:context:)``
-    ///   with ``ResponseStreamError/unacceptableContentType(_:expected:)``. A response without a `Content-Type` is read as events.
+    ///   with ``ResponseStreamError/unacceptableContentType(_:expected:)``. A response without a
+    ///   `Content-Type` is read as events.
     /// - Only transport failures and ends of the body reconnect. Any other error (an
     ///   interceptor's, an oversized event's, ``ResponseStreamError/bufferLimitExceeded(limit:)``)
     ///   ends the sequence with that error.
     /// - Cancelling the consuming task stops at once, during a wait too, with
     ///   ``RequestError/cancelled(context:)``; breaking out of the loop cancels the transfer.
-    /// - After ``ServerSentEventReconnection/maximumAttempts`` connections in a row without an
-    ///   event, the sequence ends: it throws the last connection's error, or ends normally when
-    ///   that connection's body just ended.
+    /// - After `maximumAttempts` connections in a row without an event, the sequence ends: it
+    ///   throws the last connection's error, or ends normally when that connection's body just
+    ///   ended. A connection that delivers an event resets the count.
     ///
     /// ```swift
     /// let events = FeedRequest().stream(using: session)
-    ///     .serverSentEvents(reconnecting: .init(maximumAttempts: 5, initialDelay: 3))
+    ///     .reconnectingServerSentEvents(maximumAttempts: 5, initialDelay: 3)
     /// for try await event in events {
     ///     print(event.id ?? "-", event.data)
     /// }
     /// ```
     ///
-    /// - Parameter reconnection: How long to wait before reconnecting and how many connections
-    ///   in a row may fail; 5 attempts and 3 seconds by default.
+    /// - Parameters:
+    ///   - maximumAttempts: The most connections in a row, the first one included, that may end
+    ///     without delivering an event before the sequence gives up; 5 by default. A value below
+    ///     1 is taken as 1.
+    ///   - initialDelay: Seconds to wait before reconnecting until the server sets a reconnection
+    ///     time with a `retry` field; 3 seconds by default, as browsers use. A negative value is
+    ///     taken as 0.
     /// - Returns: The events of every connection, in order, each once.
-    public func serverSentEvents(
-        reconnecting reconnection: ServerSentEventReconnection = ServerSentEventReconnection()
+    public func reconnectingServerSentEvents(
+        maximumAttempts: Int = 5,
+        initialDelay: TimeInterval = 3
     ) -> DecodedResponseStream<ServerSentEvent> {
-        DecodedResponseStream { [self] in ReconnectingEventReader(base: self, reconnection: reconnection) }
+        DecodedResponseStream<ServerSentEvent>(source: source) { source in
+            ReconnectingEventReader(source: source, maximumAttempts: maximumAttempts, initialDelay: initialDelay)
+        }
     }
 }

@@ -3,7 +3,7 @@ extension Request {
     ///
     /// Nothing is sent until the stream is iterated; each iteration sends the request once
     /// through `session`, prepared as ``response(using:options:progress:)`` prepares it (the
-    /// request's ``parser`` is not used). See ``ResponseStream`` for the status check,
+    /// request's ``parser`` is not used). See ``DecodedResponseStream`` for the status check,
     /// cancellation, the buffer and the errors.
     ///
     /// ```swift

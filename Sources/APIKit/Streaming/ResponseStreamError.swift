@@ -4,14 +4,14 @@
 /// ``RequestError`` case that carries it:
 /// - ``bufferLimitExceeded(limit:)``: the consumer fell behind, so ``ResponseStream`` cancelled
 ///   the transfer; carried by ``RequestError/transportFailed(_:context:)``.
-/// - ``unacceptableContentType(_:expected:)``: ``ResponseStream/serverSentEvents(reconnecting:)``
+/// - ``unacceptableContentType(_:expected:)``: ``DecodedResponseStream/reconnectingServerSentEvents(maximumAttempts:initialDelay:)``
 ///   met an accepted response that is not an event stream, and failed without reconnecting, as
 ///   EventSource does; carried by ``RequestError/responseInterceptorFailed(_:body:response:context:)``
 ///   (an empty body: the stream's bytes are not read).
 /// - ``lineTooLong(limit:)``, ``eventTooLarge(limit:)``,
 ///   ``invalidJSONLine(number:prefix:underlying:)``: a ``DecodedResponseStream``
-///   (``ResponseStream/lines``, ``ResponseStream/jsonLines(of:decoder:)``,
-///   ``ResponseStream/serverSentEvents``) could not read the bytes as they arrived; carried by
+///   (``DecodedResponseStream/lines``, ``DecodedResponseStream/jsonLines(of:decoder:)``,
+///   ``DecodedResponseStream/serverSentEvents``) could not read the bytes as they arrived; carried by
 ///   ``RequestError/parsingFailed(_:body:response:context:)``.
 ///
 /// The decoders hold at most one line, or one event, of the stream in memory; a stream that
@@ -42,7 +42,7 @@
 /// ```
 public enum ResponseStreamError: Error, Sendable {
     /// The consumer fell behind: the chunks waiting for it would have taken more than `limit`
-    /// bytes, so the transfer was cancelled (see ``ResponseStream``).
+    /// bytes, so the transfer was cancelled (see ``DecodedResponseStream``).
     case bufferLimitExceeded(limit: Int)
     /// An accepted response declared the `Content-Type` `contentType` where `expected` (such
     /// as `text/event-stream`) was needed.
@@ -50,7 +50,7 @@ public enum ResponseStreamError: Error, Sendable {
     /// A line is longer than `limit` bytes (its terminator not counted); the line was not kept.
     case lineTooLong(limit: Int)
     /// A server-sent event's data and type, or one line of its block, would take more than
-    /// `limit` bytes (1 MiB for ``ResponseStream/serverSentEvents``).
+    /// `limit` bytes (1 MiB for ``DecodedResponseStream/serverSentEvents``).
     case eventTooLarge(limit: Int)
     /// Line `number` (counted from 1, blank lines included) is not a JSON value of the expected
     /// type. `prefix` holds the line's first characters, control characters escaped, for you to

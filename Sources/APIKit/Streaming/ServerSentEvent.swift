@@ -1,7 +1,7 @@
 /// One event of a `text/event-stream` response, as the WHATWG HTML standard's EventSource
 /// would dispatch it.
 ///
-/// ``ResponseStream/serverSentEvents`` makes one from each block of `field: value` lines that ends
+/// ``DecodedResponseStream/serverSentEvents`` makes one from each block of `field: value` lines that ends
 /// with a blank line and holds at least one `data` line. Its properties are the standard's
 /// `MessageEvent` attributes: the event type, the data, the last event ID, and the
 /// reconnection time when the block set one.
@@ -36,7 +36,7 @@ public struct ServerSentEvent: Sendable, Hashable {
 
     /// The reconnection time in milliseconds that this event's block set with a `retry` field,
     /// or `nil` when it set none. A reconnecting stream
-    /// (``ResponseStream/serverSentEvents(reconnecting:)``) waits the latest value,
+    /// (``DecodedResponseStream/reconnectingServerSentEvents(maximumAttempts:initialDelay:)``) waits the latest value,
     /// including one from a block that dispatched no event.
     public var retry: Int?
 

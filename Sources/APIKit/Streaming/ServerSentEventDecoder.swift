@@ -14,8 +14,8 @@
 /// order mark — and give the same events as the whole body read at once. Memory is bounded by
 /// ``maximumEventSize``: the decoder holds one line and one event at most.
 ///
-/// Internal: users read events through ``ResponseStream/serverSentEvents`` and
-/// ``ResponseStream/serverSentEvents(reconnecting:)``, which feed it each chunk:
+/// Internal: users read events through ``DecodedResponseStream/serverSentEvents`` and
+/// ``DecodedResponseStream/reconnectingServerSentEvents(maximumAttempts:initialDelay:)``, which feed it each chunk:
 ///
 /// ```swift
 /// var decoder = ServerSentEventDecoder()

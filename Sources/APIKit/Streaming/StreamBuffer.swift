@@ -1,5 +1,5 @@
 /// The queue between a transport's stream events and the one consumer of a
-/// ``ResponseStream``: the transport pushes, the consumer awaits.
+/// ``DecodedResponseStream``: the transport pushes, the consumer awaits.
 ///
 /// Bounded: the chunks waiting for the consumer may take up to `limit` bytes. A chunk that
 /// would pass it ends the stream with ``ResponseStreamError/bufferLimitExceeded(limit:)``

@@ -6,13 +6,16 @@
 ///     // the host failed for many calls at once: back off before trying again
 /// }
 /// ```
-public enum RetryRefusal: Sendable, Hashable, CustomStringConvertible {
+///
+/// An error's description says it as a sentence (`…; not retried: the host's retry budget is
+/// spent`).
+public enum RetryRefusal: Sendable, Hashable {
     /// The policy's ``RetryBudget`` for the host was spent: too many retries for the recent
     /// first attempts.
     case budgetExhausted
 
-    /// A sentence naming the reason.
-    public var description: String {
+    /// A sentence naming the reason, for an error's description.
+    var sentence: String {
         switch self {
         case .budgetExhausted: "the host's retry budget is spent"
         }

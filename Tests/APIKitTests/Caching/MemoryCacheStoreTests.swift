@@ -25,19 +25,19 @@ extension Caching {
         @Test("A record is handed over decoded, as its bytes decode; new bytes under the key are decoded anew")
         func decoded() async throws {
             let store = MemoryCacheStore()
-            #expect(await store.decodedRecord(forKey: "a") == nil)
+            #expect(store.decodedRecord(forKey: "a") == nil)
             let record = StoredRecordTests.record
             await store.setRecord(record.encoded(), forKey: "a")
-            #expect(await store.decodedRecord(forKey: "a") == .some(record))
-            #expect(await store.decodedRecord(forKey: "a") == .some(record))
+            #expect(store.decodedRecord(forKey: "a") == .some(record))
+            #expect(store.decodedRecord(forKey: "a") == .some(record))
             let other = StoredRecord(variants: [record.variants[1]])
             await store.setRecord(other.encoded(), forKey: "a")
-            #expect(await store.decodedRecord(forKey: "a") == .some(other))
+            #expect(store.decodedRecord(forKey: "a") == .some(other))
             #expect(await store.record(forKey: "a") == other.encoded())
             await store.setRecord(Data("not a record".utf8), forKey: "a")
-            #expect(await store.decodedRecord(forKey: "a") == .some(nil))
+            #expect(store.decodedRecord(forKey: "a") == .some(nil))
             await store.removeRecord(forKey: "a")
-            #expect(await store.decodedRecord(forKey: "a") == nil)
+            #expect(store.decodedRecord(forKey: "a") == nil)
         }
 
         @Test("Over the limit, the least recently used records go first; reading counts as using")

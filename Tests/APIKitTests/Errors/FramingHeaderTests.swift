@@ -194,6 +194,6 @@ struct FramingHeaderTests {
     func description() {
         let error = BuildError.framingHeader("Content-Length", source: .sessionDefaultHeaders)
         #expect("\(error)".contains("\"Content-Length\" set by Session.defaultHeaders"))
-        #expect(HeaderSource.property("size").description == "property `size`")
+        #expect(HeaderSource.property("size").phrase == "property `size`")
     }
 }

@@ -1,3 +1,4 @@
+import APIKitTestTime
 import Foundation
 import Testing
 
@@ -30,42 +31,50 @@ struct LoggingArticleTests {
 
     @Test("the Logging example logs the lines the article shows (the stub answers like httpbin)")
     func loggingLines() async throws {
-        let recorder = LogRecorder()
+        let lines = LogLines()
         let session = Session(
             transport: StubTransport { _ in .success(body: String(repeating: "x", count: 612)) },
-            logger: recorder.logger())
+            logger: lines.logger())
 
         _ = try await Login().response(using: session)
 
-        let request = try #require(recorder.requests.first)
-        let response = try #require(recorder.responses.first)
-        #expect(request.description == "→ #\(request.id) POST https://httpbin.org/anything/login?client=*** (Login)")
+        #expect(lines.all.count == 2)
+        let request = try #require(lines.requests.first)
+        let response = try #require(lines.responses.first)
         #expect(
-            request.curlCommand
-                == "curl -X POST 'https://httpbin.org/anything/login?client=***' "
+            request.text
+                == "→ #\(request.id) POST https://httpbin.org/anything/login?client=*** (Login)\n"
+                + "curl -X POST 'https://httpbin.org/anything/login?client=***' "
                 + "-H 'Authorization: ***' -H 'Content-Type: application/json' "
                 + "--data-binary '@<request body: 14 bytes, not logged>'"
         )
         #expect(
-            response.description.hasPrefix(
-                "← #\(request.id) 200 POST https://httpbin.org/anything/login?client=*** (Login) "))
-        #expect(response.description.hasSuffix(" s, 612 bytes"))
+            response.text
+                == "← #\(request.id) 200 POST https://httpbin.org/anything/login?client=*** (Login) "
+                + String(format: "%.3f s, 612 bytes", response.elapsed))
     }
 
-    @Test("the Progress and custom-logger examples compile and build their sessions")
+    @Test("the Progress, custom-logger and call-event examples compile and build their sessions")
     func progressCompiles() throws {
         var privacy = LogPrivacy(revealsHeaderValues: true, revealsQueryValues: true)
         privacy.sensitiveHeaders.insert("X-Api-Key")
-        let logger = RequestLogger(privacy: privacy) { event in
-            switch event {
-            case .request(let request): _ = request.curlCommand
-            case .response(let response): _ = (response.statusCode ?? 0, response.elapsed, response.bodySize ?? 0)
-            }
+        let logger = RequestLogger(privacy: privacy) { line in
+            FileHandle.standardError.write(Data((line + "\n").utf8))
         }
         #expect(Session(logger: .print).logger != nil)
         let api = Session(defaultHeaders: ["User-Agent": "MyApp/1.0"], logger: logger)
         #expect(api.logger?.privacy.reveals(header: "x-api-key") == false)
         #expect(api.logger?.privacy.reveals(header: "X-Trace") == true)
+
+        let measured = Session(onCallEvent: { event in
+            switch event.stage {
+            case .responseHead(let head, let timeToFirstByte):
+                _ = ((head as? HTTPURLResponse)?.statusCode ?? 0, timeToFirstByte)
+            case .finished(let metrics): _ = (metrics.duration, metrics.bytesReceived)
+            default: break
+            }
+        })
+        #expect(measured.onCallEvent != nil)
 
         let uploads = Session(transport: URLSessionTransport(configuration: .default))
         let start: (URL) async throws -> Upload.Response = { file in

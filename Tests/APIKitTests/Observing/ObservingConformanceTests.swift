@@ -11,9 +11,6 @@ struct ObservingConformanceTests {
     func sendable() {
         requireSendable(RequestLogger.self)
         requireSendable(LogPrivacy.self)
-        requireSendable(RequestLogEvent.self)
-        requireSendable(LoggedRequest.self)
-        requireSendable(LoggedResponse.self)
         requireSendable(TransferProgress.self)
         requireSendable(URLSessionTransport.self)
     }

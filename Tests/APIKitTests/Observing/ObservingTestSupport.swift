@@ -4,7 +4,8 @@ import Testing
 
 @testable import APIKit
 
-/// The secrets ``SecretRequest`` carries; none may appear in a default log line.
+/// The secrets ``SecretRequest`` carries; none may appear in a default log line (the lines are
+/// recorded by `LogLines`, in `APIKitTestTime`).
 enum LogSecrets {
     static let token = "Bearer s3cr3t-t0ken"
     static let cookie = "session=c00kie-crumb"
@@ -32,43 +33,4 @@ struct SecretRequest: Request, RequestConfiguration {
     var method: HTTPMethod = .post
     var configuration: Self { self }
     var parser: StringParser { StringParser() }
-}
-
-/// Records every event a ``RequestLogger`` receives.
-final class LogRecorder: Sendable {
-    let events = Locked<[RequestLogEvent]>([])
-    /// Each response logged, as it is logged.
-    let loggedResponses = CompletionProbe<LoggedResponse>()
-
-    func logger(_ privacy: LogPrivacy = LogPrivacy()) -> RequestLogger {
-        RequestLogger(privacy: privacy) { [events, loggedResponses] event in
-            events.withLock { $0.append(event) }
-            if case .response(let response) = event { loggedResponses.record(response) }
-        }
-    }
-
-    var all: [RequestLogEvent] { events.withLock { $0 } }
-
-    var requests: [LoggedRequest] {
-        all.compactMap { if case .request(let request) = $0 { request } else { nil } }
-    }
-
-    var responses: [LoggedResponse] {
-        all.compactMap { if case .response(let response) = $0 { response } else { nil } }
-    }
-
-    /// Every text a log line could be made of: descriptions, curl commands, URLs, header
-    /// names and values, errors.
-    var lines: [String] {
-        all.flatMap { event -> [String] in
-            switch event {
-            case .request(let request):
-                [request.description, request.curlCommand, request.url]
-                    + request.headers.map { "\($0.key): \($0.value)" }
-            case .response(let response):
-                [response.description, response.request.url, response.error ?? ""]
-                    + response.headers.map { "\($0.key): \($0.value)" }
-            }
-        }
-    }
 }

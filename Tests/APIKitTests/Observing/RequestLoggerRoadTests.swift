@@ -23,55 +23,56 @@ struct RequestLoggerRoadTests {
 
     @Test("A 503 retried: both requests and both responses logged, paired, on every road", arguments: Road.allCases)
     func retried(road: Road) async throws {
-        let recorder = LogRecorder()
+        let lines = LogLines()
         let (transport, _) = CallEventRoadTests.answering(first: .success(status: 503, body: "busy"))
-        let session = Self.retrying(transport, logger: recorder.logger())
+        let session = Self.retrying(transport, logger: lines.logger())
         #expect(try await road.run(session))
-        #expect(await eventually { recorder.responses.count == 2 })
-        let requests = recorder.requests
-        let responses = recorder.responses
+        #expect(await eventually { lines.responses.count == 2 })
+        let requests = lines.requests
+        let responses = lines.responses
+        #expect(lines.all.count == 4)
         #expect(requests.count == 2)
-        #expect(responses.map(\.statusCode) == [503, 200])
-        #expect(responses.map(\.request.id) == requests.map(\.id))
+        #expect(
+            requests.map(\.line) == requests.map { "→ #\($0.id) GET https://api.example.test/v1/text (TextRequest)" })
+        #expect(requests.map(\.curlCommand) == Array(repeating: "curl https://api.example.test/v1/text", count: 2))
+        #expect(responses.map(\.status) == [503, 200])
+        #expect(zip(responses, requests).allSatisfy { $0.answers($1) })
         #expect(responses.last?.bodySize == 2)
         // A body in memory is logged whole; a stream's or a download's given up for the retry is not read.
-        #expect(responses.first?.bodySize == (road == .response || road == .perform ? 4 : nil))
+        let readWhole = road == .response || road == .perform
+        #expect(responses.first?.bodySize == (readWhole ? 4 : nil))
+        let first = try #require(responses.first)
+        let elapsed = String(format: "%.3f s", first.elapsed)
+        #expect(
+            first.text
+                == "← #\(requests[0].id) 503 GET https://api.example.test/v1/text (TextRequest) \(elapsed), "
+                + (readWhole ? "4 bytes" : "body not read"))
     }
 
     @Test("A transport failure retried: the failure by its code, then the response", arguments: Road.allCases)
     func transportFailureRetried(road: Road) async throws {
-        let recorder = LogRecorder()
+        let lines = LogLines()
         let (transport, _) = CallEventRoadTests.answering(first: .failure(URLError(.networkConnectionLost)))
-        let session = Self.retrying(transport, logger: recorder.logger())
+        let session = Self.retrying(transport, logger: lines.logger())
         #expect(try await road.run(session))
-        #expect(await eventually { recorder.responses.count == 2 })
-        let responses = recorder.responses
+        #expect(await eventually { lines.responses.count == 2 })
+        let responses = lines.responses
         #expect(responses.map(\.error) == ["URLError \(URLError.networkConnectionLost.rawValue)", nil])
-        #expect(responses.map(\.statusCode) == [nil, 200])
+        #expect(responses.map(\.status) == [nil, 200])
+        #expect(responses.map(\.id) == lines.requests.map(\.id))
+        #expect(responses.first?.text.contains(" failed GET https://api.example.test/v1/text (TextRequest) ") == true)
     }
 
     @Test("A logger and an observer together: a request line for each requestSent, a response for each head")
     func loggerBesideObserver() async throws {
-        let recorder = LogRecorder()
+        let lines = LogLines()
         let events = CallEventLog()
         let (transport, _) = CallEventRoadTests.answering(first: .success(status: 503, body: "busy"))
-        let session = Self.retrying(transport, logger: recorder.logger(), onCallEvent: events.observer)
+        let session = Self.retrying(transport, logger: lines.logger(), onCallEvent: events.observer)
         #expect(try await TextRequest().response(using: session) == "ok")
         #expect(await events.waitForEnds())
-        #expect(events.names.filter { $0 == "requestSent" }.count == recorder.requests.count)
-        #expect(events.names.filter { $0.hasPrefix("responseHead") }.count == recorder.responses.count)
-        #expect(recorder.responses.map(\.statusCode) == [503, 200])
-    }
-
-    @Test("A response given up before its body was read says so")
-    func bodyNotReadDescription() {
-        let request = LoggedRequest(
-            id: 7, urlRequest: URLRequest(url: URL(string: "https://api.example.test/a")!), requestType: "R",
-            privacy: LogPrivacy())
-        let head = HTTPURLResponse(
-            url: URL(string: "https://api.example.test/a")!, statusCode: 503, httpVersion: nil, headerFields: nil)!
-        let response = LoggedResponse(
-            request: request, response: head, bodySize: nil, elapsed: 0.25, privacy: LogPrivacy())
-        #expect(response.description == "← #7 503 GET https://api.example.test/a (R) 0.250 s, body not read")
+        #expect(events.names.filter { $0 == "requestSent" }.count == lines.requests.count)
+        #expect(events.names.filter { $0.hasPrefix("responseHead") }.count == lines.responses.count)
+        #expect(lines.responses.map(\.status) == [503, 200])
     }
 }

@@ -128,14 +128,14 @@ struct RetryPolicyTests {
         )
     }
 
-    @Test("a custom predicate replaces the method and status checks, within maxAttempts")
-    func custom() {
-        let policy = RetryPolicy.custom(maxAttempts: 2, backoff: .init(baseDelay: 2, jitter: false)) {
-            outcome, method in
-            method == .post && (try? outcome.get())?.data.isEmpty == true
-        }
+    @Test("the sets decide alone: a listed status is retried, a success included, for a listed method only")
+    func setsDecide() {
+        let policy = RetryPolicy(
+            maxAttempts: 2, retryableMethods: [.post], retryableStatusCodes: [200],
+            backoff: .init(baseDelay: 2, jitter: false))
         #expect(policy.retryDelay(after: Self.response(200), method: .post, attempt: 1) == 2)
         #expect(policy.retryDelay(after: Self.response(200), method: .get, attempt: 1) == nil)
+        #expect(policy.retryDelay(after: Self.response(503), method: .post, attempt: 1) == nil)
         #expect(policy.retryDelay(after: Self.response(200), method: .post, attempt: 2) == nil)
         #expect(policy.retryDelay(after: .failure(URLError(.cancelled)), method: .post, attempt: 1) == nil)
     }

@@ -23,35 +23,32 @@ struct RequestOptionsTests {
         let plain = URLRequest(url: stubBase)
         let (sent, _) = try await sent()
         #expect(sent.timeoutInterval == plain.timeoutInterval)
-        #expect(sent.cachePolicy == plain.cachePolicy)
+        #expect(sent.cachePolicy == plain.cachePolicy)  // no option touches it
     }
 
     @Test("the session's options apply to every request")
     func sessionOptions() async throws {
-        let (sent, _) = try await sent(session: RequestOptions(timeout: 30, cachePolicy: .reloadIgnoringLocalCacheData))
+        let (sent, _) = try await sent(session: RequestOptions(timeout: 30, resourceTimeout: 60))
         #expect(sent.timeoutInterval == 30)
-        #expect(sent.cachePolicy == .reloadIgnoringLocalCacheData)
     }
 
     @Test("the request type's options win over the session's, member by member")
     func requestOverridesSession() async throws {
-        let (sent, _) = try await sent(
-            session: RequestOptions(timeout: 30, cachePolicy: .reloadIgnoringLocalCacheData),
-            request: RequestOptions(timeout: 10)
-        )
+        let session = RequestOptions(timeout: 30, resourceTimeout: 60)
+        let request = RequestOptions(timeout: 10)
+        let (sent, _) = try await sent(session: session, request: request)
         #expect(sent.timeoutInterval == 10)
-        #expect(sent.cachePolicy == .reloadIgnoringLocalCacheData)
+        #expect(request.overriding(session) == RequestOptions(timeout: 10, resourceTimeout: 60))
     }
 
     @Test("the call's options win over the request type's and the session's, member by member")
     func callOverridesAll() async throws {
-        let (sent, _) = try await sent(
-            session: RequestOptions(timeout: 30, cachePolicy: .reloadIgnoringLocalCacheData),
-            request: RequestOptions(timeout: 10, cachePolicy: .returnCacheDataElseLoad),
-            call: RequestOptions(timeout: 5)
-        )
+        let session = RequestOptions(timeout: 30, resourceTimeout: 90)
+        let request = RequestOptions(timeout: 10, resourceTimeout: 60)
+        let call = RequestOptions(timeout: 5)
+        let (sent, _) = try await sent(session: session, request: request, call: call)
         #expect(sent.timeoutInterval == 5)
-        #expect(sent.cachePolicy == .returnCacheDataElseLoad)
+        #expect(call.overriding(request).overriding(session) == RequestOptions(timeout: 5, resourceTimeout: 60))
     }
 
     @Test("intercept(urlRequest:) already sees the options")
@@ -91,13 +88,11 @@ struct RequestOptionsTests {
 
     @Test("overriding(_:) takes each nil member from the wider options")
     func overriding() {
-        let general = RequestOptions(timeout: 30, cachePolicy: .reloadIgnoringLocalCacheData)
+        let general = RequestOptions(timeout: 30, resourceTimeout: 120)
         #expect(RequestOptions().overriding(general) == general)
+        #expect(RequestOptions(timeout: 1).overriding(general) == RequestOptions(timeout: 1, resourceTimeout: 120))
         #expect(
-            RequestOptions(timeout: 1).overriding(general)
-                == RequestOptions(timeout: 1, cachePolicy: .reloadIgnoringLocalCacheData)
-        )
-        #expect(RequestOptions(cachePolicy: .returnCacheDataDontLoad).overriding(general).timeout == 30)
+            RequestOptions(resourceTimeout: 5).overriding(general) == RequestOptions(timeout: 30, resourceTimeout: 5))
         #expect(RequestOptions().overriding(RequestOptions()) == RequestOptions())
     }
 

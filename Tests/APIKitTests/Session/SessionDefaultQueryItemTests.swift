@@ -224,21 +224,22 @@ struct SessionDefaultQueryItemTests {
     @Test("the values are redacted in logs unless LogPrivacy reveals query values")
     func redactedInLogs() async throws {
         let secret = "s3cr3t-key"
-        let recorder = LogRecorder()
+        let lines = LogLines()
         let session = Session(
             transport: StubTransport { _ in .success(body: "ok") },
             defaultQueryItems: ["api_key": secret],
-            logger: recorder.logger()
+            logger: lines.logger()
         )
 
         _ = try await ItemsRequest().response(using: session)
 
-        let logged = try #require(recorder.requests.first)
+        let logged = try #require(lines.requests.first)
         #expect(logged.url.contains("api_key=***"))
-        #expect(!recorder.lines.isEmpty)
-        #expect(!recorder.lines.contains { $0.contains(secret) })
+        #expect(logged.curlCommand.contains("api_key=***"))
+        #expect(lines.all.count == 2)
+        #expect(!lines.all.contains { $0.contains(secret) })
 
-        let revealing = LogRecorder()
+        let revealing = LogLines()
         var open = session
         open.logger = revealing.logger(LogPrivacy(revealsQueryValues: true))
         _ = try await ItemsRequest().response(using: open)

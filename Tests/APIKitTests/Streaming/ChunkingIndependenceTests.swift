@@ -159,7 +159,7 @@ extension StreamingTests {
         }
 
         @Test(
-            "serverSentEvents(reconnecting:) over StubTransport: every event of the first connection, then the 204 ends it",
+            "reconnectingServerSentEvents over StubTransport: every event of the first connection, then the 204 ends it",
             arguments: seeds.prefix(6))
         func reconnectingStream(seed: UInt64) async {
             let body = StreamBodies.events(seed: seed, count: 3, limit: nil)
@@ -175,7 +175,7 @@ extension StreamingTests {
                         : .success(status: 204)
                 }
                 let stream = StreamedRequest().stream(using: Session(transport: transport))
-                    .serverSentEvents(reconnecting: ServerSentEventReconnection(maximumAttempts: 2, initialDelay: 0))
+                    .reconnectingServerSentEvents(maximumAttempts: 2, initialDelay: 0)
                 let (events, error) = await collect(stream)
                 #expect(events == body.elements, "\(body), chunks \(chunks.map(\.count))")
                 #expect(error == nil, "\(body), chunks \(chunks.map(\.count))")
@@ -184,7 +184,7 @@ extension StreamingTests {
         }
 
         @Test(
-            "serverSentEvents(reconnecting:) over StubTransport: the events before one over 1 MiB, then eventTooLarge, no reconnection"
+            "reconnectingServerSentEvents over StubTransport: the events before one over 1 MiB, then eventTooLarge, no reconnection"
         )
         func reconnectingTooLarge() async {
             let limit = ServerSentEventDecoder.defaultMaximumEventSize
@@ -199,7 +199,7 @@ extension StreamingTests {
                     return .stream(headers: ["Content-Type": "text/event-stream"], chunks: chunks.map { Data($0) })
                 }
                 let stream = StreamedRequest().stream(using: Session(transport: transport))
-                    .serverSentEvents(reconnecting: ServerSentEventReconnection(maximumAttempts: 2, initialDelay: 0))
+                    .reconnectingServerSentEvents(maximumAttempts: 2, initialDelay: 0)
                 let (events, error) = await collect(stream)
                 #expect(events == expected, "chunks \(chunks.map(\.count))")
                 #expect(error == "eventTooLarge(\(limit))", "chunks \(chunks.map(\.count))")

@@ -1,29 +1,24 @@
 import APIKitTestSupport
-import APIKitTestTime
+@_spi(Testing) import APIKitTestTime
 import Foundation
 import Testing
 
-@testable import APIKit
+@_spi(Testing) @testable import APIKit
 
 /// A transport that answers each streamed request with the next of its scripted connections,
-/// and records the requests and when they were sent. A connection without `.finished` or
-/// `.failed` stays open until cancelled; requests past the script cannot connect.
+/// and records the requests. A connection without `.finished` or `.failed` stays open until
+/// cancelled; requests past the script cannot connect.
 final class ScriptedStreamTransport: Transport {
     private let connections: [[TransportStreamEvent]]
     private let queue = DispatchQueue(label: "ScriptedStreamTransport")
-    private let state = Protected<(requests: [URLRequest], sentAt: [ContinuousClock.Instant], delivered: Int)>(
-        ([], [], 0))
+    private let requestsSent = Protected<[URLRequest]>([])
 
     init(_ connections: [[TransportStreamEvent]]) {
         self.connections = connections
     }
 
     /// The requests sent so far, in order.
-    var requests: [URLRequest] { state.value.requests }
-    /// When each request was sent.
-    var sentAt: [ContinuousClock.Instant] { state.value.sentAt }
-    /// How many connections have delivered all their scripted events.
-    var delivered: Int { state.value.delivered }
+    var requests: [URLRequest] { requestsSent.value }
 
     /// A response head with `status` and, unless `nil`, a `Content-Type`.
     static func head(_ status: Int = 200, contentType: String? = "text/event-stream") -> URLResponse {
@@ -44,20 +39,18 @@ final class ScriptedStreamTransport: Transport {
         _ request: URLRequest,
         onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask {
-        let number = state.withLock { state in
-            state.requests.append(request)
-            state.sentAt.append(.now)
-            return state.requests.count - 1
+        let number = requestsSent.withLock { requests in
+            requests.append(request)
+            return requests.count - 1
         }
         let events = number < connections.count ? connections[number] : [.failed(URLError(.cannotConnectToHost))]
         let open = Protected(true)
-        queue.async { [state] in
+        queue.async {
             for event in events where open.value {
                 onEvent(event)
                 if case .finished = event { open.withLock { $0 = false } }
                 if case .failed = event { open.withLock { $0 = false } }
             }
-            state.withLock { $0.delivered += 1 }
         }
         return ScriptedTask { [queue] in
             queue.async {
@@ -76,9 +69,9 @@ private struct ScriptedTask: TransportTask {
 }
 
 extension StreamingTests {
-    @Suite("serverSentEvents(reconnecting:): EventSource reconnection over a ResponseStream")
+    @Suite(
+        "reconnectingServerSentEvents(maximumAttempts:initialDelay:): EventSource reconnection over a ResponseStream")
     struct ReconnectingServerSentEventsTests {
-        static let quick = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0.01)
         static let lost = TransportStreamEvent.failed(URLError(.networkConnectionLost))
 
         static func data(_ text: String) -> TransportStreamEvent {
@@ -87,9 +80,28 @@ extension StreamingTests {
 
         func events(
             _ transport: ScriptedStreamTransport,
-            _ reconnection: ServerSentEventReconnection = quick
+            maximumAttempts: Int = 3,
+            initialDelay: TimeInterval = 0.01
         ) -> DecodedResponseStream<ServerSentEvent> {
-            StreamedRequest().stream(using: Session(transport: transport)).serverSentEvents(reconnecting: reconnection)
+            StreamedRequest().stream(using: Session(transport: transport))
+                .reconnectingServerSentEvents(maximumAttempts: maximumAttempts, initialDelay: initialDelay)
+        }
+
+        /// The data of every event of `transport`'s connections, read in a task whose waits
+        /// `time` measures.
+        func eventData(
+            _ transport: ScriptedStreamTransport,
+            time: ManualTime,
+            maximumAttempts: Int = 3,
+            initialDelay: TimeInterval = 0.01
+        ) -> Task<[String], any Error> {
+            let stream = StreamedRequest().stream(using: Session(transport: transport).timed(by: time))
+                .reconnectingServerSentEvents(maximumAttempts: maximumAttempts, initialDelay: initialDelay)
+            return Task {
+                var received: [String] = []
+                for try await event in stream { received.append(event.data) }
+                return received
+            }
         }
 
         @Test("a drop after two events reconnects with Last-Event-ID; the cut-off event is not delivered twice")
@@ -118,13 +130,13 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head()), Self.data("retry: 300\ndata: a\n\n"), .finished],
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
-            var received: [String] = []
-            let reconnection = ServerSentEventReconnection(maximumAttempts: 3, initialDelay: 0)
-            for try await event in events(transport, reconnection) { received.append(event.data) }
-            #expect(received == ["a"])
-            let sentAt = transport.sentAt
-            #expect(sentAt.count == 2)
-            #expect(sentAt[1] - sentAt[0] >= .milliseconds(300))
+            let time = ManualTime()
+            let loop = eventData(transport, time: time, initialDelay: 0)
+            #expect(await time.nextWait() == 0.3)
+            time.advance(by: 0.3)
+            #expect(try await loop.value == ["a"])
+            #expect(transport.requests.count == 2)
+            #expect(time.registered == [0.3])
         }
 
         @Test("without a retry from the server, the initial delay is waited")
@@ -133,10 +145,13 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished],
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
-            for try await _ in events(transport, .init(initialDelay: 0.2)) {}
-            let sentAt = transport.sentAt
-            #expect(sentAt.count == 2)
-            #expect(sentAt[1] - sentAt[0] >= .milliseconds(200))
+            let time = ManualTime()
+            let loop = eventData(transport, time: time, initialDelay: 0.2)
+            #expect(await time.nextWait() == 0.2)
+            time.advance(by: 0.2)
+            #expect(try await loop.value == ["a"])
+            #expect(transport.requests.count == 2)
+            #expect(time.registered == [0.2])
         }
 
         @Test("a 204 ends the sequence normally, without reconnecting")
@@ -202,28 +217,23 @@ extension StreamingTests {
             #expect(received == ["a", "b"])
         }
 
-        @Test("cancelling the consumer while it waits to reconnect stops at once, with no new request")
+        @Test(
+            "cancelling the consumer while it waits to reconnect stops at once, with no new request",
+            .timeLimit(.minutes(1)))
         func cancelledDuringWait() async throws {
             let transport = ScriptedStreamTransport([
                 [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished]
             ])
-            let sequence = events(transport, .init(initialDelay: 60))
-            let first = Protected<String?>(nil)
-            let task = Task { () async throws -> ServerSentEvent? in
+            let time = ManualTime()
+            let sequence = StreamedRequest().stream(using: Session(transport: transport).timed(by: time))
+                .reconnectingServerSentEvents(initialDelay: 60)
+            let task = Task { () async throws -> [String?] in
                 var iterator = sequence.makeAsyncIterator()
-                let data = try await iterator.next()?.data
-                first.withLock { $0 = data }
-                return try await iterator.next()
+                return [try await iterator.next()?.data, try await iterator.next()?.data]
             }
-            while first.value == nil || transport.delivered < 1 {
-                try await Task.sleep(nanoseconds: 5_000_000)
-            }
-            try await Task.sleep(nanoseconds: 50_000_000)  // into the 60 s wait
-            let start = ContinuousClock.now
+            #expect(await time.nextWait() == 60)  // the first connection ended: in the 60 s wait
             task.cancel()
-            let result = await task.result
-            // Far below the 60 s wait; the slack is for a loaded 2-core machine.
-            #expect(ContinuousClock.now - start < .seconds(45))
+            let result = await task.result  // the clock never moves: only the cancellation ends the wait
             guard case .failure(let error) = result else {
                 Issue.record("expected cancelled, got \(result)")
                 return
@@ -236,11 +246,45 @@ extension StreamingTests {
         func maximumAttempts() async throws {
             let transport = ScriptedStreamTransport([])  // every request fails to connect
             let error = await #expect(throws: RequestError.self) {
-                for try await _ in events(transport, .init(maximumAttempts: 3, initialDelay: 0.001)) {}
+                for try await _ in events(transport, maximumAttempts: 3, initialDelay: 0.001) {}
             }
             #expect(error?.stage == .transport)
             #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
             #expect(transport.requests.count == 3)
+        }
+
+        @Test("by default, 5 connections in a row without an event, 3 s apart, then the last error")
+        func defaultSettings() async throws {
+            let transport = ScriptedStreamTransport([])  // every request fails to connect
+            let time = ManualTime()
+            let stream = StreamedRequest().stream(using: Session(transport: transport).timed(by: time))
+                .reconnectingServerSentEvents()
+            let loop = Task { for try await _ in stream {} }
+            for _ in 1..<5 {
+                #expect(await time.nextWait() == 3)
+                time.advance(by: 3)
+            }
+            let error = await loop.result.errorValue as? RequestError
+            #expect((error?.underlyingError as? URLError)?.code == .cannotConnectToHost)
+            #expect(transport.requests.count == 5)
+            #expect(time.registered == [3, 3, 3, 3])
+        }
+
+        @Test("a maximumAttempts below 1 is taken as 1, a negative initialDelay as 0")
+        func clampedSettings() async throws {
+            let once = ScriptedStreamTransport([])
+            await #expect(throws: RequestError.self) {
+                for try await _ in events(once, maximumAttempts: 0, initialDelay: 0) {}
+            }
+            #expect(once.requests.count == 1)
+
+            let transport = ScriptedStreamTransport([])
+            let time = ManualTime()
+            let loop = eventData(transport, time: time, maximumAttempts: 2, initialDelay: -5)
+            #expect(await time.nextWait() == 0)
+            time.advance(by: 0)
+            #expect(await loop.result.errorValue is RequestError)
+            #expect(transport.requests.count == 2)
         }
 
         @Test("a connection that delivers an event resets the count of failed attempts")
@@ -252,7 +296,7 @@ extension StreamingTests {
             ])
             var received: [String] = []
             let error = await #expect(throws: RequestError.self) {
-                for try await event in events(transport, .init(maximumAttempts: 2, initialDelay: 0.001)) {
+                for try await event in events(transport, maximumAttempts: 2, initialDelay: 0.001) {
                     received.append(event.data)
                 }
             }
@@ -278,7 +322,9 @@ extension StreamingTests {
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
             let session = Session(transport: transport, interceptors: [Recorder(seen: seen)])
-            for try await _ in StreamedRequest().stream(using: session).serverSentEvents(reconnecting: Self.quick) {}
+            for try await _ in StreamedRequest().stream(using: session)
+                .reconnectingServerSentEvents(maximumAttempts: 3, initialDelay: 0.01)
+            {}
             #expect(seen.value == [nil, "7"])
         }
     }

@@ -377,21 +377,20 @@ struct ObservedTask: TransportTask {
 struct ResponseStreamLoggingTests {
     @Test("a stream logs its request when sent and its response, with the bytes streamed, when the body ends")
     func logged() async throws {
-        let events = Protected<[RequestLogEvent]>([])
+        let lines = LogLines()
         let session = Session(
             transport: StubTransport { _ in .stream(chunks: ["abc", "de"], interval: 0.001) },
-            logger: RequestLogger { event in events.append(event) })
+            logger: lines.logger())
         for try await _ in StreamedRequest().stream(using: session) {}
         // the end is logged before the stream hears of it, so the loop's end sees the log
-        let logged = events.value
-        #expect(logged.count == 2)
-        guard case .request(let request)? = logged.first, case .response(let response)? = logged.last else {
-            Issue.record("expected a request and a response, got \(logged)")
-            return
-        }
-        #expect(response.request == request)
-        #expect(response.statusCode == 200)
+        let texts = lines.all
+        #expect(texts.count == 2)
+        let request = try #require(LoggedRequestLine(texts[0]), "expected a request, then a response: \(texts)")
+        let response = try #require(LoggedResponseLine(texts[1]), "expected a request, then a response: \(texts)")
+        #expect(response.answers(request))
+        #expect(response.status == 200)
         #expect(response.bodySize == 5)
+        #expect(response.text.hasSuffix(" s, 5 bytes"))
     }
 }
 

@@ -23,6 +23,12 @@ extension StreamingTests {
             #expect(requireTyped(DecodedResponseStream<String>.self, String.self) == "String RequestError RequestError")
         }
 
+        @Test("ResponseStream is the stream whose elements are Data chunks, and its Iterator that stream's")
+        func responseStreamIsTheDataStream() {
+            #expect(ResponseStream.self == DecodedResponseStream<Data>.self)
+            #expect(ResponseStream.Iterator.self == DecodedResponseStream<Data>.Iterator.self)
+        }
+
         @Test("the streaming types are Sendable")
         func sendable() {
             requireSendable(ServerSentEvent.self)
@@ -31,7 +37,6 @@ extension StreamingTests {
             requireSendable(ResponseStreamError.self)
             requireSendable(ResponseStream.self)
             requireSendable(DecodedResponseStream<ServerSentEvent>.self)
-            requireSendable(ServerSentEventReconnection.self)
             requireSendable(TransportStreamEvent.self)
         }
     }
