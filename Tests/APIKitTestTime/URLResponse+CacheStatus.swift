@@ -1,7 +1,8 @@
-public import Foundation
-
 #if canImport(FoundationNetworking)
-    public import FoundationNetworking
+    import Foundation
+    public import FoundationNetworking  // URLResponse, on Linux
+#else
+    public import Foundation
 #endif
 
 extension URLResponse {

@@ -251,7 +251,7 @@ final class RequestPipeline<R: Request>: Sendable {
         switch exchanged {
         case .success(let exchanged):
             request.outcome(
-                data: exchanged.response.data ?? Data(), urlResponse: exchanged.response.urlResponse, error: nil,
+                data: exchanged.response.data ?? Data(), urlResponse: exchanged.response.urlResponse,
                 context: exchanged.chain.outcomeContext(url: exchanged.url)
             ).mapError(decorated)
         case .failure(let error):

@@ -92,33 +92,13 @@ extension Request {
         session.perform(self, options: options, progress: progress, completion: completion)
     }
 
-    /// Runs the response stages on what the transport delivered.
+    /// Runs the response stages on the body and the head that came back through the chain:
+    /// `intercept(urlResponse:)`, the parser, `response(from:urlResponse:)`.
     func outcome(
-        _ result: Result<TransportResponse, any Error>,
+        data body: Data,
+        urlResponse: URLResponse,
         context: @autoclosure () -> RequestContext
     ) -> Result<Response, RequestError> {
-        switch result {
-        case .success(let response):
-            outcome(data: response.data, urlResponse: response.urlResponse, error: nil, context: context())
-        case .failure(let error):
-            .failure(.transportFailed(error, context: context()))
-        }
-    }
-
-    /// Runs the response stages on what a `URLSession` completion handler delivered.
-    func outcome(
-        data: Data?,
-        urlResponse: URLResponse?,
-        error: (any Error)?,
-        context: @autoclosure () -> RequestContext
-    ) -> Result<Response, RequestError> {
-        if let error {
-            return .failure(.transportFailed(error, context: context()))
-        }
-        guard let urlResponse else {
-            return .failure(.transportFailed(URLError(.badServerResponse), context: context()))
-        }
-        let body = data ?? Data()
         do {
             try intercept(urlResponse: urlResponse)
         } catch {

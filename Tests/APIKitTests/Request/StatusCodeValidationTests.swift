@@ -110,7 +110,7 @@ struct StatusCodeValidationTests {
         )
 
         let error = try #require(
-            request.outcome(data: Data("x".utf8), urlResponse: response, error: nil, context: context).errorValue
+            request.outcome(data: Data("x".utf8), urlResponse: response, context: context).errorValue
         )
 
         guard case .responseInterceptorFailed(let underlying, let body, _, _) = error else {
@@ -119,29 +119,5 @@ struct StatusCodeValidationTests {
         }
         #expect(underlying as? UnacceptableStatusCode == UnacceptableStatusCode(statusCode: 500))
         #expect(body == Data("x".utf8))
-    }
-
-    @Test("outcome: no error and no response is a .transportFailed(.badServerResponse); a nil body parses as empty")
-    func outcomeEdgeCases() throws {
-        let url = URL(string: "https://api.example.com/raw")!
-        let request = RawRequest(base: URL(string: "https://api.example.com")!)
-        let context = request.initialContext.with(url: url)
-
-        let missing = try #require(
-            request.outcome(data: nil, urlResponse: nil, error: nil, context: context).errorValue
-        )
-        guard case .transportFailed(let underlying, _) = missing else {
-            Issue.record("expected .transportFailed, got \(missing)")
-            return
-        }
-        #expect((underlying as? URLError)?.code == .badServerResponse)
-
-        let response = HTTPURLResponse(url: url, statusCode: 204, httpVersion: "HTTP/1.1", headerFields: nil)!
-        let empty = request.outcome(data: nil, urlResponse: response, error: nil, context: context)
-        #expect(try empty.get() == Data())
-
-        let both = request.outcome(
-            data: Data("x".utf8), urlResponse: response, error: URLError(.timedOut), context: context)
-        #expect((both.errorValue?.underlyingError as? URLError)?.code == .timedOut)
     }
 }
