@@ -8,8 +8,8 @@
 ///    `intercept(urlRequest:)`;
 /// 2. the session's chain (``CallChain``): the retry link, the credential link, the session's
 ///    interceptors in list order, then a terminal stage that hands the request to the
-///    transport — a send (``sendTerminal``), a stream (`RequestPipeline+Stream`) or a download
-///    (`RequestPipeline+Download`);
+///    transport — a send (``sendTerminal``), a stream (`Streaming/Request+Stream.swift`) or a
+///    download (`Downloading/Request+Download.swift`);
 /// 3. the request's `intercept(urlResponse:)` (by default the status check), then the body:
 ///    parsed (``response()``), streamed, or moved to the destination.
 ///

@@ -30,3 +30,129 @@ extension Request {
         return ResponseStream(source: pipeline.streamSource(maximumBufferSize: maximumBufferSize))
     }
 }
+
+/// The pipeline's stages for a ``ResponseStream``: ``prepare()``, the session's chain around a
+/// terminal stage that starts the transport's ``Transport/stream(_:onEvent:)`` and returns at
+/// the response head, then the request's `intercept(urlResponse:)` on that head. The body is
+/// never buffered for the chain: it is read by the caller, chunk by chunk, from the buffer.
+extension RequestPipeline {
+    /// The most bytes of a rejected response's body read for its ``RequestError``: 1 MiB.
+    static var maximumErrorBodySize: Int { 1 << 20 }
+
+    /// This pipeline's stages, for a ``ResponseStream`` buffering up to `maximumBufferSize`.
+    func streamSource(maximumBufferSize: Int) -> ResponseStreamSource {
+        ResponseStreamSource(
+            time: session.time,
+            open: { lastEventID throws(RequestError) in
+                try await self.openStream(maximumBufferSize: maximumBufferSize, lastEventID: lastEventID)
+            },
+            context: { url in self.initialContext.with(url: url) }
+        )
+    }
+
+    /// Sends the request through the chain and checks the response head; a reconnection of
+    /// server-sent events passes its `lastEventID`, sent as the `Last-Event-ID` header (an
+    /// ordinary header, set before the chain sees the request).
+    func openStream(maximumBufferSize: Int, lastEventID: String?) async throws(RequestError) -> OpenedStream {
+        // each connection is a call of its own
+        let events = CallRecorder.make(for: session, context: initialContext)
+        do {
+            return try await openStream(maximumBufferSize: maximumBufferSize, lastEventID: lastEventID, events: events)
+        } catch {
+            events?.end(Result<Void, RequestError>.failure(error))
+            throw error
+        }
+    }
+
+    private func openStream(
+        maximumBufferSize: Int, lastEventID: String?, events: CallRecorder?
+    ) async throws(RequestError) -> OpenedStream {
+        var urlRequest = try prepare()
+        if let lastEventID {
+            urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
+        }
+        let limit = max(1, maximumBufferSize)
+        let chain = try chain(events: events, delivery: .stream) { urlRequest, attempt throws(RequestError) in
+            try await self.streamTerminal(urlRequest, attempt: attempt, limit: limit)
+        }
+        let response: CallResponse
+        do {
+            response = try await chain.run(urlRequest)
+        } catch {
+            throw decorated(error)
+        }
+        let context = chain.outcomeContext(url: urlRequest.url)
+        let buffer: StreamBuffer
+        if let pending = response.pending, case .stream(let streamed) = pending.kind {
+            pending.take()
+            buffer = streamed
+        } else {
+            // answered by a link: the body in memory, as one chunk
+            buffer = StreamBuffer(limit: Int.max)
+            if let data = response.data, !data.isEmpty { buffer.receive(.data(data)) }
+            buffer.receive(.finished)
+        }
+        do {
+            try request.intercept(urlResponse: response.urlResponse)
+        } catch {
+            events?.observeBody(of: response)
+            let body = await errorBody(from: buffer)
+            throw decorated(
+                R.responseValidationError(error, body: body, response: response.urlResponse, context: context))
+        }
+        events?.observeStreamBody(of: response, context: context)
+        return OpenedStream(response: response.urlResponse, context: context, buffer: buffer)
+    }
+
+    /// The terminal stage of a stream: starts the transfer into a new buffer and waits for the
+    /// response head.
+    private func streamTerminal(
+        _ urlRequest: URLRequest, attempt: Int, limit: Int
+    ) async throws(RequestError) -> CallResponse {
+        let buffer = StreamBuffer(limit: limit)
+        let tap = BodyTap()
+        let pending = PendingBody(.stream(buffer), tap: tap)
+        buffer.attach(
+            session.transport.stream(urlRequest) { event in
+                tap.observe(event)
+                buffer.receive(event)
+            })
+        let context = { self.initialContext.with(url: urlRequest.url).with(attempts: attempt) }
+        while true {
+            switch await buffer.next() {
+            case .response(let head):
+                return CallResponse(urlResponse: head, pending: pending)
+            case .data:
+                continue  // a transport breaking the order: no response yet
+            case .end:
+                throw .transportFailed(URLError(.badServerResponse), context: context())
+            case .failure(let error):
+                throw .transportFailed(error, context: context())
+            case .cancelled:
+                throw .cancelled(context: context())
+            }
+        }
+    }
+
+    /// The body of a rejected response, up to ``maximumErrorBodySize`` bytes; the transfer is
+    /// cancelled when there is more. Whatever arrived when the transfer fails.
+    private func errorBody(from buffer: StreamBuffer) async -> Data {
+        var body = Data()
+        while true {
+            switch await buffer.next() {
+            case .data(let chunk):
+                let room = Self.maximumErrorBodySize - body.count
+                body.append(chunk.prefix(room))
+                if chunk.count > room {
+                    buffer.cancel()
+                    return body
+                }
+            case .response:
+                continue
+            case .end, .failure, .cancelled:
+                buffer.cancel()
+                return body
+            }
+        }
+    }
+}
