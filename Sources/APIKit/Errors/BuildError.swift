@@ -88,6 +88,11 @@ public enum BuildError: Error, Sendable {
     /// `maxPause` that is negative, infinite or NaN. The associated text names the setting and
     /// the value.
     case invalidTrafficControl(String)
+    /// Reconnecting server-sent events whose settings cannot be followed
+    /// (``DecodedResponseStream/reconnectingServerSentEvents(maximumAttempts:initialDelay:)``):
+    /// `maximumAttempts` below 1, or an `initialDelay` that is negative, infinite or NaN. The
+    /// associated text names the setting and the value.
+    case invalidReconnection(String)
 
     /// Why a value cannot fill a path segment.
     ///
@@ -158,7 +163,9 @@ public enum BuildError: Error, Sendable {
     /// The property the problem was found in, when there is one.
     public var fields: [String] {
         switch self {
-        case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy, .invalidTrafficControl: []
+        case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy, .invalidTrafficControl,
+            .invalidReconnection:
+            []
         case .framingHeader(_, .property(let field)): [field]
         case .framingHeader(_, .sessionDefaultHeaders): [Session.defaultHeadersField]
         case .framingHeader: []
@@ -223,6 +230,8 @@ extension BuildError: CustomStringConvertible {
             "retry policy cannot be followed: \(reason)"
         case .invalidTrafficControl(let reason):
             "traffic control cannot be followed: \(reason)"
+        case .invalidReconnection(let reason):
+            "reconnection cannot be followed: \(reason)"
         }
     }
 }

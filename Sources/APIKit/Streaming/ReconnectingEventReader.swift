@@ -5,10 +5,13 @@ import Foundation
 /// connections.
 struct ReconnectingEventReader: ElementReader {
     private let source: ResponseStreamSource
-    /// The most connections in a row that may end without an event; at least 1.
+    /// The most connections in a row that may end without an event.
     private let maximumAttempts: Int
-    /// Seconds to wait before reconnecting until the server sends `retry`; at least 0.
+    /// Seconds to wait before reconnecting until the server sends `retry`.
     private let initialDelay: TimeInterval
+    /// Why the settings cannot be followed, when they cannot: the first read fails with it and
+    /// nothing is sent.
+    private let invalid: BuildError?
     private var decoder = ServerSentEventDecoder()
     /// The connection being read; `nil` between connections.
     private var connection: TransferReader?
@@ -17,15 +20,31 @@ struct ReconnectingEventReader: ElementReader {
     private var failedInARow = 0
     private var pending = PendingElements<ServerSentEvent>()
 
-    /// A reader of the events of `source`'s connections; a `maximumAttempts` below 1 is taken
-    /// as 1, a negative `initialDelay` as 0.
+    /// A reader of the events of `source`'s connections.
     init(source: ResponseStreamSource, maximumAttempts: Int, initialDelay: TimeInterval) {
         self.source = source
-        self.maximumAttempts = max(1, maximumAttempts)
-        self.initialDelay = max(0, initialDelay)
+        self.maximumAttempts = maximumAttempts
+        self.initialDelay = initialDelay
+        if maximumAttempts < 1 {
+            invalid = .invalidReconnection("maximumAttempts must be at least 1, not \(maximumAttempts)")
+        } else if !initialDelay.isFinite || initialDelay < 0 {
+            invalid = .invalidReconnection(
+                "initialDelay must be a finite number of seconds, 0 or more, not \(initialDelay)")
+        } else {
+            invalid = nil
+        }
+    }
+
+    /// Ends the reader with the settings' error, when they cannot be followed (once: the
+    /// reads after it find the reader ended).
+    private mutating func checkSettings() throws(RequestError) {
+        guard let invalid, !pending.isEnded else { return }
+        pending.isEnded = true
+        throw .buildFailed(invalid, context: source.context(nil))
     }
 
     mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> ServerSentEvent? {
+        try checkSettings()
         while true {
             if let event = try pending.next() { return event }
             if pending.isEnded { return nil }
@@ -43,6 +62,7 @@ struct ReconnectingEventReader: ElementReader {
     }
 
     mutating func response() async throws(RequestError) -> URLResponse? {
+        try checkSettings()
         while !pending.isEnded {
             if var open = connection {
                 let head = try await open.response()
@@ -198,12 +218,13 @@ extension DecodedResponseStream where Element == Data {
     ///
     /// - Parameters:
     ///   - maximumAttempts: The most connections in a row, the first one included, that may end
-    ///     without delivering an event before the sequence gives up; 5 by default. A value below
-    ///     1 is taken as 1.
+    ///     without delivering an event before the sequence gives up; at least 1, 5 by default.
     ///   - initialDelay: Seconds to wait before reconnecting until the server sets a reconnection
-    ///     time with a `retry` field; 3 seconds by default, as browsers use. A negative value is
-    ///     taken as 0.
-    /// - Returns: The events of every connection, in order, each once.
+    ///     time with a `retry` field: finite and 0 or more, 3 seconds by default, as browsers use.
+    /// - Returns: The events of every connection, in order, each once. With settings that cannot
+    ///   be followed, its first `next()` (or `response()`) throws
+    ///   ``RequestError/buildFailed(_:context:)`` with ``BuildError/invalidReconnection(_:)``,
+    ///   and nothing is sent.
     public func reconnectingServerSentEvents(
         maximumAttempts: Int = 5,
         initialDelay: TimeInterval = 3

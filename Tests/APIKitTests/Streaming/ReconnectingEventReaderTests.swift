@@ -270,17 +270,45 @@ extension StreamingTests {
             #expect(time.registered == [3, 3, 3, 3])
         }
 
-        @Test("a maximumAttempts below 1 is taken as 1, a negative initialDelay as 0")
-        func clampedSettings() async throws {
+        @Test(
+            "settings that cannot be followed fail the first read with a BuildError naming them; nothing is sent",
+            arguments: [
+                (0, 1.0, "maximumAttempts must be at least 1, not 0"),
+                (-3, 1.0, "maximumAttempts must be at least 1, not -3"),
+                (2, -5.0, "initialDelay must be a finite number of seconds, 0 or more, not -5.0"),
+                (2, Double.infinity, "initialDelay must be a finite number of seconds, 0 or more, not inf"),
+                (2, Double.nan, "initialDelay must be a finite number of seconds, 0 or more, not nan"),
+            ])
+        func invalidSettings(maximumAttempts: Int, initialDelay: TimeInterval, reason: String) async throws {
+            let transport = ScriptedStreamTransport([])
+            let error = await #expect(throws: RequestError.self) {
+                for try await _ in events(transport, maximumAttempts: maximumAttempts, initialDelay: initialDelay) {}
+            }
+            guard case .buildFailed(.invalidReconnection(let named), _) = error else {
+                Issue.record("expected .buildFailed(.invalidReconnection), got \(String(describing: error))")
+                return
+            }
+            #expect(named == reason)
+            #expect(transport.requests.isEmpty)
+
+            var head = events(transport, maximumAttempts: maximumAttempts, initialDelay: initialDelay)
+                .makeAsyncIterator()
+            await #expect(throws: RequestError.self) { _ = try await head.response() }
+            #expect(try await head.next() == nil)  // ended after its error
+            #expect(transport.requests.isEmpty)
+        }
+
+        @Test("the smallest settings that can be followed: one connection, no wait")
+        func smallestSettings() async throws {
             let once = ScriptedStreamTransport([])
             await #expect(throws: RequestError.self) {
-                for try await _ in events(once, maximumAttempts: 0, initialDelay: 0) {}
+                for try await _ in events(once, maximumAttempts: 1, initialDelay: 0) {}
             }
             #expect(once.requests.count == 1)
 
             let transport = ScriptedStreamTransport([])
             let time = ManualTime()
-            let loop = eventData(transport, time: time, maximumAttempts: 2, initialDelay: -5)
+            let loop = eventData(transport, time: time, maximumAttempts: 2, initialDelay: 0)
             #expect(await time.nextWait() == 0)
             time.advance(by: 0)
             #expect(await loop.result.errorValue is RequestError)
