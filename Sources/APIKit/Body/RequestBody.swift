@@ -76,14 +76,15 @@ public struct RequestBody: Sendable, Hashable {
     }
 
     /// The body's bytes, when they are all in memory; `nil` when part of the body is a file.
+    /// A body with a file is told apart before any byte is copied (``data()`` asks first).
     var inMemoryData: Data? {
         if segments.count == 1, case .bytes(let data) = segments[0] { return data }
-        var data = Data()
-        for segment in segments {
+        let parts = segments.compactMap { segment -> Data? in
             guard case .bytes(let bytes) = segment else { return nil }
-            data.append(bytes)
+            return bytes
         }
-        return data
+        guard parts.count == segments.count else { return nil }
+        return parts.reduce(into: Data()) { $0.append($1) }
     }
 
     /// The whole body in memory: the bytes themselves, without a copy, for a body in memory (the
