@@ -124,34 +124,23 @@ extension StreamingTests {
             #expect(transport.requests.map { $0.headerValue("Last-Event-ID") } == [nil, "2", "3"])
         }
 
-        @Test("the wait before reconnecting is the server's retry, over the initial delay")
-        func honoursRetry() async throws {
+        @Test(
+            "the wait before reconnecting is the server's retry, else the initial delay",
+            arguments: [("retry: 300\ndata: a\n\n", 0.0, 0.3), ("data: a\n\n", 0.2, 0.2)])
+        func waitBeforeReconnecting(events body: String, initialDelay: TimeInterval, waited: TimeInterval)
+            async throws
+        {
             let transport = ScriptedStreamTransport([
-                [.response(ScriptedStreamTransport.head()), Self.data("retry: 300\ndata: a\n\n"), .finished],
+                [.response(ScriptedStreamTransport.head()), Self.data(body), .finished],
                 [.response(ScriptedStreamTransport.head(204)), .finished],
             ])
             let time = ManualTime()
-            let loop = eventData(transport, time: time, initialDelay: 0)
-            #expect(await time.nextWait() == 0.3)
-            time.advance(by: 0.3)
+            let loop = eventData(transport, time: time, initialDelay: initialDelay)
+            #expect(await time.nextWait() == waited)
+            time.advance(by: waited)
             #expect(try await loop.value == ["a"])
             #expect(transport.requests.count == 2)
-            #expect(time.registered == [0.3])
-        }
-
-        @Test("without a retry from the server, the initial delay is waited")
-        func initialDelay() async throws {
-            let transport = ScriptedStreamTransport([
-                [.response(ScriptedStreamTransport.head()), Self.data("data: a\n\n"), .finished],
-                [.response(ScriptedStreamTransport.head(204)), .finished],
-            ])
-            let time = ManualTime()
-            let loop = eventData(transport, time: time, initialDelay: 0.2)
-            #expect(await time.nextWait() == 0.2)
-            time.advance(by: 0.2)
-            #expect(try await loop.value == ["a"])
-            #expect(transport.requests.count == 2)
-            #expect(time.registered == [0.2])
+            #expect(time.registered == [waited])
         }
 
         @Test("a 204 ends the sequence normally, without reconnecting")
