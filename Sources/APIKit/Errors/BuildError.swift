@@ -93,6 +93,9 @@ public enum BuildError: Error, Sendable {
     /// `maximumAttempts` below 1, or an `initialDelay` that is negative, infinite or NaN. The
     /// associated text names the setting and the value.
     case invalidReconnection(String)
+    /// A `maximumBufferSize` below 1 byte passed to
+    /// ``Request/stream(using:options:maximumBufferSize:)``: no chunk would fit.
+    case invalidBufferSize(Int)
 
     /// Why a value cannot fill a path segment.
     ///
@@ -164,7 +167,7 @@ public enum BuildError: Error, Sendable {
     public var fields: [String] {
         switch self {
         case .invalidURL, .invalidMethod, .invalidTimeout, .invalidRetryPolicy, .invalidTrafficControl,
-            .invalidReconnection:
+            .invalidReconnection, .invalidBufferSize:
             []
         case .framingHeader(_, .property(let field)): [field]
         case .framingHeader(_, .sessionDefaultHeaders): [Session.defaultHeadersField]
@@ -232,6 +235,8 @@ extension BuildError: CustomStringConvertible {
             "traffic control cannot be followed: \(reason)"
         case .invalidReconnection(let reason):
             "reconnection cannot be followed: \(reason)"
+        case .invalidBufferSize(let size):
+            "maximumBufferSize \(size) is below 1 byte: no chunk would fit"
         }
     }
 }

@@ -19,7 +19,8 @@ extension Request {
     ///     and the session's, member by member.
     ///   - maximumBufferSize: The most bytes of chunks kept waiting for a slow consumer before
     ///     the stream fails with ``ResponseStreamError/bufferLimitExceeded(limit:)``;
-    ///     8 MiB by default.
+    ///     8 MiB by default. A size below 1 fails the first read with
+    ///     ``BuildError/invalidBufferSize(_:)``, before anything is sent.
     /// - Returns: The stream.
     public func stream(
         using session: Session = Session(),
@@ -67,13 +68,15 @@ extension RequestPipeline {
     private func openStream(
         maximumBufferSize: Int, lastEventID: String?, events: CallRecorder?
     ) async throws(RequestError) -> OpenedStream {
+        guard maximumBufferSize >= 1 else {
+            throw .buildFailed(BuildError.invalidBufferSize(maximumBufferSize), context: initialContext)
+        }
         var urlRequest = try prepare()
         if let lastEventID {
             urlRequest.setValue(lastEventID, forHTTPHeaderField: "Last-Event-ID")
         }
-        let limit = max(1, maximumBufferSize)
         let chain = try chain(events: events, delivery: .stream) { urlRequest, attempt throws(RequestError) in
-            try await self.streamTerminal(urlRequest, attempt: attempt, limit: limit)
+            try await self.streamTerminal(urlRequest, attempt: attempt, limit: maximumBufferSize)
         }
         let response: CallResponse
         do {

@@ -251,6 +251,34 @@ struct ResponseStreamTests {
         #expect(try await iterator.next() == nil)
     }
 
+    @Test(
+        "a buffer size below 1 fails the first read with a BuildError naming it; nothing is sent",
+        arguments: [0, -1, Int.min])
+    func invalidBufferSize(size: Int) async throws {
+        let transport = ScriptedStreamTransport([])
+        var iterator = StreamedRequest().stream(using: Session(transport: transport), maximumBufferSize: size)
+            .makeAsyncIterator()
+        let error = await #expect(throws: RequestError.self) { _ = try await iterator.next() }
+        guard case .buildFailed(.invalidBufferSize(let named), _) = error else {
+            Issue.record("expected .buildFailed(.invalidBufferSize), got \(String(describing: error))")
+            return
+        }
+        #expect(named == size)
+        #expect(error?.description.contains("maximumBufferSize \(size) is below 1 byte") == true)
+        #expect(try await iterator.next() == nil)  // ended after its error
+        #expect(transport.requests.isEmpty)
+    }
+
+    @Test("a buffer of 1 byte takes a 1-byte chunk")
+    func smallestBufferSize() async throws {
+        let chunk = Data([0x78])
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(chunk), .finished])
+        var iterator = StreamedRequest().stream(using: Session(transport: transport), maximumBufferSize: 1)
+            .makeAsyncIterator()
+        #expect(try await iterator.next() == chunk)
+        #expect(try await iterator.next() == nil)
+    }
+
     @Test("Request.stream(using:) is the session's stream")
     func requestConvenience() async throws {
         let session = session(.stream(chunks: ["a", "b"]))
