@@ -61,8 +61,7 @@ extension Request {
     /// error carries no resume data. A resumable download writes the chunks of the transport's
     /// ``Transport/stream(_:onEvent:)`` itself, as they arrive: through ``URLSessionTransport`` on
     /// Linux, whose data delegate has no back-pressure, a network faster than the disk queues
-    /// chunks in memory (a 1 GB download over loopback peaked some 220 MB above an idle
-    /// process); a plain download stays flat.
+    /// chunks in memory (`Benchmarks/README.md`, "Download 1 GB"); a plain download stays flat.
     ///
     /// ```swift
     /// do {

@@ -23,8 +23,8 @@ enum PercentEncoding {
     static func append(_ text: String, style: Style, to output: inout [UInt8]) {
         // A native string's bytes are read in place; `var copy = text; copy.withUTF8` would
         // retain and release its storage on every call. Written out rather than through
-        // `String.withUTF8InPlace`, which costs 45-270 more instructions per request here
-        // (callgrind, scripts/instruction-counts.sh).
+        // `String.withUTF8InPlace`, which costs more instructions per request
+        // (`scripts/instruction-counts.sh`).
         if text.utf8.withContiguousStorageIfAvailable({ append(utf8: $0, style: style, to: &output) }) != nil {
             return
         }

@@ -5,8 +5,8 @@
 /// would pass it ends the stream with ``ResponseStreamError/bufferLimitExceeded(limit:)``
 /// after the chunks already queued, and cancels the transfer. It does not try to slow the
 /// transfer down: on corelibs, `URLSessionTask.suspend()` does not stop libcurl reading (a data
-/// task suspended after its first chunk still delivered 84 MB to its delegate within 1.5 s; see
-/// the Linux notes article).
+/// task suspended after its first chunk goes on delivering the body; see the Linux notes
+/// article).
 ///
 /// Exactly once: the stream ends with the first of the transport's end, the buffer limit
 /// and a cancellation; anything the transport reports after that is dropped. The waiting

@@ -76,9 +76,9 @@ final class URLSessionDownloads: Sendable {
     /// the completion comes too) — see ``poll(_:reportingOn:)``.
     ///
     /// corelibs reports progress only to a delegate's download task, and for that one opens,
-    /// seeks and closes the file and queues a `didWriteData` call for every chunk, which made a
-    /// 1 GB download 1.36× as long as a completion handler's task; the file's length costs a
-    /// `stat` a tick.
+    /// seeks and closes the file and queues a `didWriteData` call for every chunk, which makes
+    /// a large download markedly slower than a completion handler's task (`Benchmarks/README.md`,
+    /// "Download 1 GB"); the file's length costs a `stat` a tick.
     func watch(_ task: URLSessionDownloadTask, reportingOn queue: OperationQueue) {
         let timer = DispatchSource.makeTimerSource(queue: .global(qos: .utility))
         timer.schedule(deadline: .now() + Self.pollInterval, repeating: Self.pollInterval)

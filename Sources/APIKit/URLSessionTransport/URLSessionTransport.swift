@@ -151,8 +151,8 @@ public final class URLSessionTransport: Transport {
     ///
     /// On Linux the task has a completion handler, with `progress` or without: corelibs reports
     /// progress only to a delegate's download task, and for it opens, seeks and closes the file
-    /// for each chunk and queues a `didWriteData` call, which made a 1 GB download about 1.36×
-    /// as long. With `progress`, the length of the file corelibs writes is looked at every 10 ms
+    /// for each chunk and queues a `didWriteData` call, which makes a large download markedly
+    /// slower (`Benchmarks/README.md`, "Download 1 GB"). With `progress`, the length of the file corelibs writes is looked at every 10 ms
     /// instead, and reported each time it has grown; the last step, the whole body, comes just
     /// before `completion`. On Apple platforms, with `progress` the session's delegate hears of
     /// every chunk.
