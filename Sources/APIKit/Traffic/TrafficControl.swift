@@ -1,6 +1,7 @@
 /// Limits how many calls are in flight, in all and per host, queues the others in arrival
 /// order, and pauses a host that answers `429` or `503` with `Retry-After`: an
-/// ``Interceptor`` for ``Session/interceptors``, written with the public API only.
+/// ``Interceptor`` for ``Session/interceptors``, written against the public protocol alone: it
+/// reaches into no part of the chain a user's interceptor could not.
 ///
 /// **Limits.** A call over a limit waits, holding no thread, until a call ends: per host in
 /// first-come, first-served order, and a full host never holds up calls to another. A call
