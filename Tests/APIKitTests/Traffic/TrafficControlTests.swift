@@ -25,6 +25,30 @@ struct TrafficControlTests {
         #expect(rig.transport.paths == ["a", "b", "c", "d"])
     }
 
+    @Test("A call whose transport fails gives its host's slot back: the next call goes")
+    func slotBackAfterTransportError() async throws {
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
+        let first = await rig.start("a")
+        let second = await rig.start("b")
+        #expect(rig.transport.paths == ["a"])
+        #expect(rig.traffic.waitingCount == 1)
+        rig.transport.fail(with: URLError(.cannotConnectToHost))
+        guard case .transportFailed(let error, _)? = await first.value.errorValue else {
+            Issue.record("expected transportFailed, got \(await first.value)")
+            return
+        }
+        #expect((error as? URLError)?.code == .cannotConnectToHost)
+        guard await rig.transport.waitForHeld(1) else {
+            Issue.record("the second call was not sent: the failed call kept its slot")
+            second.cancel()
+            return
+        }
+        #expect(rig.transport.paths == ["a", "b"])
+        rig.transport.answer()
+        #expect(try await second.value.get() == "ok")
+        #expect(rig.traffic.queue.inFlightCount == 0)
+    }
+
     @Test("A full host does not hold up calls to another host")
     func hostsAreIndependent() async throws {
         let rig = TrafficRig(maxCallsInFlightPerHost: 1)

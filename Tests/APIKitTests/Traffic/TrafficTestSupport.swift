@@ -11,6 +11,7 @@ final class GateTransport: Transport {
     private struct Held {
         let url: URL
         let answer: @Sendable (Int, [String: String]) -> Void
+        let fail: @Sendable (any Error) -> Void
     }
 
     private let state = Locked<(held: [Held], arrivals: [URL])>(([], []))
@@ -39,11 +40,14 @@ final class GateTransport: Transport {
         state.withLock { state in
             state.arrivals.append(url)
             state.held.append(
-                Held(url: url) { status, headers in
-                    let head = HTTPURLResponse(
-                        url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
-                    answer(.success(TransportResponse(data: Data("ok".utf8), urlResponse: head)))
-                })
+                Held(
+                    url: url,
+                    answer: { status, headers in
+                        let head = HTTPURLResponse(
+                            url: url, statusCode: status, httpVersion: "HTTP/1.1", headerFields: headers)!
+                        answer(.success(TransportResponse(data: Data("ok".utf8), urlResponse: head)))
+                    },
+                    fail: { error in answer(.failure(error)) }))
         }
         return GateTask { answer(.failure(URLError(.cancelled))) }
     }
@@ -65,6 +69,12 @@ final class GateTransport: Transport {
             return state.held.remove(at: index)
         }
         held?.answer(status, headers)
+    }
+
+    /// Fails the oldest held send with `error`, as a transport that could not reach the server.
+    func fail(with error: any Error) {
+        let held = state.withLock { state -> Held? in state.held.isEmpty ? nil : state.held.removeFirst() }
+        held?.fail(error)
     }
 
     private struct GateTask: TransportTask {
