@@ -125,9 +125,8 @@ extension RequestPipeline {
             switch await buffer.next() {
             case .response(let head):
                 return CallResponse(urlResponse: head, pending: pending)
-            case .data:
-                continue  // a transport breaking the order: no response yet
-            case .end:
+            case .data, .end:
+                // a transport breaking the order: body bytes or the end before a response head
                 throw .transportFailed(URLError(.badServerResponse), context: context())
             case .failure(let error):
                 throw .transportFailed(error, context: context())

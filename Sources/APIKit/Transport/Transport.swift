@@ -120,7 +120,9 @@ public protocol Transport: Sendable {
     /// - ``TransportStreamEvent/response(_:)`` comes first, at most once; then
     ///   ``TransportStreamEvent/data(_:)`` any number of times, the chunks in body order; then
     ///   exactly one of ``TransportStreamEvent/finished`` and ``TransportStreamEvent/failed(_:)``
-    ///   — the only event when the transfer fails before a response — and nothing after it;
+    ///   — the only event when the transfer fails before a response — and nothing after it.
+    ///   A stream whose first event is a chunk or ``TransportStreamEvent/finished`` fails the
+    ///   call with `URLError(.badServerResponse)`;
     /// - ``TransportTask/cancel()`` stops the transfer; the transport then still ends the events
     ///   with one ``TransportStreamEvent/failed(_:)``, usually `URLError(.cancelled)`, unless
     ///   they had ended already.

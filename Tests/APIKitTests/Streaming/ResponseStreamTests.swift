@@ -156,6 +156,42 @@ struct ResponseStreamTests {
         #expect(interceptor.inspected.value == ["404 0"])
     }
 
+    @Test(
+        "a transport that breaks the order (body bytes or the end before the head) fails with badServerResponse",
+        arguments: [
+            [TransportStreamEvent.data(Data("early".utf8)), .response(ManualTransport.ok), .finished],
+            [TransportStreamEvent.finished],
+        ])
+    func eventsBeforeHead(events: [TransportStreamEvent]) async throws {
+        let transport = ManualTransport(initial: events)
+        var iterator = StreamedRequest().stream(using: Session(transport: transport)).makeAsyncIterator()
+        let error = await #expect(throws: RequestError.self) { _ = try await iterator.next() }
+        guard case .transportFailed(let underlying, _)? = error else {
+            Issue.record("expected transportFailed, got \(String(describing: error))")
+            return
+        }
+        #expect((underlying as? URLError)?.code == .badServerResponse)
+        #expect(try await iterator.next() == nil)
+    }
+
+    @Test("a rejected stream's error body is cut at 1 MiB and its transfer cancelled")
+    func errorBodyCut() async throws {
+        let rejected = HTTPURLResponse(url: stubBase, statusCode: 500, httpVersion: "HTTP/1.1", headerFields: [:])!
+        let chunk = Data(repeating: 0x61, count: 300 << 10)
+        // 4 × 300 KiB: the fourth chunk passes 1 MiB; the rest never reaches the error
+        let transport = ManualTransport(initial: [.response(rejected)] + Array(repeating: .data(chunk), count: 4))
+        let error = await #expect(throws: RequestError.self) {
+            for try await _ in StreamedRequest().stream(using: Session(transport: transport)) {}
+        }
+        guard case .unacceptableStatusCode(500, let body, _, _)? = error else {
+            Issue.record("expected unacceptableStatusCode(500), got \(String(describing: error))")
+            return
+        }
+        #expect(body.count == 1 << 20)
+        #expect(body.allSatisfy { $0 == 0x61 })
+        #expect(transport.cancels == 1)
+    }
+
     @Test("the same status error as response(for:) gives")
     func sameErrorAsPerform() async throws {
         let session = session(.stream(status: 500, chunks: ["boom"]))
