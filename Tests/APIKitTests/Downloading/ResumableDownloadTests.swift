@@ -77,6 +77,47 @@ struct ResumableDownloadTests {
         #expect(try scratch.names() == ["body.bin"])
     }
 
+    struct Failure: Decodable, Equatable {
+        let error: String
+    }
+
+    @Test("a rejected status: the error body, decoded; no resume data, and nothing written")
+    func rejectedFirstAttempt() async throws {
+        var session = Session(
+            transport: StubTransport { _ in .stream(status: 404, chunks: [#"{"error":"#, #""gone"}"#]) })
+        session.errorBodyDecoder = .json(Failure.self)
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumable: true)
+        }
+        guard case .unacceptableStatusCode(404, let body, _, _)? = error else {
+            Issue.record("expected unacceptableStatusCode(404), got \(String(describing: error))")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self) == #"{"error":"gone"}"#)
+        #expect((error?.errorBody as? Failure) == Failure(error: "gone"))
+        #expect(error?.downloadResumeData == nil)
+        #expect(try scratch.names().isEmpty)
+    }
+
+    @Test("a rejected status on a resumed attempt keeps the partial file, untouched, and its resume data")
+    func rejectedResumedAttempt() async throws {
+        let resume = try await interrupted()
+        let session = Session(transport: StubTransport { _ in .stream(status: 503, chunks: ["busy"]) })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
+        }
+        guard case .unacceptableStatusCode(503, let body, _, _)? = error else {
+            Issue.record("expected unacceptableStatusCode(503), got \(String(describing: error))")
+            return
+        }
+        #expect(String(decoding: body, as: UTF8.self) == "busy")
+        let kept = try #require(error?.downloadResumeData)
+        #expect(kept.partialFileURL == resume.partialFileURL)
+        #expect(kept.bytesReceived == 5)
+        #expect(try Data(contentsOf: kept.partialFileURL) == Data("01234".utf8))
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+    }
+
     @Test("a 200 instead of a 206 (range ignored, or the validator changed) restarts the same file from byte 0")
     func fullBodyRestarts() async throws {
         let resume = try await interrupted()
