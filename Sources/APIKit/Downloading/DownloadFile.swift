@@ -160,7 +160,11 @@ final class DownloadFile: DownloadAttempt {
                     expectedBytesToReceive: expected(state, response))
                 return nil
             case .data(let chunk):
-                guard let response = state.response else { return nil }  // no head yet: a broken transport
+                guard let response = state.response else {
+                    // body bytes before the head: a transport breaking the order
+                    cancelling = state.task
+                    return end(&state, .failed(URLError(.badServerResponse)))
+                }
                 if state.rejection != nil {
                     let room = Self.maximumErrorBodySize - state.errorBody.count
                     state.errorBody.append(chunk.prefix(room))

@@ -96,6 +96,25 @@ struct DownloadTests {
         #expect(try scratch.names().isEmpty)
     }
 
+    @Test(
+        "a transport that breaks the order (body bytes or the end before the head) fails with badServerResponse",
+        arguments: [false, true],
+        [
+            [TransportStreamEvent.data(Data("early".utf8)), .response(ManualTransport.ok), .finished],
+            [TransportStreamEvent.finished],
+        ])
+    func eventsBeforeHead(resumable: Bool, events: [TransportStreamEvent]) async throws {
+        let transport = ManualTransport(initial: events)
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(
+                to: destination, using: Session(transport: transport), resumable: resumable)
+        }
+        #expect(error?.stage == .transport)
+        #expect((error?.underlyingError as? URLError)?.code == .badServerResponse)
+        #expect(error?.downloadResumeData == nil)
+        #expect(try scratch.names().isEmpty)
+    }
+
     @Test("cancelling the task mid-body stops the transfer and removes the temporary file")
     func cancelMidBody() async throws {
         let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("first".utf8))])
