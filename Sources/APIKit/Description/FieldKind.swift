@@ -3,9 +3,9 @@
 ///
 /// Reached through its metatype, a generic wrapper such as `Query<Int>` runs unspecialised
 /// code: every copy of its value and every check of its type goes through value witnesses
-/// (`Benchmarks/README.md`, "Instruction counts"). For the kinds below the serializer switches to code written for
-/// the concrete type, which the compiler specialises, and reads key, value and strategy where the
-/// wrapper stores them. Every other field — users' wrappers, `@HeaderDict`, `@Part`, a `@Query`
+/// (`Benchmarks/README.md`, "Instruction counts"). For the kinds below the serializer switches
+/// to code written for the concrete type, which the compiler specialises, and reads key, value
+/// and strategy where the wrapper stores them. Every other field — users' wrappers, `@HeaderDict`, `@Part`, a `@Query`
 /// over a `Date` — declares its parameters per request into ``DeclaredParameters``, and the
 /// same serializer writes them in their place among the others.
 ///

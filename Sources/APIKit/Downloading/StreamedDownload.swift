@@ -95,12 +95,13 @@ final class StreamedDownload: Sendable {
                     bytesReceived: 0, expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
                 return nil
             case .data(let chunk):
+                guard !state.stopped else { return nil }  // stopped: the chunks are not wanted
                 guard let response = state.response else {
                     // body bytes before the head: a transport breaking the order
                     (state.cancelling, cancelling) = (true, state.task)
                     return finish(&state, .failure(URLError(.badServerResponse)))
                 }
-                guard let file = state.file else { return nil }  // stopped: the chunks are not wanted
+                guard let file = state.file else { return nil }
                 do {
                     try file.write(contentsOf: chunk)
                 } catch {
