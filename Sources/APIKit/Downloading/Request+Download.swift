@@ -25,16 +25,16 @@ extension Request {
     /// the transport's own included, before this returns, and a file already at `destination`
     /// is untouched; unless the download is resumable (below).
     ///
-    /// The request goes through the same pipeline as ``response(using:options:progress:)``:
+    /// The request goes through the same stages as ``response(using:options:progress:)``:
     /// encoding, default headers and query items, options, the request's
-    /// `intercept(urlRequest:)`, the session's credential and interceptors' `adapt`; the
-    /// ``RetryPolicy`` and a replay after a credential refresh on `401` (each attempt writes a
-    /// fresh temporary file); then, once the body is in the file, the request's
-    /// `intercept(urlResponse:)` and the interceptors' `inspect` — with the error body of a
-    /// rejected response (read from the file: its first 1 MiB; the file is then removed), or an
-    /// empty one for an accepted response, whose body is the file — before the file is handed
-    /// over. The request's parser is not used. The ``RequestLogger`` logs the transfer as it
-    /// logs a stream.
+    /// `intercept(urlRequest:)`, then the session's chain — the ``RetryPolicy`` and a replay
+    /// after a credential refresh on `401` (each attempt writes a fresh temporary file), the
+    /// session's ``Session/interceptors``, which see the response head with the body pending
+    /// (``CallResponse/data`` is `nil`) — then, once the body is in the file, the request's
+    /// `intercept(urlResponse:)`, once per response: a rejected response throws with its error
+    /// body (read from the file: its first 1 MiB; the file is then removed) before anything is
+    /// handed over. The request's parser is not used. The ``RequestLogger`` logs the transfer
+    /// as it logs a stream.
     ///
     /// ```swift
     /// let destination = URL(fileURLWithPath: "/tmp/report.pdf")
@@ -241,11 +241,15 @@ extension RequestPipeline {
         } else {
             file = nil  // answered by a link: the body in memory
         }
-        do {
-            try request.intercept(urlResponse: response.urlResponse)
-        } catch {
-            let body = response.data ?? (file?.attempt as? TransportDownloadFile)?.errorBody() ?? Data()
-            throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
+        // A resumable download's terminal asked the request when the head arrived (`DownloadFile`):
+        // the hook runs once per response, as on every road.
+        if !(resumable && file != nil) {
+            do {
+                try request.intercept(urlResponse: response.urlResponse)
+            } catch {
+                let body = response.data ?? (file?.attempt as? TransportDownloadFile)?.errorBody() ?? Data()
+                throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
+            }
         }
         // From here on the download is handed over: a cancellation comes too late.
         guard handle.claimCompletion() else { throw .cancelled(context: context) }

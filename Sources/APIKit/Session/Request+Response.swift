@@ -2,10 +2,11 @@ extension Request {
     /// Builds, sends and parses the request through `session`, and returns its response.
     ///
     /// The stages run in the order ``Session`` lists: the configuration is encoded, the
-    /// session's defaults and interceptors and ``intercept(urlRequest:)`` adapt the
-    /// `URLRequest`, the transport sends it (again, as the retry policy allows), the response
-    /// hooks check it, the ``parser`` reads the body and ``response(from:urlResponse:)``
-    /// produces the ``Response``.
+    /// session's defaults and the options are added, ``intercept(urlRequest:)`` may change the
+    /// `URLRequest`, the session's chain (retry policy, credential store, interceptors) hands it
+    /// to the transport (again, as the retry policy allows), ``intercept(urlResponse:)`` checks
+    /// the response, the ``parser`` reads the body and ``response(from:urlResponse:)`` produces
+    /// the ``Response``.
     ///
     /// Cancelling the calling `Task` cancels the request: one not yet sent is never sent, a
     /// transfer in flight is stopped, and the call throws ``RequestError/cancelled(context:)``

@@ -5,10 +5,11 @@
 /// across connections).
 ///
 /// Made by ``Request/stream(using:options:maximumBufferSize:)``. Each `for try await` loop sends
-/// the request once, through the same preparation as ``Request/response(using:options:progress:)``:
-/// encoding, default headers and query items, options, the request's
-/// `intercept(urlRequest:)`, the session's credential and interceptors' `adapt`. Nothing is
-/// sent before the loop starts.
+/// the request through the same stages as ``Request/response(using:options:progress:)``:
+/// encoding, default headers and query items, options, the request's `intercept(urlRequest:)`,
+/// then the session's chain — its ``RetryPolicy``, its ``CredentialStore`` and its
+/// ``Session/interceptors`` — until the response head arrives. Nothing is sent before the loop
+/// starts.
 ///
 /// ```swift
 /// let stream = CompletionRequest(prompt: "Hello").stream(using: session)
@@ -21,10 +22,12 @@
 ///   `intercept(urlResponse:)` rejects (by default, a status outside `200..<300`) throws the
 ///   same ``RequestError/unacceptableStatusCode(_:body:response:context:)`` that
 ///   ``Request/response(using:options:progress:)`` would, with the first 1 MiB of its body and the
-///   session's ``ErrorBodyDecoder`` applied. The session's interceptors' `inspect` runs then
-///   too, with that body — or an empty one for an accepted response, whose body is the stream.
-/// - Streams are not retried, and a credential is not refreshed and replayed after a `401`:
-///   the loop throws the status error instead.
+///   session's ``ErrorBodyDecoder`` applied. The session's interceptors see the head before
+///   the body is read, and never the body (``CallResponse/data`` is `nil`).
+/// - Until the head is accepted, the chain may send again: a ``RetryPolicy`` retries a
+///   transport failure before the head or a retryable status (a `503`), a ``CredentialStore``
+///   refreshes and replays after a `401`. Once elements flow, the request is not sent again
+///   (except by ``reconnectingServerSentEvents(maximumAttempts:initialDelay:)``).
 /// - Breaking out of the loop or cancelling the consuming `Task` cancels the transfer, which
 ///   closes its connection; a cancelled `next()` throws ``RequestError/cancelled(context:)``.
 /// - Chunks wait for the consumer in a buffer of at most `maximumBufferSize` bytes (8 MiB by

@@ -118,6 +118,31 @@ struct ResumableDownloadTests {
         #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
+    /// Counts the calls of its `intercept(urlResponse:)`.
+    struct CountingRequest: Request, RequestConfiguration {
+        let checks: Protected<Int>
+        var base = stubBase
+        var path = "events"
+        var method: HTTPMethod { .get }
+        var configuration: Self { self }
+        var parser: RawDataParser { RawDataParser() }
+
+        func intercept(urlResponse: URLResponse) throws {
+            checks.withLock { $0 += 1 }
+            try validateStatusCode(of: urlResponse)
+        }
+    }
+
+    @Test("the request's intercept(urlResponse:) runs once per response, as on every road", arguments: [false, true])
+    func responseHookOnce(resumable: Bool) async throws {
+        let checks = Protected(0)
+        let session = Session(
+            transport: StubTransport { _ in .stream(headers: ["Content-Length": "3"], chunks: ["abc"]) })
+        _ = try await CountingRequest(checks: checks).download(to: destination, using: session, resumable: resumable)
+        #expect(checks.value == 1)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
+    }
+
     @Test("a 200 instead of a 206 (range ignored, or the validator changed) restarts the same file from byte 0")
     func fullBodyRestarts() async throws {
         let resume = try await interrupted()
