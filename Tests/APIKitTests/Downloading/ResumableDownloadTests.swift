@@ -143,6 +143,32 @@ struct ResumableDownloadTests {
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
     }
 
+    @Test(
+        "a 503 retried, then a 200: the hook judges the response the chain returns; a resumable download, each head once",
+        arguments: [false, true])
+    func responseHookOncePerResponse(resumable: Bool) async throws {
+        let checks = Protected(0)
+        let sent = Protected(0)
+        let session = Session(
+            transport: StubTransport { _ in
+                let attempt = sent.withLock { count -> Int in
+                    count += 1
+                    return count
+                }
+                return attempt == 1
+                    ? .stream(status: 503, chunks: ["busy"])
+                    : .stream(headers: ["Content-Length": "3"], chunks: ["abc"])
+            },
+            retryPolicy: DownloadTests.immediateRetries)
+        _ = try await CountingRequest(checks: checks).download(to: destination, using: session, resumable: resumable)
+        #expect(sent.value == 2)
+        // A resumable download asks the hook in its terminal stage, as each head arrives (the
+        // head decides where the chunks go): the 503 and the 200. Every other road asks it once,
+        // after the chain, for the response the chain returns: the 200.
+        #expect(checks.value == (resumable ? 2 : 1))
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
+    }
+
     @Test("a 200 instead of a 206 (range ignored, or the validator changed) restarts the same file from byte 0")
     func fullBodyRestarts() async throws {
         let resume = try await interrupted()
