@@ -12,6 +12,10 @@ final class PendingBody: Sendable {
         case download(any DownloadAttempt, bytes: Int64)
     }
 
+    /// The most bytes of a rejected response's body read for its ``RequestError``, a stream's
+    /// or a download's alike: 1 MiB.
+    static let maximumErrorBodySize = 1 << 20
+
     let kind: Kind
     /// Tells ``CallResponse/onBodyEnd(_:)`` when the body has ended.
     let tap: BodyTap

@@ -6,7 +6,7 @@
 
 /// One attempt of a download: takes the transport's stream events and writes an accepted
 /// body, chunk by chunk, to a temporary file next to the destination; keeps a rejected body
-/// (its first ``RequestPipeline/maximumErrorBodySize`` bytes) in memory for the error.
+/// (its first ``PendingBody/maximumErrorBodySize`` bytes) in memory for the error.
 ///
 /// Nothing of the body is kept in memory: each chunk is written through a `FileHandle` where
 /// the transport delivers it. The temporary file is removed whenever the attempt ends without
@@ -40,10 +40,6 @@ final class DownloadFile: DownloadAttempt {
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
     }
-
-    /// The most bytes of a rejected response's body kept for its ``RequestError``: 1 MiB, as for
-    /// a ``ResponseStream``.
-    static let maximumErrorBodySize = 1 << 20
 
     /// Where the body is written until it is handed over.
     let temporaryURL: URL
@@ -166,7 +162,7 @@ final class DownloadFile: DownloadAttempt {
                     return end(&state, .failed(URLError(.badServerResponse)))
                 }
                 if state.rejection != nil {
-                    let room = Self.maximumErrorBodySize - state.errorBody.count
+                    let room = PendingBody.maximumErrorBodySize - state.errorBody.count
                     state.errorBody.append(chunk.prefix(room))
                     guard chunk.count > room else { return nil }
                     cancelling = state.task

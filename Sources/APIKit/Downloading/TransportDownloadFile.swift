@@ -10,7 +10,7 @@
 ///
 /// When the transport completes, the body must be as long as its `Content-Length` promised;
 /// the request's `intercept(urlResponse:)` judges the head after the chain, and a rejected
-/// response's error body (its first ``DownloadFile/maximumErrorBodySize`` bytes) is read back
+/// response's error body (its first ``PendingBody/maximumErrorBodySize`` bytes) is read back
 /// with ``errorBody()`` before the file is removed. The temporary file is removed whenever the attempt ends without an
 /// accepted body, and by ``discard()``; only ``moveFile(to:)`` hands it over. Never resumable:
 /// a resumable download keeps its partial file with ``DownloadFile``.
@@ -129,14 +129,12 @@ final class TransportDownloadFile: DownloadAttempt {
         return .accepted(response, bytes: size)
     }
 
-    /// The first ``DownloadFile/maximumErrorBodySize`` bytes of the file; empty when it cannot
-    /// be read.
-    /// The first ``DownloadFile/maximumErrorBodySize`` bytes of the file: the body of a
-    /// rejected response, for its error.
+    /// The first ``PendingBody/maximumErrorBodySize`` bytes of the file: the body of a
+    /// rejected response, for its error; empty when the file cannot be read.
     func errorBody() -> Data {
         guard let handle = try? FileHandle(forReadingFrom: temporaryURL) else { return Data() }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: DownloadFile.maximumErrorBodySize)) ?? Data()
+        return (try? handle.read(upToCount: PendingBody.maximumErrorBodySize)) ?? Data()
     }
 
     private func removeTemporaryFile() {

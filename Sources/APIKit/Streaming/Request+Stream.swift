@@ -37,9 +37,6 @@ extension Request {
 /// the response head, then the request's `intercept(urlResponse:)` on that head. The body is
 /// never buffered for the chain: it is read by the caller, chunk by chunk, from the buffer.
 extension RequestPipeline {
-    /// The most bytes of a rejected response's body read for its ``RequestError``: 1 MiB.
-    static var maximumErrorBodySize: Int { 1 << 20 }
-
     /// This pipeline's stages, for a ``ResponseStream`` buffering up to `maximumBufferSize`.
     func streamSource(maximumBufferSize: Int) -> ResponseStreamSource {
         ResponseStreamSource(
@@ -136,14 +133,14 @@ extension RequestPipeline {
         }
     }
 
-    /// The body of a rejected response, up to ``maximumErrorBodySize`` bytes; the transfer is
+    /// The body of a rejected response, up to ``PendingBody/maximumErrorBodySize`` bytes; the transfer is
     /// cancelled when there is more. Whatever arrived when the transfer fails.
     private func errorBody(from buffer: StreamBuffer) async -> Data {
         var body = Data()
         while true {
             switch await buffer.next() {
             case .data(let chunk):
-                let room = Self.maximumErrorBodySize - body.count
+                let room = PendingBody.maximumErrorBodySize - body.count
                 body.append(chunk.prefix(room))
                 if chunk.count > room {
                     buffer.cancel()
