@@ -89,6 +89,7 @@ extension RequestPipeline {
         } else {
             // answered by a link: the body in memory, as one chunk
             buffer = StreamBuffer(limit: Int.max)
+            buffer.receive(.response(response.urlResponse))
             if let data = response.data, !data.isEmpty { buffer.receive(.data(data)) }
             buffer.receive(.finished)
         }

@@ -8,8 +8,10 @@
 /// task suspended after its first chunk goes on delivering the body; see the Linux notes
 /// article).
 ///
-/// Exactly once: the stream ends with the first of the transport's end, the buffer limit
-/// and a cancellation; anything the transport reports after that is dropped. The waiting
+/// Exactly once: the stream ends with the first of the transport's end, the buffer limit, a
+/// chunk before the response head (`URLError(.badServerResponse)`: the head is always handed
+/// out first, so the order would be lost) and a cancellation; anything the transport reports
+/// after that is dropped. The waiting
 /// consumer's continuation is resumed once, then forgotten.
 final class StreamBuffer: Sendable {
     /// What the consumer receives next.
@@ -26,6 +28,8 @@ final class StreamBuffer: Sendable {
 
     private struct State {
         var response: URLResponse?
+        /// Whether the transport has reported the response head.
+        var headArrived = false
         var chunks: [Data] = []
         var head = 0
         var bytes = 0
@@ -80,6 +84,11 @@ final class StreamBuffer: Sendable {
             switch event {
             case .response(let response):
                 state.response = response
+                state.headArrived = true
+            case .data where !state.headArrived:
+                state.end = .failure(URLError(.badServerResponse))
+                cancelling = state.task
+                state.task = nil
             case .data(let chunk):
                 if state.waiter == nil, state.bytes + chunk.count > limit {
                     state.end = .failure(ResponseStreamError.bufferLimitExceeded(limit: limit))
