@@ -2,8 +2,9 @@
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the two obsolete forms every recipient must accept,
 /// rfc850-date (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime-date (`Sun Nov  6 08:49:37 1994`).
 ///
-/// A small parser rather than a `DateFormatter`: the cache reads two or three dates per
-/// response, and a formatter costs far more to make and to run than these few comparisons.
+/// The one reader of HTTP dates: the cache's `Date`, `Expires` and `Last-Modified`, a
+/// `Retry-After` date, a download's validator. A small parser rather than a `DateFormatter`,
+/// which costs far more to make and to run than these few comparisons.
 /// The day name is checked to be one, not checked against the date (recipients are told to be
 /// tolerant); the time must be in range (a leap second `60` is accepted); anything else is not
 /// a date, and the caller decides what that means (an invalid `Expires` is in the past).

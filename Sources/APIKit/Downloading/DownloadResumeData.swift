@@ -62,8 +62,8 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
         if let etag = header("ETag") {
             return etag.hasPrefix("W/") ? nil : etag
         }
-        guard let modified = header("Last-Modified"), let modifiedDate = RetryAfter.httpDate(modified),
-            let sent = header("Date").flatMap(RetryAfter.httpDate),
+        guard let modified = header("Last-Modified"), let modifiedDate = HTTPDate.parse(modified),
+            let sent = header("Date").flatMap({ HTTPDate.parse($0) }),
             sent.timeIntervalSince(modifiedDate) >= Self.strongLastModifiedAge
         else { return nil }
         return modified

@@ -14,23 +14,8 @@ enum RetryAfter {
         if value.allSatisfy(\.isASCIIDigit) {
             return TimeInterval(value).map { max(0, $0) }
         }
-        guard let date = httpDate(value) else { return nil }
+        guard let date = HTTPDate.parse(value, now: now) else { return nil }
         return max(0, date.timeIntervalSince(now))
-    }
-
-    /// Parses the preferred IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) and the two obsolete
-    /// forms HTTP recipients must accept.
-    static func httpDate(_ text: String) -> Date? {
-        // asctime pads the day with a space: "Sun Nov  6 08:49:37 1994".
-        let text = text.split(separator: " ").joined(separator: " ")
-        for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(identifier: "GMT")
-            formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
-        }
-        return nil
     }
 }
 
