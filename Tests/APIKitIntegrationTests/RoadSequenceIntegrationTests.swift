@@ -9,8 +9,8 @@ import Testing
 #endif
 
 /// The table of `RoadSequenceTests` over the transport of this run and real servers: for each
-/// scenario a server can produce, `response()`, `perform`, `stream()` and `download(to:)` call
-/// the same hooks in the same order and end at the same stage, except where ``differences``
+/// scenario a server can produce, `response()`, `perform`, `stream()` and `download(to:)`
+/// (plain and resumable) call the same hooks in the same order and end at the same stage, except where ``differences``
 /// says why not. httpbin answers the statuses and the credentials; the fault server cuts a body
 /// off (`/short-body`), never answers (`/never`) and sends a head, one byte, then nothing for a
 /// minute (`/drip?interval=60`). A call is cancelled at a signal it gives — an interceptor
@@ -182,8 +182,9 @@ extension RoadSequenceIntegrationTests {
                 _ = try await request.response(using: session, progress: progress)
             case .stream:
                 for try await _ in request.stream(using: session) { signals.body.record(()) }
-            case .download:
-                _ = try await request.download(to: destination, using: session, progress: progress)
+            case .download, .resumableDownload:
+                _ = try await request.download(
+                    to: destination, using: session, resumable: road == .resumableDownload, progress: progress)
             }
             return .success(())
         } catch {

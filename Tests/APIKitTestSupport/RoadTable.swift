@@ -1,10 +1,11 @@
 /// The vocabulary of the two road tables — `RoadSequenceTests` over `StubTransport` and
-/// `RoadSequenceIntegrationTests` over real servers and both transports: the four ways of
-/// calling, the scenarios each is put in, what one call did, and what each road is expected to
+/// `RoadSequenceIntegrationTests` over real servers and both transports: the ways of calling
+/// (the four methods, and a download both plain and resumable, which write their files by
+/// different transport calls), the scenarios each is put in, what one call did, and what each road is expected to
 /// do. Each table says how it produces a scenario (a stub's answer, a server's route) and what
 /// its hooks log; the comparison is the same.
 public enum Road: String, CaseIterable, Sendable {
-    case response, perform, stream, download
+    case response, perform, stream, download, resumableDownload
 }
 
 /// A situation every road is put in.

@@ -6,7 +6,7 @@ extension HTTPCache {
         requestTime: Date, responseTime: Date
     ) async {
         // Only a body read whole: a stream's or a download's is not in memory.
-        guard response.pending == nil, response.rejection == nil, let body = response.data,
+        guard response.pending == nil, let body = response.data,
             let head = response.urlResponse as? HTTPURLResponse
         else { return }
         let responseDirectives = CacheControl(head.value(forHTTPHeaderField: "Cache-Control"))

@@ -5,8 +5,6 @@
 /// whole before the chain returns: ``data`` holds it. A stream's body is still arriving when
 /// the chain returns, and a download's is in its temporary file; neither is buffered for an
 /// interceptor: ``data`` is `nil`, and ``onBodyEnd(_:)`` tells when the body has been received.
-/// (A resumable download's rejected body, kept in memory for its error, is the one exception:
-/// ``data`` holds its first 1 MiB.)
 ///
 /// An interceptor may answer with a response of its own, a body in memory, without calling
 /// `next` (a cache); every kind of call accepts it — a stream yields it as one chunk, a
@@ -31,9 +29,6 @@ public struct CallResponse: Sendable {
     public let data: Data?
     /// The body still arriving: a stream's chunks, or a download's file.
     let pending: PendingBody?
-    /// The error the request's `intercept(urlResponse:)` rejected this head with, when a
-    /// download's terminal stage already asked it (to know where the body goes).
-    let rejection: (any Error)?
 
     /// A response with a body in memory.
     ///
@@ -44,21 +39,19 @@ public struct CallResponse: Sendable {
         self.urlResponse = urlResponse
         self.data = data
         self.pending = nil
-        self.rejection = nil
     }
 
     init(urlResponse: URLResponse, pending: PendingBody) {
         self.urlResponse = urlResponse
         self.data = nil
         self.pending = pending
-        self.rejection = nil
     }
 
-    init(urlResponse: URLResponse, rejectedBody: Data, rejection: any Error) {
-        self.urlResponse = urlResponse
-        self.data = rejectedBody
-        self.pending = nil
-        self.rejection = rejection
+    /// The body of a rejected response, for its error: ``data``, or the first bytes of the body
+    /// still pending (``PendingBody/errorBody()``).
+    func errorBody() async -> Data {
+        if let data { return data }
+        return await pending?.errorBody() ?? Data()
     }
 
     /// Calls `handler` once, when the body has been received to its end or its transfer failed:

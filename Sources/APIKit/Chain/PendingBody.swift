@@ -38,6 +38,33 @@ final class PendingBody: Sendable {
     func take() {
         taken.withLock { $0 = true }
     }
+
+    /// The first ``maximumErrorBodySize`` bytes of a rejected response's body, for its error: a
+    /// stream's read from its buffer (the transfer cancelled when there is more, whatever arrived
+    /// when it fails), a download's from its file.
+    func errorBody() async -> Data {
+        guard case .stream(let buffer) = kind else {
+            if case .download(let attempt, _) = kind { return attempt.errorBody() }
+            return Data()
+        }
+        var body = Data()
+        while true {
+            switch await buffer.next() {
+            case .data(let chunk):
+                let room = Self.maximumErrorBodySize - body.count
+                body.append(chunk.prefix(room))
+                if chunk.count > room {
+                    buffer.cancel()
+                    return body
+                }
+            case .response:
+                continue
+            case .end, .failure, .cancelled:
+                buffer.cancel()
+                return body
+            }
+        }
+    }
 }
 
 /// Counts a body's bytes as the transport delivers them and tells its observers, once, when

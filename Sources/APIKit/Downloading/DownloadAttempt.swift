@@ -15,11 +15,14 @@ protocol DownloadAttempt: Sendable {
     /// Ends the attempt with ``DownloadOutcome/cancelled`` unless it has ended already.
     func cancel()
 
-    /// What the attempt left to resume from, once it ended without an accepted body; `nil`
+    /// What the attempt left to resume from, once it ended without a complete body; `nil`
     /// when it is not resumable or left no file.
     var resumeData: DownloadResumeData? { get }
 
-    /// Removes the temporary file of an accepted body that is not handed over after all.
+    /// The file the body is written to until it is handed over.
+    var fileURL: URL { get }
+
+    /// Removes the temporary file of a complete body that is not handed over after all.
     func discard()
 
     /// Ends with the attempt given up: returns its ``resumeData`` when it left a partial file
@@ -44,6 +47,14 @@ extension DownloadAttempt {
             cancel()
         }
     }
+
+    /// The first ``PendingBody/maximumErrorBodySize`` bytes of the file: the body of a rejected
+    /// response, for its error; empty when the file cannot be read.
+    func errorBody() -> Data {
+        guard let handle = try? FileHandle(forReadingFrom: fileURL) else { return Data() }
+        defer { try? handle.close() }
+        return (try? handle.read(upToCount: PendingBody.maximumErrorBodySize)) ?? Data()
+    }
 }
 
 /// What every ``DownloadAttempt`` keeps under its lock for ``DownloadAttempt/outcome()``.
@@ -65,18 +76,16 @@ extension DownloadAttemptState {
 
 /// How an attempt of a download ended.
 enum DownloadOutcome: Sendable {
-    /// The request accepted the response and the whole body is in the temporary file.
-    case accepted(URLResponse, bytes: Int64)
-    /// The request's `intercept(urlResponse:)` threw `rejection`; `body` is the start of the
-    /// response's body.
-    case rejected(URLResponse, rejection: any Error, body: Data)
+    /// The whole body is in the temporary file, for the request's `intercept(urlResponse:)`
+    /// to judge after the chain.
+    case complete(URLResponse, bytes: Int64)
     /// The transfer failed, the body was cut off, or the file could not be written.
     case failed(any Error)
     /// The attempt was cancelled.
     case cancelled
 
-    var isAccepted: Bool {
-        if case .accepted = self { return true }
+    var isComplete: Bool {
+        if case .complete = self { return true }
         return false
     }
 

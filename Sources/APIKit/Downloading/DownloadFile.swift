@@ -4,17 +4,17 @@
     import Darwin
 #endif
 
-/// One attempt of a download: takes the transport's stream events and writes an accepted
-/// body, chunk by chunk, to a temporary file next to the destination; keeps a rejected body
-/// (its first ``PendingBody/maximumErrorBodySize`` bytes) in memory for the error.
+/// One attempt of a download: takes the transport's stream events and writes the body, chunk by
+/// chunk, to a temporary file next to the destination.
 ///
 /// Nothing of the body is kept in memory: each chunk is written through a `FileHandle` where
 /// the transport delivers it. The temporary file is removed whenever the attempt ends without
-/// an accepted, complete body — transport error, a body shorter than its `Content-Length`, a
-/// disk error, ``cancel()`` — and by ``discard()``; only ``moveFile(to:)`` hands it over.
-/// A resumable attempt keeps the file instead, once it exists, and describes it in
-/// ``resumeData``; one that resumes a partial file writes after its bytes on a `206` and over
-/// them on any other accepted status.
+/// a complete body — transport error, a body shorter than its `Content-Length`, a disk error,
+/// ``cancel()`` — and by ``discard()``; only ``moveFile(to:)`` hands it over. A resumable
+/// attempt keeps the file of a `2xx` body instead, once it exists, and describes it in
+/// ``resumeData``. One that resumes a partial file writes after its bytes on a `206`, over them
+/// on any other `2xx`, and any other status's body (an error's, which the request judges after
+/// the chain) to a file of its own, the partial file untouched and still to resume from.
 ///
 /// Exactly once: the attempt ends with the first of the transport's end, a disk error and a
 /// cancellation; anything the transport reports after that is dropped, and the waiting
@@ -22,8 +22,8 @@
 final class DownloadFile: DownloadAttempt {
     private struct State: DownloadAttemptState {
         var response: URLResponse?
-        var rejection: (any Error)?
-        var errorBody = Data()
+        /// Where this attempt's body goes: the partial file being resumed, or a new one.
+        var fileURL: URL
         var file: FileHandle?
         /// The bytes of this attempt's body written so far.
         var bytes: Int64 = 0
@@ -34,6 +34,8 @@ final class DownloadFile: DownloadAttempt {
         var fileExists = false
         /// The validator of the response the file's bytes came from.
         var validator: String?
+        /// Whether the bytes of this body are resource bytes to resume from: not an error body.
+        var resumableBody = true
         /// What a resumable attempt that did not succeed left behind.
         var resumeData: DownloadResumeData?
         var outcome: Outcome?
@@ -41,9 +43,8 @@ final class DownloadFile: DownloadAttempt {
         var task: (any TransportTask)?
     }
 
-    /// Where the body is written until it is handed over.
-    let temporaryURL: URL
-    private let check: @Sendable (URLResponse) -> (any Error)?
+    /// Where a new temporary file goes: next to the destination.
+    private let destination: URL
     private let progress: (@Sendable (TransferProgress) -> Void)?
     /// Whether a failed attempt keeps its file and makes ``resumeData``.
     private let resumable: Bool
@@ -54,25 +55,22 @@ final class DownloadFile: DownloadAttempt {
     /// - Parameters:
     ///   - destination: Where the file goes on success; the temporary file is made in its
     ///     directory, so that the final move is a rename on one file system.
-    ///   - check: The request's `intercept(urlResponse:)`: the error that rejects a response.
     ///   - progress: Receives the bytes written so far, after each chunk.
     ///   - resumable: Whether an attempt that does not succeed keeps its file (see
     ///     ``resumeData``) rather than removing it.
-    ///   - resuming: The download to continue: its partial file is the temporary file, and a
-    ///   `206` appends to it, any other accepted status rewrites it from the start.
+    ///   - resuming: The download to continue: a `206` appends to its partial file, any other
+    ///     `2xx` rewrites it from the start, any other status leaves it untouched.
     init(
         destination: URL,
-        check: @escaping @Sendable (URLResponse) -> (any Error)?,
         progress: (@Sendable (TransferProgress) -> Void)?,
         resumable: Bool = false,
         resuming: DownloadResumeData? = nil
     ) {
-        self.temporaryURL = resuming?.partialFileURL ?? Self.temporaryURL(for: destination)
-        self.check = check
+        self.destination = destination
         self.progress = progress
         self.resumable = resumable || resuming != nil
         self.resuming = resuming
-        var state = State()
+        var state = State(fileURL: resuming?.partialFileURL ?? Self.temporaryURL(for: destination))
         state.offset = resuming?.bytesReceived ?? 0
         state.fileExists = resuming != nil
         state.validator = resuming?.validator
@@ -85,18 +83,23 @@ final class DownloadFile: DownloadAttempt {
     /// - Throws: ``DownloadError/partialFileUnusable(_:bytesReceived:)``.
     func checkPartialFile() throws(DownloadError) {
         guard let resuming else { return }
-        let size = (try? FileManager.default.attributesOfItem(atPath: temporaryURL.path)[.size] as? NSNumber)?
-            .int64Value
+        let url = resuming.partialFileURL
+        let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.int64Value
         guard let size, size >= resuming.bytesReceived, resuming.bytesReceived >= 0 else {
-            removeTemporaryFile()
-            throw .partialFileUnusable(temporaryURL, bytesReceived: resuming.bytesReceived)
+            _ = unlink(url.path)
+            throw .partialFileUnusable(url, bytesReceived: resuming.bytesReceived)
         }
     }
 
-    /// What this attempt left to resume from, once it ended without an accepted body; `nil`
-    /// when it is not resumable or left no file.
+    /// What this attempt left to resume from: once it ended without a complete body, its
+    /// partial file; once an error body is complete in a file of its own, the partial file it
+    /// resumed, untouched. `nil` when it is not resumable or left no file.
     var resumeData: DownloadResumeData? {
         state.withLock { $0.resumeData }
+    }
+
+    var fileURL: URL {
+        state.withLock { $0.fileURL }
     }
 
     /// `.NAME.UUID.download` in the directory of `destination`: hidden, and unique per attempt.
@@ -118,12 +121,9 @@ final class DownloadFile: DownloadAttempt {
     /// Takes one event from the transport; the transport calls this in order, never
     /// concurrently.
     func receive(_ event: TransportStreamEvent) {
-        // the request's own code runs outside the lock
-        var rejection: (any Error)?
         var unresumable: DownloadError?
         if case .response(let response) = event {
             unresumable = resumeFailure(response)
-            rejection = unresumable == nil ? check(response) : nil
         }
         var report: TransferProgress?
         var cancelling: (any TransportTask)?
@@ -137,14 +137,19 @@ final class DownloadFile: DownloadAttempt {
                     cancelling = state.task
                     return end(&state, .failed(unresumable), keep: false)
                 }
-                if let rejection {
-                    state.rejection = rejection
-                    return nil
-                }
-                let appending = resuming != nil && (response as? HTTPURLResponse)?.statusCode == 206
+                let status = (response as? HTTPURLResponse)?.statusCode ?? 200
+                let appending = resuming != nil && status == 206
                 if !appending { state.offset = 0 }
+                if !(200..<300).contains(status) {
+                    // an error body: never resumed from, and never over the partial file
+                    state.resumableBody = false
+                    if resuming != nil {
+                        state.fileURL = Self.temporaryURL(for: destination)
+                        state.fileExists = false
+                    }
+                }
                 do {
-                    state.file = try openFile(keeping: state.offset, exists: state.fileExists)
+                    state.file = try openFile(state.fileURL, keeping: state.offset, exists: state.fileExists)
                 } catch {
                     cancelling = state.task
                     return end(&state, .failed(error))
@@ -161,19 +166,12 @@ final class DownloadFile: DownloadAttempt {
                     cancelling = state.task
                     return end(&state, .failed(URLError(.badServerResponse)))
                 }
-                if state.rejection != nil {
-                    let room = PendingBody.maximumErrorBodySize - state.errorBody.count
-                    state.errorBody.append(chunk.prefix(room))
-                    guard chunk.count > room else { return nil }
-                    cancelling = state.task
-                    return end(&state, rejected(state, response))
-                }
                 guard let file = state.file else { return nil }
                 do {
                     try file.write(contentsOf: chunk)
                 } catch {
                     cancelling = state.task
-                    return end(&state, .failed(DownloadError.fileWriteFailed(temporaryURL, underlying: error)))
+                    return end(&state, .failed(DownloadError.fileWriteFailed(state.fileURL, underlying: error)))
                 }
                 state.bytes += Int64(chunk.count)
                 report = TransferProgress(
@@ -184,13 +182,8 @@ final class DownloadFile: DownloadAttempt {
                 guard let response = state.response else {
                     return end(&state, .failed(URLError(.badServerResponse)))
                 }
-                if state.rejection != nil { return end(&state, rejected(state, response)) }
                 return end(&state, completed(&state, response))
             case .failed(let error):
-                if let response = state.response, state.rejection != nil {
-                    // whatever of the error body arrived: the status is what matters
-                    return end(&state, rejected(state, response))
-                }
                 if let response = state.response,
                     let cutOff = Outcome.cutOff(
                         by: error, received: state.bytes, offset: state.offset, response: response)
@@ -222,25 +215,30 @@ final class DownloadFile: DownloadAttempt {
         if let (waiter, outcome) = resume { waiter.resume(returning: outcome) }
     }
 
-    /// Removes the temporary file of an accepted body that is not handed over after all.
+    /// Removes the temporary file of a complete body that is not handed over after all; a
+    /// partial file it did not touch stays, to resume from.
     func discard() {
-        removeTemporaryFile()
+        _ = unlink(fileURL.path)
     }
 
     /// Ends with the attempt given up: returns its ``resumeData`` when it left a partial file
-    /// to resume from, else removes the temporary file (an accepted body, or not resumable).
+    /// to resume from, else removes the temporary file (a complete body, or not resumable).
     func abandon() -> DownloadResumeData? {
-        if let resumeData { return resumeData }
-        removeTemporaryFile()
-        return nil
+        let (url, resumeData) = state.withLock { ($0.fileURL, $0.resumeData) }
+        if let resumeData, resumeData.partialFileURL == url { return resumeData }
+        _ = unlink(url.path)
+        return resumeData
     }
 
     /// Moves the complete body to `destination`, replacing a file there in one step
-    /// (`rename(2)`); removes the temporary file when that fails.
+    /// (`rename(2)`), and removes a partial file it did not touch (nothing is left to resume);
+    /// removes the temporary file when the move fails.
     ///
     /// - Throws: ``DownloadError/cannotMoveToDestination(_:underlying:)``.
     func moveFile(to destination: URL) throws(DownloadError) {
-        try Self.move(temporaryURL, to: destination)
+        let (url, untouched) = state.withLock { ($0.fileURL, $0.resumeData?.partialFileURL) }
+        try Self.move(url, to: destination)
+        if let untouched { _ = unlink(untouched.path) }
     }
 
     /// Moves the file at `temporaryURL` to `destination`, replacing a file there in one step
@@ -257,8 +255,9 @@ final class DownloadFile: DownloadAttempt {
 
     // MARK: - Under the lock
 
-    /// Records `outcome`; closes the file, and removes it unless the body was accepted whole or,
-    /// for a resumable attempt, `keep` holds and there is a file: then it makes ``resumeData``.
+    /// Records `outcome`; closes the file, and removes it unless the body is complete or, for a
+    /// resumable attempt, `keep` holds and there is a file of a `2xx` body: then it makes
+    /// ``resumeData``. A partial file left untouched by an error body stays ``resumeData``.
     private func end(
         _ state: inout State, _ outcome: Outcome, keep: Bool = true
     ) -> (CheckedContinuation<Outcome, Never>, Outcome)? {
@@ -268,25 +267,22 @@ final class DownloadFile: DownloadAttempt {
             try? file.close()
             state.file = nil
         }
-        if !outcome.isAccepted {
-            if resumable, keep, state.fileExists {
-                state.resumeData = DownloadResumeData(
-                    partialFileURL: temporaryURL, bytesReceived: state.offset + state.bytes,
-                    validator: state.validator)
-            } else {
-                removeTemporaryFile()
-            }
+        let untouched = resuming.flatMap { $0.partialFileURL == state.fileURL ? nil : $0 }
+        if outcome.isComplete {
+            state.resumeData = untouched
+        } else if resumable, keep, state.fileExists, state.resumableBody {
+            state.resumeData = DownloadResumeData(
+                partialFileURL: state.fileURL, bytesReceived: state.offset + state.bytes, validator: state.validator)
+        } else {
+            _ = unlink(state.fileURL.path)
+            state.resumeData = untouched
         }
         guard let waiter = state.waiter else { return nil }
         state.waiter = nil
         return (waiter, outcome)
     }
 
-    private func rejected(_ state: State, _ response: URLResponse) -> Outcome {
-        .rejected(response, rejection: state.rejection ?? UnacceptableStatusCode(statusCode: 0), body: state.errorBody)
-    }
-
-    /// The outcome of a body that ended normally: accepted when the file is closed and holds
+    /// The outcome of a body that ended normally: complete when the file is closed and holds
     /// as many bytes as the `Content-Length` promised.
     private func completed(_ state: inout State, _ response: URLResponse) -> Outcome {
         if let file = state.file {
@@ -294,13 +290,13 @@ final class DownloadFile: DownloadAttempt {
             do {
                 try file.close()
             } catch {
-                return .failed(DownloadError.fileWriteFailed(temporaryURL, underlying: error))
+                return .failed(DownloadError.fileWriteFailed(state.fileURL, underlying: error))
             }
         }
         if let mismatch = Outcome.lengthMismatch(received: state.bytes, offset: state.offset, response: response) {
             return .failed(mismatch)
         }
-        return .accepted(response, bytes: state.offset + state.bytes)
+        return .complete(response, bytes: state.offset + state.bytes)
     }
 
     /// The whole body's expected size: what the file held before plus the `Content-Length`.
@@ -335,33 +331,29 @@ final class DownloadFile: DownloadAttempt {
         return Int64(spec[..<dash])
     }
 
-    /// Opens the temporary file for writing after its first `offset` bytes: cut to that size
+    /// Opens the file at `url` for writing after its first `offset` bytes: cut to that size
     /// when it exists (a resumed download), created empty otherwise.
-    private func openFile(keeping offset: Int64, exists: Bool) throws(DownloadError) -> FileHandle {
-        guard exists else { return try createFile() }
+    private func openFile(_ url: URL, keeping offset: Int64, exists: Bool) throws(DownloadError) -> FileHandle {
+        guard exists else { return try createFile(url) }
         do {
-            let handle = try FileHandle(forWritingTo: temporaryURL)
+            let handle = try FileHandle(forWritingTo: url)
             try handle.truncate(atOffset: UInt64(offset))
             try handle.seek(toOffset: UInt64(offset))
             return handle
         } catch {
-            throw .fileWriteFailed(temporaryURL, underlying: error)
+            throw .fileWriteFailed(url, underlying: error)
         }
     }
 
-    private func createFile() throws(DownloadError) -> FileHandle {
-        guard FileManager.default.createFile(atPath: temporaryURL.path, contents: nil) else {
-            throw .fileWriteFailed(temporaryURL, underlying: CocoaError(.fileWriteUnknown))
+    private func createFile(_ url: URL) throws(DownloadError) -> FileHandle {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
+            throw .fileWriteFailed(url, underlying: CocoaError(.fileWriteUnknown))
         }
         do {
-            return try FileHandle(forWritingTo: temporaryURL)
+            return try FileHandle(forWritingTo: url)
         } catch {
-            removeTemporaryFile()
-            throw .fileWriteFailed(temporaryURL, underlying: error)
+            _ = unlink(url.path)
+            throw .fileWriteFailed(url, underlying: error)
         }
-    }
-
-    private func removeTemporaryFile() {
-        _ = unlink(temporaryURL.path)
     }
 }

@@ -52,13 +52,15 @@ extension Request {
     ///
     /// **Resuming.** With `resumable: true`, a download that fails after the response arrived
     /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation, a
-    /// rejected status on a resumed attempt — keeps its partial temporary file (hidden, next to
-    /// `destination`, never `destination` itself), and the thrown ``RequestError`` carries a
+    /// status outside `200..<300` on a resumed attempt (its body goes to a file of its own) —
+    /// keeps its partial temporary file (hidden, next to `destination`, never `destination`
+    /// itself), and the thrown ``RequestError`` carries a
     /// ``DownloadResumeData`` as ``RequestError/downloadResumeData``. Pass it as `resumingFrom`
     /// to fetch only the rest (a `Range` request, with `If-Range` when the first response had a
     /// strong `ETag` or an old enough `Last-Modified`); a retry of the ``RetryPolicy`` after such
     /// a failure resumes in the same way. A failure before any response leaves nothing, and the
-    /// error carries no resume data. A resumable download writes the chunks of the transport's
+    /// error carries no resume data; so does a `2xx` response that `intercept(urlResponse:)`
+    /// rejects once its body has gone to the partial file. A resumable download writes the chunks of the transport's
     /// ``Transport/stream(_:onEvent:)`` itself, as they arrive: through ``URLSessionTransport`` on
     /// Linux, whose data delegate has no back-pressure, a network faster than the disk queues
     /// chunks in memory (`Benchmarks/README.md`, "Download 1 GB"); a plain download stays flat.
@@ -183,13 +185,10 @@ extension Request {
 ///   from (a `URLSessionDownloadTask` keeps nothing on corelibs Foundation); a retry resumes
 ///   from it (`Range`, `If-Range`, set by the terminal stage for each attempt).
 ///
-/// The transport's download writes every body to its temporary file; the chain sees the head
-/// with the body pending, then the request's `intercept(urlResponse:)` judges it, as on every
-/// road, and a rejected body's first 1 MiB is read back for the error. A resumable download
-/// cannot wait: the head decides whether the chunks extend the partial file, so its
-/// `intercept(urlResponse:)` runs in the terminal stage when the head arrives, a rejected body
-/// is kept in memory (up to 1 MiB) and never written, and the verdict is applied after the
-/// chain. A retry or a replay happens before anything is written to the destination.
+/// Either way every body goes to a file; the chain sees the head with the body pending, then
+/// the request's `intercept(urlResponse:)` judges it, as on every road, and a rejected body's
+/// first 1 MiB is read back for the error. A retry or a replay happens before anything is
+/// written to the destination.
 extension RequestPipeline {
     /// Downloads to `destination`; never throws, the outcome is the result, with the session's
     /// or the request's ``ErrorBodyDecoder`` applied to an error.
@@ -231,29 +230,11 @@ extension RequestPipeline {
         let response = try await chain.run(urlRequest)
         events?.observeBody(of: response)
         let context = chain.outcomeContext(url: urlRequest.url)
-        if let rejection = response.rejection {
-            throw R.responseValidationError(
-                rejection, body: response.data ?? Data(), response: response.urlResponse, context: context)
-        }
-        let file: (attempt: any DownloadAttempt, bytes: Int64)?
-        if let pending = response.pending, case .download(let attempt, let bytes) = pending.kind {
-            file = (attempt, bytes)
-        } else {
-            file = nil  // answered by a link: the body in memory
-        }
-        // A resumable download's terminal asked the request when the head arrived (`DownloadFile`):
-        // the hook runs once per response, as on every road.
-        if !(resumable && file != nil) {
-            do {
-                try request.intercept(urlResponse: response.urlResponse)
-            } catch {
-                let body = response.data ?? (file?.attempt as? TransportDownloadFile)?.errorBody() ?? Data()
-                throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
-            }
-        }
+        try await checkHead(of: response, context: context)
         // From here on the download is handed over: a cancellation comes too late.
         guard handle.claimCompletion() else { throw .cancelled(context: context) }
-        guard let file, let pending = response.pending else {
+        guard let pending = response.pending, case .download(let attempt, let bytes) = pending.kind else {
+            // answered by a link: the body in memory
             let body = response.data ?? Data()
             do {
                 try body.write(to: destination, options: .atomic)
@@ -265,11 +246,11 @@ extension RequestPipeline {
         }
         pending.take()
         do {
-            try file.attempt.moveFile(to: destination)
+            try attempt.moveFile(to: destination)
         } catch {
             throw .transportFailed(error, context: context)
         }
-        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: file.bytes)
+        return DownloadResponse(fileURL: destination, urlResponse: response.urlResponse, byteCount: bytes)
     }
 
     /// The terminal stage of a download: one attempt, resuming from `partial` when it holds a
@@ -302,11 +283,9 @@ extension RequestPipeline {
         case .failed(let error):
             partial.withLock { $0 = file.abandon() }
             throw transferError(error, url: urlRequest.url, attempt: attempt)
-        case .rejected(let response, let rejection, let body):
-            partial.withLock { $0 = file.abandon() }
-            return CallResponse(urlResponse: response, rejectedBody: body, rejection: rejection)
-        case .accepted(let response, let bytes):
-            partial.withLock { $0 = nil }
+        case .complete(let response, let bytes):
+            // an error body in a file of its own leaves the partial file being resumed as it was
+            partial.withLock { $0 = file.resumeData }
             let tap = BodyTap()
             tap.ended(.success(Int(clamping: bytes)))
             return CallResponse(urlResponse: response, pending: PendingBody(.download(file, bytes: bytes), tap: tap))
@@ -319,29 +298,13 @@ extension RequestPipeline {
         _ urlRequest: URLRequest, to destination: URL, resumable: Bool, resuming: DownloadResumeData?
     ) throws(DownloadError) -> any DownloadAttempt {
         guard resumable else {
-            // the whole body goes to the file; the request's check runs after the chain
             let file = TransportDownloadFile(destination: destination)
             file.attach(
                 session.transport.download(
                     urlRequest, to: file.temporaryURL, progress: progress, completion: file.complete))
             return file
         }
-        let request = request
-        let check: @Sendable (URLResponse) -> (any Error)? = { response in
-            do {
-                try request.intercept(urlResponse: response)
-                return nil
-            } catch {
-                return error
-            }
-        }
-        let file = DownloadFile(
-            destination: destination,
-            check: check,
-            progress: progress,
-            resumable: resumable,
-            resuming: resuming
-        )
+        let file = DownloadFile(destination: destination, progress: progress, resumable: resumable, resuming: resuming)
         try file.checkPartialFile()
         file.attach(session.transport.stream(urlRequest, onEvent: file.receive))
         return file

@@ -11,8 +11,9 @@
 /// When the transport completes, the body must be as long as its `Content-Length` promised;
 /// the request's `intercept(urlResponse:)` judges the head after the chain, and a rejected
 /// response's error body (its first ``PendingBody/maximumErrorBodySize`` bytes) is read back
-/// with ``errorBody()`` before the file is removed. The temporary file is removed whenever the attempt ends without an
-/// accepted body, and by ``discard()``; only ``moveFile(to:)`` hands it over. Never resumable:
+/// with ``DownloadAttempt/errorBody()`` before the file is removed. The temporary file is
+/// removed whenever the attempt ends without a complete body, and by ``discard()``; only
+/// ``moveFile(to:)`` hands it over. Never resumable:
 /// a resumable download keeps its partial file with ``DownloadFile``.
 ///
 /// Exactly once: the attempt ends with the transport's completion. ``cancel()`` cancels the
@@ -44,6 +45,8 @@ final class TransportDownloadFile: DownloadAttempt {
     /// Never any: the attempt keeps no partial file.
     var resumeData: DownloadResumeData? { nil }
 
+    var fileURL: URL { temporaryURL }
+
     /// Records the transfer, to cancel it; cancels it at once when the attempt was cancelled
     /// already.
     func attach(_ task: any TransportTask) {
@@ -56,7 +59,7 @@ final class TransportDownloadFile: DownloadAttempt {
     }
 
     /// Takes the transport's completion: decides the outcome — cancelled, when ``cancel()`` came
-    /// first — removing the file unless the body was accepted, and resumes ``outcome()``. Only
+    /// first — removing the file unless the body is complete, and resumes ``outcome()``. Only
     /// the first call counts.
     func complete(_ result: Result<URLResponse, any Error>) {
         // The request's own code and the file's reads run outside the lock, so `cancelled` is
@@ -77,7 +80,7 @@ final class TransportDownloadFile: DownloadAttempt {
             let outcome = state.cancelled ? .cancelled : decided
             state.outcome = outcome
             state.task = nil
-            if !outcome.isAccepted { removeTemporaryFile() }
+            if !outcome.isComplete { removeTemporaryFile() }
             guard let waiter = state.waiter else { return nil }
             state.waiter = nil
             return (waiter, outcome)
@@ -126,15 +129,7 @@ final class TransportDownloadFile: DownloadAttempt {
         if let mismatch = Outcome.lengthMismatch(received: size, offset: 0, response: response) {
             return .failed(mismatch)
         }
-        return .accepted(response, bytes: size)
-    }
-
-    /// The first ``PendingBody/maximumErrorBodySize`` bytes of the file: the body of a
-    /// rejected response, for its error; empty when the file cannot be read.
-    func errorBody() -> Data {
-        guard let handle = try? FileHandle(forReadingFrom: temporaryURL) else { return Data() }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: PendingBody.maximumErrorBodySize)) ?? Data()
+        return .complete(response, bytes: size)
     }
 
     private func removeTemporaryFile() {

@@ -138,6 +138,17 @@ final class RequestPipeline<R: Request>: Sendable {
             terminal: terminal)
     }
 
+    /// The request's `intercept(urlResponse:)` on the head of a stream or a download, its body
+    /// not consumed yet: a rejection throws with the body's first bytes.
+    func checkHead(of response: CallResponse, context: RequestContext) async throws(RequestError) {
+        do {
+            try request.intercept(urlResponse: response.urlResponse)
+        } catch {
+            let body = await response.errorBody()
+            throw R.responseValidationError(error, body: body, response: response.urlResponse, context: context)
+        }
+    }
+
     /// The policy of this call when it allows a retry; `nil` for a request sent once. The
     /// common case — no policy of the request type's, the session's sending once — reads two
     /// fields: the policy is neither copied nor validated.

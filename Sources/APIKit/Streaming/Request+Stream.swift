@@ -82,6 +82,12 @@ extension RequestPipeline {
             throw decorated(error)
         }
         let context = chain.outcomeContext(url: urlRequest.url)
+        do {
+            try await checkHead(of: response, context: context)
+        } catch {
+            events?.observeBody(of: response)
+            throw decorated(error)
+        }
         let buffer: StreamBuffer
         if let pending = response.pending, case .stream(let streamed) = pending.kind {
             pending.take()
@@ -92,14 +98,6 @@ extension RequestPipeline {
             buffer.receive(.response(response.urlResponse))
             if let data = response.data, !data.isEmpty { buffer.receive(.data(data)) }
             buffer.receive(.finished)
-        }
-        do {
-            try request.intercept(urlResponse: response.urlResponse)
-        } catch {
-            events?.observeBody(of: response)
-            let body = await errorBody(from: buffer)
-            throw decorated(
-                R.responseValidationError(error, body: body, response: response.urlResponse, context: context))
         }
         events?.observeStreamBody(of: response, context: context)
         return OpenedStream(response: response.urlResponse, context: context, buffer: buffer)
@@ -130,28 +128,6 @@ extension RequestPipeline {
                 throw .transportFailed(error, context: context())
             case .cancelled:
                 throw .cancelled(context: context())
-            }
-        }
-    }
-
-    /// The body of a rejected response, up to ``PendingBody/maximumErrorBodySize`` bytes; the transfer is
-    /// cancelled when there is more. Whatever arrived when the transfer fails.
-    private func errorBody(from buffer: StreamBuffer) async -> Data {
-        var body = Data()
-        while true {
-            switch await buffer.next() {
-            case .data(let chunk):
-                let room = PendingBody.maximumErrorBodySize - body.count
-                body.append(chunk.prefix(room))
-                if chunk.count > room {
-                    buffer.cancel()
-                    return body
-                }
-            case .response:
-                continue
-            case .end, .failure, .cancelled:
-                buffer.cancel()
-                return body
             }
         }
     }

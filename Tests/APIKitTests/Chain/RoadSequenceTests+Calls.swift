@@ -38,7 +38,7 @@ extension RoadSequenceTests {
             case (.interceptorWaiting, _): _ = await waiting.first()
             case (.sent, _), (.inBody, .response), (.inBody, .perform): _ = await sent.first()
             case (.inBody, .stream): _ = await streamHead.first()
-            case (.inBody, .download): _ = await head.first()
+            case (.inBody, .download), (.inBody, .resumableDownload): _ = await head.first()
             }
         }
     }
@@ -98,8 +98,9 @@ extension RoadSequenceTests {
                 _ = try await iterator.response()
                 signals.streamHead.record(())
                 while try await iterator.next() != nil {}
-            case .download:
-                _ = try await request.download(to: destination, using: session)
+            case .download, .resumableDownload:
+                _ = try await request.download(
+                    to: destination, using: session, resumable: road == .resumableDownload)
             }
             return .success(())
         } catch {

@@ -6,7 +6,7 @@ import Testing
 @_spi(Testing) @testable import APIKit
 
 /// Every way of calling runs one attempt sequence: for the same scenario, `response()`,
-/// `perform`, `stream()` and `download(to:)` call the same hooks — the request's, the session's
+/// `perform`, `stream()` and `download(to:)`, plain and resumable, call the same hooks — the request's, the session's
 /// interceptors, the credential store, the transport — in the same order, and end at the same
 /// stage. Only the body differs: parsed, streamed or written to a file (the parser's events are
 /// left out of the comparison). Where a road differs, ``differences`` says so and why.

@@ -116,6 +116,69 @@ struct ResumableDownloadTests {
         #expect(kept.bytesReceived == 5)
         #expect(try Data(contentsOf: kept.partialFileURL) == Data("01234".utf8))
         #expect(!FileManager.default.fileExists(atPath: destination.path))
+        // the error body's own file is gone: the partial file is all that is left
+        #expect(try scratch.names() == [kept.partialFileURL.lastPathComponent])
+    }
+
+    @Test("a 503 on a resumed attempt, retried: its body goes to a file of its own, the retry resumes the partial file")
+    func retriedRejectionResumes() async throws {
+        let resume = try await interrupted()
+        let seen = Seen()
+        let sent = Protected(0)
+        let transport = StubTransport { request in
+            seen.record(request)
+            let attempt = sent.withLock { count -> Int in
+                count += 1
+                return count
+            }
+            return attempt == 1
+                ? .stream(status: 503, headers: ["Content-Length": "4"], chunks: ["busy"])
+                : .stream(
+                    status: 206, headers: ["Content-Range": "bytes 5-9/10", "Content-Length": "5"], chunks: ["56789"])
+        }
+        let session = Session(transport: transport, retryPolicy: DownloadTests.immediateRetries)
+        let download = try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
+        #expect(seen.ranges.value.map(\.range) == ["bytes=5-", "bytes=5-"])
+        #expect(download.byteCount == 10)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "0123456789")
+        #expect(try scratch.names() == ["body.bin"])
+    }
+
+    /// Accepts every response: its `intercept(urlResponse:)` checks nothing.
+    struct AnyStatusRequest: Request, RequestConfiguration {
+        var base = stubBase
+        var path = "events"
+        var method: HTTPMethod { .get }
+        var configuration: Self { self }
+        var parser: RawDataParser { RawDataParser() }
+
+        func intercept(urlResponse: URLResponse) throws {}
+    }
+
+    @Test("a 404 the request accepts, on a resumed attempt: its body is the download, and the partial file goes")
+    func acceptedErrorStatusOnResume() async throws {
+        let resume = try await interrupted()
+        let session = Session(
+            transport: StubTransport { _ in
+                .stream(status: 404, headers: ["Content-Length": "9"], chunks: ["not ", "found"])
+            })
+        let download = try await AnyStatusRequest().download(to: destination, using: session, resumingFrom: resume)
+        #expect((download.urlResponse as? HTTPURLResponse)?.statusCode == 404)
+        #expect(download.byteCount == 9)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "not found")
+        #expect(try scratch.names() == ["body.bin"])
+    }
+
+    @Test("a rejected body longer than 1 MiB: the error carries its first 1 MiB, and nothing is left")
+    func longRejectedBody() async throws {
+        let long = String(repeating: "x", count: (1 << 20) + 10)
+        let session = Session(transport: StubTransport { _ in .stream(status: 404, chunks: [long]) })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumable: true)
+        }
+        #expect(error?.body?.count == 1 << 20)
+        #expect(error?.downloadResumeData == nil)
+        #expect(try scratch.names().isEmpty)
     }
 
     /// Counts the calls of its `intercept(urlResponse:)`.
@@ -144,7 +207,7 @@ struct ResumableDownloadTests {
     }
 
     @Test(
-        "a 503 retried, then a 200: the hook judges the response the chain returns; a resumable download, each head once",
+        "a 503 retried, then a 200: the hook judges only the response the chain returns, on both kinds of download",
         arguments: [false, true])
     func responseHookOncePerResponse(resumable: Bool) async throws {
         let checks = Protected(0)
@@ -162,10 +225,8 @@ struct ResumableDownloadTests {
             retryPolicy: DownloadTests.immediateRetries)
         _ = try await CountingRequest(checks: checks).download(to: destination, using: session, resumable: resumable)
         #expect(sent.value == 2)
-        // A resumable download asks the hook in its terminal stage, as each head arrives (the
-        // head decides where the chunks go): the 503 and the 200. Every other road asks it once,
-        // after the chain, for the response the chain returns: the 200.
-        #expect(checks.value == (resumable ? 2 : 1))
+        // after the chain, as on every road: the retry link took the 503 away before the hook ran
+        #expect(checks.value == 1)
         #expect(try String(contentsOf: destination, encoding: .utf8) == "abc")
     }
 
