@@ -15,8 +15,9 @@ protocol DownloadAttempt: Sendable {
     /// Ends the attempt with ``DownloadOutcome/cancelled`` unless it has ended already.
     func cancel()
 
-    /// What the attempt left to resume from, once it ended without a complete body; `nil`
-    /// when it is not resumable or left no file.
+    /// What is left to resume from once the attempt ended: its partial file, when it ended
+    /// without a complete body; the partial file it resumed and did not touch, when its complete
+    /// body (an error's) is in a file of its own. `nil` when it is not resumable or left no file.
     var resumeData: DownloadResumeData? { get }
 
     /// The file the body is written to until it is handed over.
