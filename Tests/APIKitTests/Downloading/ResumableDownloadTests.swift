@@ -144,6 +144,39 @@ struct ResumableDownloadTests {
         #expect(try scratch.names() == ["body.bin"])
     }
 
+    @Test("an error body cut off on a resumed attempt: the error carries the partial file it left untouched")
+    func cutErrorBodyOnResume() async throws {
+        let resume = try await interrupted()
+        let session = Session(
+            transport: StubTransport { _ in .stream(status: 503, headers: ["Content-Length": "10"], chunks: ["bu"]) })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
+        }
+        guard case .transportFailed(DownloadError.incompleteBody, _)? = error else {
+            Issue.record("expected incompleteBody, got \(String(describing: error))")
+            return
+        }
+        // the error body's bytes are not the resource's: nothing of them is kept or resumed from
+        #expect(error?.downloadResumeData == resume)
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
+        #expect(try scratch.names() == [resume.partialFileURL.lastPathComponent])
+    }
+
+    @Test("an error body cut off on a first resumable attempt: no resume data, and nothing left")
+    func cutErrorBodyFirstAttempt() async throws {
+        let session = Session(
+            transport: StubTransport { _ in .stream(status: 503, headers: ["Content-Length": "10"], chunks: ["bu"]) })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumable: true)
+        }
+        guard case .transportFailed(DownloadError.incompleteBody, _)? = error else {
+            Issue.record("expected incompleteBody, got \(String(describing: error))")
+            return
+        }
+        #expect(error?.downloadResumeData == nil)
+        #expect(try scratch.names().isEmpty)
+    }
+
     /// Accepts every response: its `intercept(urlResponse:)` checks nothing.
     struct AnyStatusRequest: Request, RequestConfiguration {
         var base = stubBase
