@@ -43,15 +43,20 @@ final class PendingBody: Sendable {
     /// stream's read from its buffer (the transfer cancelled when there is more, whatever arrived
     /// when it fails), a download's from its file.
     func errorBody() async -> Data {
-        guard case .stream(let buffer) = kind else {
-            if case .download(let attempt, _) = kind { return attempt.errorBody() }
-            return Data()
+        switch kind {
+        case .stream(let buffer): await Self.errorBody(from: buffer)
+        case .download(let attempt, _): attempt.errorBody()
         }
+    }
+
+    /// The first ``maximumErrorBodySize`` bytes `buffer` yields; cancels the transfer once they
+    /// are read or the body has ended.
+    private static func errorBody(from buffer: StreamBuffer) async -> Data {
         var body = Data()
         while true {
             switch await buffer.next() {
             case .data(let chunk):
-                let room = Self.maximumErrorBodySize - body.count
+                let room = maximumErrorBodySize - body.count
                 body.append(chunk.prefix(room))
                 if chunk.count > room {
                     buffer.cancel()

@@ -34,13 +34,18 @@ final class DownloadFile: DownloadAttempt {
         var fileExists = false
         /// The validator of the response the file's bytes came from.
         var validator: String?
-        /// Whether the bytes of this body are resource bytes to resume from: not an error body.
-        var resumableBody = true
         /// What a resumable attempt that did not succeed left behind.
         var resumeData: DownloadResumeData?
         var outcome: Outcome?
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
+
+        /// Whether the body is an error's (a status outside `200..<300`): never resumed from, and
+        /// never written over the partial file.
+        var isErrorBody: Bool {
+            guard let http = response as? HTTPURLResponse else { return false }
+            return !(200..<300).contains(http.statusCode)
+        }
     }
 
     /// Where a new temporary file goes: next to the destination.
@@ -137,16 +142,11 @@ final class DownloadFile: DownloadAttempt {
                     cancelling = state.task
                     return end(&state, .failed(unresumable), keep: false)
                 }
-                let status = (response as? HTTPURLResponse)?.statusCode ?? 200
-                let appending = resuming != nil && status == 206
+                let appending = resuming != nil && (response as? HTTPURLResponse)?.statusCode == 206
                 if !appending { state.offset = 0 }
-                if !(200..<300).contains(status) {
-                    // an error body: never resumed from, and never over the partial file
-                    state.resumableBody = false
-                    if resuming != nil {
-                        state.fileURL = Self.temporaryURL(for: destination)
-                        state.fileExists = false
-                    }
+                if state.isErrorBody, resuming != nil {
+                    state.fileURL = Self.temporaryURL(for: destination)
+                    state.fileExists = false
                 }
                 do {
                     state.file = try openFile(state.fileURL, keeping: state.offset, exists: state.fileExists)
@@ -221,13 +221,10 @@ final class DownloadFile: DownloadAttempt {
         _ = unlink(fileURL.path)
     }
 
-    /// Ends with the attempt given up: returns its ``resumeData`` when it left a partial file
-    /// to resume from, else removes the temporary file (a complete body, or not resumable).
+    /// Ends with the attempt given up: returns its ``resumeData``. The files were settled when
+    /// the attempt ended (``end(_:_:keep:)``): kept to resume from, or removed.
     func abandon() -> DownloadResumeData? {
-        let (url, resumeData) = state.withLock { ($0.fileURL, $0.resumeData) }
-        if let resumeData, resumeData.partialFileURL == url { return resumeData }
-        _ = unlink(url.path)
-        return resumeData
+        resumeData
     }
 
     /// Moves the complete body to `destination`, replacing a file there in one step
@@ -270,7 +267,7 @@ final class DownloadFile: DownloadAttempt {
         let untouched = resuming.flatMap { $0.partialFileURL == state.fileURL ? nil : $0 }
         if outcome.isComplete {
             state.resumeData = untouched
-        } else if resumable, keep, state.fileExists, state.resumableBody {
+        } else if resumable, keep, state.fileExists, !state.isErrorBody {
             state.resumeData = DownloadResumeData(
                 partialFileURL: state.fileURL, bytesReceived: state.offset + state.bytes, validator: state.validator)
         } else {

@@ -122,7 +122,8 @@ extension RequestPipeline {
             case .response(let head):
                 return CallResponse(urlResponse: head, pending: pending)
             case .data, .end:
-                // a transport breaking the order: body bytes or the end before a response head
+                // the end before a response head: a transport breaking the order (a chunk before
+                // it already failed the buffer; `.data` cannot come first)
                 throw .transportFailed(URLError(.badServerResponse), context: context())
             case .failure(let error):
                 throw .transportFailed(error, context: context())
