@@ -5,9 +5,9 @@
 /// code: every copy of its value and every check of its type goes through value witnesses
 /// (`Benchmarks/README.md`, "Instruction counts"). For the kinds below the serializer switches
 /// to code written for the concrete type, which the compiler specialises, and reads key, value
-/// and strategy where the wrapper stores them. Every other field — users' wrappers, `@HeaderDict`, `@Part`, a `@Query`
-/// over a `Date` — declares its parameters per request into ``DeclaredParameters``, and the
-/// same serializer writes them in their place among the others.
+/// and strategy where the wrapper stores them. Every other field — users' wrappers,
+/// `@HeaderDict`, `@Part`, a `@Query` over a `Date` — declares its parameters per request into
+/// ``DeclaredParameters``, and the same serializer writes them in their place among the others.
 ///
 /// Made once per field type by ``FieldPlan``; plain bits, so a plan's items copy for free.
 enum FieldKind: UInt8, Sendable, CaseIterable {

@@ -54,13 +54,13 @@ extension Request {
     /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation, a
     /// status outside `200..<300` on a resumed attempt (its body goes to a file of its own) —
     /// keeps its partial temporary file (hidden, next to `destination`, never `destination`
-    /// itself), and the thrown ``RequestError`` carries a
-    /// ``DownloadResumeData`` as ``RequestError/downloadResumeData``. Pass it as `resumingFrom`
-    /// to fetch only the rest (a `Range` request, with `If-Range` when the first response had a
-    /// strong `ETag` or an old enough `Last-Modified`); a retry of the ``RetryPolicy`` after such
-    /// a failure resumes in the same way. A failure before any response leaves nothing, and the
-    /// error carries no resume data; so does a `2xx` response that `intercept(urlResponse:)`
-    /// rejects once its body has gone to the partial file. A resumable download writes the chunks of the transport's
+    /// itself), and the thrown ``RequestError`` carries a ``DownloadResumeData`` as
+    /// ``RequestError/downloadResumeData``. Pass it as `resumingFrom` to fetch only the rest (a
+    /// `Range` request, with `If-Range` when the first response had a strong `ETag` or an old
+    /// enough `Last-Modified`); a retry of the ``RetryPolicy`` after such a failure resumes in the
+    /// same way. A failure before any response leaves nothing, and the error carries no resume
+    /// data; so does a `2xx` response that `intercept(urlResponse:)` rejects once its body has
+    /// gone to the partial file. A resumable download writes the chunks of the transport's
     /// ``Transport/stream(_:onEvent:)`` itself, as they arrive: through ``URLSessionTransport`` on
     /// Linux, whose data delegate has no back-pressure, a network faster than the disk queues
     /// chunks in memory (`Benchmarks/README.md`, "Download 1 GB"); a plain download stays flat.

@@ -11,8 +11,7 @@
 /// Exactly once: the stream ends with the first of the transport's end, the buffer limit, a
 /// chunk before the response head (`URLError(.badServerResponse)`: the head is always handed
 /// out first, so the order would be lost) and a cancellation; anything the transport reports
-/// after that is dropped. The waiting
-/// consumer's continuation is resumed once, then forgotten.
+/// after that is dropped. The waiting consumer's continuation is resumed once, then forgotten.
 final class StreamBuffer: Sendable {
     /// What the consumer receives next.
     enum Item: Sendable {
