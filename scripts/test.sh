@@ -250,15 +250,21 @@ servers() {
 }
 
 # counted LOG COMMAND...: runs COMMAND (a `swift test`), its output also in .build-servers/LOG.log.
-# Without arguments on the command line, fails unless it ran at least one test, so that a skip or
-# a filter matching everything cannot pass.
+# Fails unless it ran at least one test, so that a skip, or arguments (a misspelt `--filter`)
+# that match no test, cannot pass.
 counted() {
     local log="$SERVE_STATE/$1.log" count
     shift
     "$@" 2>&1 | tee "$log" || return
     count="$(grep -Eo 'Test run with [0-9]+ tests?' "$log" | tail -1 | grep -Eo '[0-9]+' || echo 0)"
     echo "test.sh: $count tests ran (${log#"$ROOT/"})" >&2
-    if ((count == 0 && ${#args[@]} == 0)); then echo "test.sh: no test ran (see $log)" >&2 && return 1; fi
+    if ((count > 0)); then return 0; fi
+    if ((${#args[@]})); then
+        echo "test.sh: no test matched the arguments '${args[*]}' (see $log)" >&2
+    else
+        echo "test.sh: no test ran (see $log)" >&2
+    fi
+    return 1
 }
 
 # ahc_build NAME SCRATCH [--sanitize=thread]: step 6's build (or 7b's, with the sanitizer) of
