@@ -7,8 +7,8 @@
 /// One attempt of a download: takes the transport's stream events and writes the body, chunk by
 /// chunk, to a temporary file next to the destination.
 ///
-/// Nothing of the body is kept in memory: each chunk is written through a `FileHandle` where
-/// the transport delivers it. The temporary file is removed whenever the attempt ends without
+/// Nothing of the body is kept in memory: each chunk is written to the file (``BodyFileWriter``)
+/// where the transport delivers it. The temporary file is removed whenever the attempt ends without
 /// a complete body — transport error, a body shorter than its `Content-Length`, a disk error,
 /// ``cancel()`` — and by ``discard()``; only ``moveFile(to:)`` hands it over. A resumable
 /// attempt keeps the file of a `2xx` body instead, once it exists, and describes it in
@@ -21,15 +21,8 @@
 /// ``outcome()`` is resumed once.
 final class DownloadFile: DownloadAttempt {
     private struct State: DownloadAttemptState {
-        var response: URLResponse?
-        /// Where this attempt's body goes: the partial file being resumed, or a new one.
-        var fileURL: URL
-        var file: FileHandle?
-        /// The bytes of this attempt's body written so far.
-        var bytes: Int64 = 0
-        /// The bytes in the file before this attempt's body: those of the resumed download,
-        /// 0 when none or when the server sent the whole body again.
-        var offset: Int64 = 0
+        /// Writes this attempt's body to the partial file being resumed, or to a new one.
+        var writer: BodyFileWriter
         /// Whether the temporary file exists (a resumed one does from the start).
         var fileExists = false
         /// The validator of the response the file's bytes came from.
@@ -43,7 +36,7 @@ final class DownloadFile: DownloadAttempt {
         /// Whether the body is an error's (a status outside `200..<300`): never resumed from, and
         /// never written over the partial file.
         var isErrorBody: Bool {
-            guard let http = response as? HTTPURLResponse else { return false }
+            guard let http = writer.response as? HTTPURLResponse else { return false }
             return !(200..<300).contains(http.statusCode)
         }
     }
@@ -75,8 +68,10 @@ final class DownloadFile: DownloadAttempt {
         self.progress = progress
         self.resumable = resumable || resuming != nil
         self.resuming = resuming
-        var state = State(fileURL: resuming?.partialFileURL ?? Self.temporaryURL(for: destination))
-        state.offset = resuming?.bytesReceived ?? 0
+        let writer = BodyFileWriter(
+            fileURL: resuming?.partialFileURL ?? Self.temporaryURL(for: destination),
+            offset: resuming?.bytesReceived ?? 0)
+        var state = State(writer: writer)
         state.fileExists = resuming != nil
         state.validator = resuming?.validator
         self.state = Locked(state)
@@ -104,7 +99,7 @@ final class DownloadFile: DownloadAttempt {
     }
 
     var fileURL: URL {
-        state.withLock { $0.fileURL }
+        state.withLock { $0.writer.fileURL }
     }
 
     /// `.NAME.UUID.download` in the directory of `destination`: hidden, and unique per attempt.
@@ -136,61 +131,40 @@ final class DownloadFile: DownloadAttempt {
             guard state.outcome == nil else { return nil }
             switch event {
             case .response(let response):
-                guard state.response == nil else { return nil }
-                state.response = response
+                guard state.writer.take(response) else { return nil }
                 if let unresumable {
                     cancelling = state.task
                     return end(&state, .failed(unresumable), keep: false)
                 }
+                // a 206 continues the partial file, any other 2xx rewrites it, any other
+                // status's body goes to a file of its own
                 let appending = resuming != nil && (response as? HTTPURLResponse)?.statusCode == 206
-                if !appending { state.offset = 0 }
                 if state.isErrorBody, resuming != nil {
-                    state.fileURL = Self.temporaryURL(for: destination)
+                    state.writer.fileURL = Self.temporaryURL(for: destination)
                     state.fileExists = false
                 }
                 do {
-                    state.file = try openFile(state.fileURL, keeping: state.offset, exists: state.fileExists)
+                    report = try state.writer.open(
+                        keeping: state.fileExists ? (appending ? state.writer.offset : 0) : nil)
                 } catch {
                     cancelling = state.task
                     return end(&state, .failed(error))
                 }
                 state.fileExists = true
                 state.validator = DownloadResumeData.validator(of: response) ?? (appending ? state.validator : nil)
-                report = TransferProgress(
-                    bytesReceived: state.offset,
-                    expectedBytesToReceive: expected(state, response))
                 return nil
             case .data(let chunk):
-                guard let response = state.response else {
-                    // body bytes before the head: a transport breaking the order
-                    cancelling = state.task
-                    return end(&state, .failed(URLError(.badServerResponse)))
-                }
-                guard let file = state.file else { return nil }
                 do {
-                    try file.write(contentsOf: chunk)
+                    report = try state.writer.write(chunk)
                 } catch {
                     cancelling = state.task
-                    return end(&state, .failed(DownloadError.fileWriteFailed(state.fileURL, underlying: error)))
+                    return end(&state, .failed(error))
                 }
-                state.bytes += Int64(chunk.count)
-                report = TransferProgress(
-                    bytesReceived: state.offset + state.bytes,
-                    expectedBytesToReceive: expected(state, response))
                 return nil
             case .finished:
-                guard let response = state.response else {
-                    return end(&state, .failed(URLError(.badServerResponse)))
-                }
-                return end(&state, completed(&state, response))
+                return end(&state, completed(&state))
             case .failed(let error):
-                if let response = state.response,
-                    let cutOff = Outcome.cutOff(
-                        by: error, received: state.bytes, offset: state.offset, response: response)
-                {
-                    return end(&state, .failed(cutOff))
-                }
-                return end(&state, .failed(error))
+                return end(&state, .failed(state.writer.failure(error)))
             }
         }
         cancelling?.cancel()
@@ -233,7 +207,7 @@ final class DownloadFile: DownloadAttempt {
     ///
     /// - Throws: ``DownloadError/cannotMoveToDestination(_:underlying:)``.
     func moveFile(to destination: URL) throws(DownloadError) {
-        let (url, untouched) = state.withLock { ($0.fileURL, $0.resumeData?.partialFileURL) }
+        let (url, untouched) = state.withLock { ($0.writer.fileURL, $0.resumeData?.partialFileURL) }
         try Self.move(url, to: destination)
         if let untouched { _ = unlink(untouched.path) }
     }
@@ -260,18 +234,16 @@ final class DownloadFile: DownloadAttempt {
     ) -> (CheckedContinuation<Outcome, Never>, Outcome)? {
         state.outcome = outcome
         state.task = nil
-        if let file = state.file {
-            try? file.close()
-            state.file = nil
-        }
-        let untouched = resuming.flatMap { $0.partialFileURL == state.fileURL ? nil : $0 }
+        state.writer.close()
+        let untouched = resuming.flatMap { $0.partialFileURL == state.writer.fileURL ? nil : $0 }
         if outcome.isComplete {
             state.resumeData = untouched
         } else if resumable, keep, state.fileExists, !state.isErrorBody {
+            let writer = state.writer
             state.resumeData = DownloadResumeData(
-                partialFileURL: state.fileURL, bytesReceived: state.offset + state.bytes, validator: state.validator)
+                partialFileURL: writer.fileURL, bytesReceived: writer.offset + writer.bytes, validator: state.validator)
         } else {
-            _ = unlink(state.fileURL.path)
+            _ = unlink(state.writer.fileURL.path)
             state.resumeData = untouched
         }
         guard let waiter = state.waiter else { return nil }
@@ -281,24 +253,18 @@ final class DownloadFile: DownloadAttempt {
 
     /// The outcome of a body that ended normally: complete when the file is closed and holds
     /// as many bytes as the `Content-Length` promised.
-    private func completed(_ state: inout State, _ response: URLResponse) -> Outcome {
-        if let file = state.file {
-            state.file = nil
-            do {
-                try file.close()
-            } catch {
-                return .failed(DownloadError.fileWriteFailed(state.fileURL, underlying: error))
-            }
+    private func completed(_ state: inout State) -> Outcome {
+        let response: URLResponse
+        do {
+            response = try state.writer.finish()
+        } catch {
+            return .failed(error)
         }
-        if let mismatch = Outcome.lengthMismatch(received: state.bytes, offset: state.offset, response: response) {
+        let (bytes, offset) = (state.writer.bytes, state.writer.offset)
+        if let mismatch = Outcome.lengthMismatch(received: bytes, offset: offset, response: response) {
             return .failed(mismatch)
         }
-        return .complete(response, bytes: state.offset + state.bytes)
-    }
-
-    /// The whole body's expected size: what the file held before plus the `Content-Length`.
-    private func expected(_ state: State, _ response: URLResponse) -> Int64? {
-        TransferProgress.known(response.expectedContentLength).map { state.offset + $0 }
+        return .complete(response, bytes: offset + bytes)
     }
 
     /// Why the response to a resumed request cannot continue the partial file: a `416`, or a
@@ -326,31 +292,5 @@ final class DownloadFile: DownloadAttempt {
         let spec = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
         guard let dash = spec.firstIndex(of: "-") else { return nil }
         return Int64(spec[..<dash])
-    }
-
-    /// Opens the file at `url` for writing after its first `offset` bytes: cut to that size
-    /// when it exists (a resumed download), created empty otherwise.
-    private func openFile(_ url: URL, keeping offset: Int64, exists: Bool) throws(DownloadError) -> FileHandle {
-        guard exists else { return try createFile(url) }
-        do {
-            let handle = try FileHandle(forWritingTo: url)
-            try handle.truncate(atOffset: UInt64(offset))
-            try handle.seek(toOffset: UInt64(offset))
-            return handle
-        } catch {
-            throw .fileWriteFailed(url, underlying: error)
-        }
-    }
-
-    private func createFile(_ url: URL) throws(DownloadError) -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw .fileWriteFailed(url, underlying: CocoaError(.fileWriteUnknown))
-        }
-        do {
-            return try FileHandle(forWritingTo: url)
-        } catch {
-            _ = unlink(url.path)
-            throw .fileWriteFailed(url, underlying: error)
-        }
     }
 }

@@ -1,6 +1,6 @@
 /// The default ``Transport/download(_:to:progress:completion:)``: a transfer started with the
-/// transport's ``Transport/stream(_:onEvent:)`` whose body is written to a file chunk by chunk,
-/// each chunk before the event callback returns.
+/// transport's ``Transport/stream(_:onEvent:)`` whose body is written to a file chunk by chunk
+/// (``BodyFileWriter``), each chunk before the event callback returns.
 ///
 /// Writing inside the callback is what keeps memory flat when the transport awaits its next
 /// chunk only after the callback returns; nothing of the body is kept in memory.
@@ -17,9 +17,7 @@ final class StreamedDownload: Sendable {
     private typealias Completion = @Sendable (Result<URLResponse, any Error>) -> Void
 
     private struct State {
-        var response: URLResponse?
-        var file: FileHandle?
-        var bytes: Int64 = 0
+        var writer: BodyFileWriter
         var completion: Completion?
         var task: (any TransportTask)?
         /// Set once a write failed: the transfer is cancelled as soon as it is attached.
@@ -28,7 +26,6 @@ final class StreamedDownload: Sendable {
         var stopped = false
     }
 
-    private let fileURL: URL
     private let progress: (@Sendable (TransferProgress) -> Void)?
     private let state: Locked<State>
 
@@ -36,9 +33,8 @@ final class StreamedDownload: Sendable {
         fileURL: URL, progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<URLResponse, any Error>) -> Void
     ) {
-        self.fileURL = fileURL
         self.progress = progress
-        self.state = Locked(State(completion: completion))
+        self.state = Locked(State(writer: BodyFileWriter(fileURL: fileURL), completion: completion))
     }
 
     /// Starts `request` on `transport`'s stream, writing the body to `fileURL`.
@@ -59,8 +55,7 @@ final class StreamedDownload: Sendable {
     fileprivate func stop() {
         state.withLock { state in
             state.stopped = true
-            try? state.file?.close()
-            state.file = nil
+            state.writer.close()
         }
     }
 
@@ -82,58 +77,28 @@ final class StreamedDownload: Sendable {
             guard state.completion != nil else { return nil }
             switch event {
             case .response(let response):
-                guard state.response == nil else { return nil }
-                state.response = response
-                guard !state.stopped else { return nil }
+                guard !state.stopped, state.writer.take(response) else { return nil }
                 do {
-                    state.file = try Self.createFile(at: fileURL)
+                    report = try state.writer.open(keeping: nil)
                 } catch {
                     (state.cancelling, cancelling) = (true, state.task)
                     return finish(&state, .failure(error))
                 }
-                report = TransferProgress(
-                    bytesReceived: 0, expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
                 return nil
             case .data(let chunk):
                 guard !state.stopped else { return nil }  // stopped: the chunks are not wanted
-                guard let response = state.response else {
-                    // body bytes before the head: a transport breaking the order
-                    (state.cancelling, cancelling) = (true, state.task)
-                    return finish(&state, .failure(URLError(.badServerResponse)))
-                }
-                guard let file = state.file else { return nil }
                 do {
-                    try file.write(contentsOf: chunk)
+                    report = try state.writer.write(chunk)
                 } catch {
                     (state.cancelling, cancelling) = (true, state.task)
-                    return finish(&state, .failure(DownloadError.fileWriteFailed(fileURL, underlying: error)))
+                    return finish(&state, .failure(error))
                 }
-                state.bytes += Int64(chunk.count)
-                report = TransferProgress(
-                    bytesReceived: state.bytes,
-                    expectedBytesToReceive: TransferProgress.known(response.expectedContentLength))
                 return nil
             case .finished:
                 guard !state.stopped else { return finish(&state, .failure(URLError(.cancelled))) }
-                guard let response = state.response else {
-                    return finish(&state, .failure(URLError(.badServerResponse)))
-                }
-                if let file = state.file {
-                    state.file = nil
-                    do {
-                        try file.close()
-                    } catch {
-                        return finish(&state, .failure(DownloadError.fileWriteFailed(fileURL, underlying: error)))
-                    }
-                }
-                return finish(&state, .success(response))
+                return finish(&state, Result { try state.writer.finish() })
             case .failed(let error):
-                if let response = state.response, !state.stopped,
-                    let cutOff = DownloadOutcome.cutOff(by: error, received: state.bytes, offset: 0, response: response)
-                {
-                    return finish(&state, .failure(cutOff))
-                }
-                return finish(&state, .failure(error))
+                return finish(&state, .failure(state.stopped ? error : state.writer.failure(error)))
             }
         }
         cancelling?.cancel()
@@ -146,24 +111,11 @@ final class StreamedDownload: Sendable {
     private func finish(
         _ state: inout State, _ result: Result<URLResponse, any Error>
     ) -> (Completion, Result<URLResponse, any Error>)? {
-        try? state.file?.close()
-        state.file = nil
+        state.writer.close()
         state.task = nil
         guard let completion = state.completion else { return nil }
         state.completion = nil
         return (completion, result)
-    }
-
-    /// Creates (or empties) the file at `url` and opens it for writing.
-    private static func createFile(at url: URL) throws(DownloadError) -> FileHandle {
-        guard FileManager.default.createFile(atPath: url.path, contents: nil) else {
-            throw .fileWriteFailed(url, underlying: CocoaError(.fileWriteUnknown))
-        }
-        do {
-            return try FileHandle(forWritingTo: url)
-        } catch {
-            throw .fileWriteFailed(url, underlying: error)
-        }
     }
 }
 

@@ -393,6 +393,23 @@ struct ResumableDownloadTests {
         #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
     }
 
+    @Test("a resumed attempt that fails before its response head keeps the partial file and its resume data")
+    func failureBeforeHeadKeepsResumeData() async throws {
+        let resume = try await interrupted()
+        let session = Session(transport: StubTransport { _ in .failure(URLError(.cannotConnectToHost)) })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumingFrom: resume)
+        }
+        guard case .transportFailed(let underlying as URLError, _)? = error else {
+            Issue.record("expected transportFailed(URLError), got \(String(describing: error))")
+            return
+        }
+        #expect(underlying.code == .cannotConnectToHost)
+        #expect(error?.downloadResumeData == resume)
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
+        #expect(try scratch.names() == [resume.partialFileURL.lastPathComponent])
+    }
+
     @Test("a RetryPolicy retry of a resumable download resumes from the partial file")
     func retryResumes() async throws {
         let seen = Seen()
