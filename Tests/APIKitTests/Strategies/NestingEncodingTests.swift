@@ -107,6 +107,69 @@ struct NestingEncodingTests {
         }
     }
 
+    /// Writes through every container a type's own `encode(to:)` may ask for: explicit nils,
+    /// nested containers, and super encoders (keyed `super`, as `JSONEncoder` names them).
+    struct HandWritten: Encodable, Sendable {
+        enum Keys: String, CodingKey { case gone, list, object, member, parent }
+        func encode(to encoder: any Encoder) throws {
+            var keyed = encoder.container(keyedBy: Keys.self)
+            try keyed.encodeNil(forKey: .gone)
+            var list = keyed.nestedUnkeyedContainer(forKey: .list)
+            try list.encode(1)
+            try list.encodeNil()
+            var object = keyed.nestedContainer(keyedBy: Keys.self, forKey: .object)
+            try object.encode("x", forKey: .member)
+            var superValue = keyed.superEncoder().singleValueContainer()
+            try superValue.encode(5)
+            var parent = keyed.superEncoder(forKey: .parent).singleValueContainer()
+            try parent.encodeNil()
+        }
+    }
+
+    /// A list written by hand: an object, a list and a super encoder as its elements.
+    struct HandWrittenList: Encodable, Sendable {
+        enum Keys: String, CodingKey { case member }
+        func encode(to encoder: any Encoder) throws {
+            var list = encoder.unkeyedContainer()
+            var object = list.nestedContainer(keyedBy: Keys.self)
+            try object.encode(1, forKey: .member)
+            var inner = list.nestedUnkeyedContainer()
+            try inner.encode(2)
+            var element = list.superEncoder().singleValueContainer()
+            try element.encode(3)
+        }
+    }
+
+    /// A value that encodes itself as one nil.
+    struct NilValue: Encodable, Sendable {
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        }
+    }
+
+    @Test("a type's own encode(to:): explicit nils follow the nil strategy, nested and super containers nest")
+    func handWrittenEncoders() throws {
+        struct Queries: RequestConfiguration, Sendable {
+            @Query("c", strategy: .init(nesting: .dotted, nils: .null)) var c = HandWritten()
+            @Query("l", strategy: .init(arrays: .indexed, nesting: .dotted)) var l = HandWrittenList()
+            @Query("n", strategy: .init(nils: .null)) var null = NilValue()
+            @Query("o") var omitted = NilValue()
+        }
+        #expect(
+            try urlRequest(Queries()).percentEncodedQuery
+                == "c.gone=null&c.list=1&c.list=null&c.object.member=x&c.super=5&c.parent=null"
+                + "&l%5B0%5D.member=1&l%5B1%5D%5B0%5D=2&l%5B2%5D=3&n=null"
+        )
+        struct Form: RequestConfiguration, Sendable {
+            @Field("c", strategy: .init(nils: .empty)) var c = HandWritten()
+        }
+        #expect(
+            try urlRequest(Form(), method: .post).bodyText
+                == "c%5Bgone%5D=&c%5Blist%5D=1&c%5Blist%5D=&c%5Bobject%5D%5Bmember%5D=x&c%5Bsuper%5D=5&c%5Bparent%5D="
+        )
+    }
+
     @Test("an empty object or a type that writes nothing sends nothing")
     func emptyObject() throws {
         struct Nothing: Encodable, Sendable {

@@ -78,6 +78,11 @@ extension StreamingTests {
             .data(Data(text.utf8))
         }
 
+        /// The `Content-Type` of a response head.
+        static func contentType(of head: URLResponse?) -> String? {
+            (head as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Type")
+        }
+
         func events(
             _ transport: ScriptedStreamTransport,
             maximumAttempts: Int = 3,
@@ -302,6 +307,68 @@ extension StreamingTests {
             time.advance(by: 0)
             #expect(await loop.result.errorValue is RequestError)
             #expect(transport.requests.count == 2)
+        }
+
+        @Test("response() before the first event: the first connection's head, whose events follow")
+        func headBeforeEvents() async throws {
+            let transport = ScriptedStreamTransport([
+                [
+                    .response(ScriptedStreamTransport.head(contentType: "text/event-stream; connection=1")),
+                    Self.data("data: a\n\n"), .finished,
+                ],
+                [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished],
+            ])
+            var iterator = events(transport, initialDelay: 0).makeAsyncIterator()
+            let head = try await iterator.response()
+            #expect(Self.contentType(of: head) == "text/event-stream; connection=1")
+            // asked again: the same connection's head, nothing more sent
+            let again = try await iterator.response()
+            #expect(again === head)
+            #expect(transport.requests.count == 1)
+            #expect(try await iterator.next()?.data == "a")
+            #expect(try await iterator.next() == nil)
+            #expect(transport.requests.count == 2)
+            #expect(try await iterator.response() == nil)
+        }
+
+        @Test("response() when the first connections fail before their head: the head of the one that answers")
+        func headAfterFailedConnections() async throws {
+            let transport = ScriptedStreamTransport([
+                [Self.lost],
+                [
+                    .response(ScriptedStreamTransport.head(contentType: "text/event-stream; connection=2")),
+                    Self.data("data: b\n\n"), .finished,
+                ],
+                [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished],
+            ])
+            var iterator = events(transport, maximumAttempts: 2, initialDelay: 0).makeAsyncIterator()
+            let head = try await iterator.response()
+            #expect(Self.contentType(of: head) == "text/event-stream; connection=2")
+            #expect(transport.requests.count == 2)
+            #expect(try await iterator.next()?.data == "b")
+        }
+
+        @Test("response() when every connection fails: the last error, then the iteration has ended")
+        func headNeverArrives() async throws {
+            let transport = ScriptedStreamTransport([[Self.lost], [Self.lost]])
+            var iterator = events(transport, maximumAttempts: 2, initialDelay: 0).makeAsyncIterator()
+            let error = await #expect(throws: RequestError.self) { _ = try await iterator.response() }
+            #expect(error?.stage == .transport)
+            #expect(transport.requests.count == 2)
+            #expect(try await iterator.next() == nil)
+            #expect(try await iterator.response() == nil)
+            #expect(transport.requests.count == 2)
+        }
+
+        @Test("response() on a 204: nil, and the iteration has ended without reconnecting")
+        func headOfNoContent() async throws {
+            let transport = ScriptedStreamTransport([
+                [.response(ScriptedStreamTransport.head(204, contentType: nil)), .finished]
+            ])
+            var iterator = events(transport, initialDelay: 0).makeAsyncIterator()
+            #expect(try await iterator.response() == nil)
+            #expect(try await iterator.next() == nil)
+            #expect(transport.requests.count == 1)
         }
 
         @Test("a connection that delivers an event resets the count of failed attempts")
