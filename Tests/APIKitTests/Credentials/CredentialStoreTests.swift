@@ -345,6 +345,30 @@ struct CredentialStoreTests {
         #expect(authenticator.count == 1)
     }
 
+    @Test("a 401 that arrives after the refresh for its credential failed fails with that error, not a new refresh")
+    func lateRejectionAfterFailedRefresh() async throws {
+        let server = StubTransport { _ in .success(status: 401) }
+        // the late request, with the rejected credential, is held on the wire until the refresh failed
+        let transport = GatedTransport(server) { request in request.url?.lastPathComponent == "late" }
+        let authenticator = CountingAuthenticator(fails: true)
+        let session = Session(
+            transport: transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
+        let late = CompletionProbe<Result<String, RequestError>>()
+        TextRequest(path: "late").perform(using: session) { late.record($0) }
+        #expect(await transport.held.first() != nil, "the late request was not sent")
+        let early = await TextRequest(path: "early").result(session: session)
+        #expect(authenticator.count == 1)
+        transport.open()
+        for value in [early, try #require(await late.first())] {
+            guard case .failure(.requestInterceptorFailed(let error as CredentialRefreshFailed, _)) = value else {
+                Issue.record("unexpected \(value)")
+                continue
+            }
+            #expect(error.underlyingError is CountingAuthenticator.RefreshDenied)
+        }
+        #expect(authenticator.count == 1, "the late rejection reuses the failure of its credential's refresh")
+    }
+
     @Test("retries and a refresh combine: 503, 401, 200")
     func retryThenRefresh() async throws {
         let count = Locked(0)

@@ -183,6 +183,41 @@ struct DownloadTests {
         #expect(error?.context.attempts == 1)  // a disk that cannot be written is not a lost connection
     }
 
+    @Test("an interceptor's answer from memory goes to the destination; a missing directory fails with fileWriteFailed")
+    func answeredByALink() async throws {
+        struct Canned: Interceptor {
+            func intercept(
+                _ urlRequest: URLRequest, context: RequestContext,
+                next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+            ) async throws -> CallResponse {
+                let head = HTTPURLResponse(url: urlRequest.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+                return CallResponse(urlResponse: head, data: Data("canned".utf8))
+            }
+        }
+        let sent = Protected(0)
+        let session = Session(
+            transport: StubTransport { _ in
+                sent.withLock { $0 += 1 }
+                return .stream(chunks: ["from the network"])
+            }, interceptors: [Canned()])
+        for resumable in [false, true] {
+            let download = try await StreamedRequest().download(to: destination, using: session, resumable: resumable)
+            #expect(download.byteCount == 6)
+            #expect(try String(contentsOf: destination, encoding: .utf8) == "canned")
+            #expect(try scratch.names() == ["body.bin"])
+        }
+        let nowhere = directory.appendingPathComponent("missing/body.bin")
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: nowhere, using: session)
+        }
+        guard case .transportFailed(DownloadError.fileWriteFailed(let named, _), _) = error else {
+            Issue.record("expected fileWriteFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(named == nowhere)
+        #expect(sent.value == 0)
+    }
+
     @Test("a 503 is retried through the RetryPolicy; the second attempt's body is the file")
     func retried() async throws {
         let calls = Protected(0)

@@ -410,6 +410,27 @@ struct ResumableDownloadTests {
         #expect(try scratch.names() == [resume.partialFileURL.lastPathComponent])
     }
 
+    @Test("a body that ends normally short of its Content-Length: incompleteBody, and the partial file to resume")
+    func endedShort() async throws {
+        let head = HTTPURLResponse(
+            url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1",
+            headerFields: ["Content-Length": "10", "ETag": #""v1""#])!
+        // the transport reports a clean end after 5 of the 10 bytes
+        let transport = ScriptedStreamTransport([[.response(head), .data(Data("01234".utf8)), .finished]])
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: Session(transport: transport), resumable: true)
+        }
+        guard case .transportFailed(DownloadError.incompleteBody(let received, let expected), _)? = error else {
+            Issue.record("expected incompleteBody, got \(String(describing: error))")
+            return
+        }
+        #expect((received, expected) == (5, 10))
+        let resume = try #require(error?.downloadResumeData)
+        #expect(resume.bytesReceived == 5)
+        #expect(resume.validator == #""v1""#)
+        #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
+    }
+
     @Test("a RetryPolicy retry of a resumable download resumes from the partial file")
     func retryResumes() async throws {
         let seen = Seen()

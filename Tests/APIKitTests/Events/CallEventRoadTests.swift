@@ -114,6 +114,41 @@ struct CallEventRoadTests {
         #expect(log.metrics()?.bytesReceived == 5)
     }
 
+    @Test("A stream whose body fails after its head: the call ends with the transport's failure")
+    func streamBodyFails() async throws {
+        let log = CallEventLog()
+        let transport = ScriptedStreamTransport([
+            [
+                .response(ScriptedStreamTransport.head()), .data(Data("ab".utf8)),
+                .failed(URLError(.networkConnectionLost)),
+            ]
+        ])
+        var received = 0
+        let error = await #expect(throws: RequestError.self) {
+            for try await chunk in TextRequest().stream(using: Session(transport: transport, onCallEvent: log.observer))
+            {
+                received += chunk.count
+            }
+        }
+        #expect(received == 2)
+        #expect(error?.stage == .transport)
+        #expect(await log.waitForEnds())
+        #expect(
+            log.names == ["callStarted", "attemptStarted(1)", "requestSent", "responseHead(200)", "failed(transport)"])
+    }
+
+    @Test("A stream its reader stops mid-body: the call ends cancelled")
+    func streamStoppedByItsReader() async throws {
+        let log = CallEventLog()
+        // the connection stays open until it is cancelled
+        let transport = ScriptedStreamTransport([[.response(ScriptedStreamTransport.head()), .data(Data("ab".utf8))]])
+        for try await _ in TextRequest().stream(using: Session(transport: transport, onCallEvent: log.observer)) {
+            break
+        }
+        #expect(await log.waitForEnds())
+        #expect(log.names == ["callStarted", "attemptStarted(1)", "requestSent", "responseHead(200)", "cancelled"])
+    }
+
     /// Starts a call to `path` and waits until it is sent or waiting.
     private static func start(
         _ path: String, session: Session, traffic: TrafficControl, transport: GateTransport
