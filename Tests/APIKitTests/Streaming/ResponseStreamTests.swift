@@ -134,6 +134,48 @@ struct ResponseStreamTests {
             ])
     }
 
+    @Test("each decoded view gives the response head before its first element, and nil once it has ended")
+    func decodedViewsHead() async throws {
+        let stub = StubResponse.stream(
+            headers: ["X-Kind": "decoded"], chunks: [#"{"n":1}"# + "\n", "data: a\n\n"], interval: 0.005)
+        let stream = StreamedRequest().stream(using: session(stub))
+        func check<Element>(_ view: DecodedResponseStream<Element>, yields count: Int) async throws {
+            var iterator = view.makeAsyncIterator()
+            let head = try await iterator.response() as? HTTPURLResponse
+            #expect(head?.value(forHTTPHeaderField: "X-Kind") == "decoded")
+            var elements = 0
+            while try await iterator.next() != nil { elements += 1 }
+            #expect(elements == count)
+            #expect(try await iterator.response() == nil)
+        }
+        try await check(stream.lines, yields: 3)
+        try await check(stream.serverSentEvents, yields: 1)
+        // JSON lines read a body of JSON only
+        let onlyJSON = StreamedRequest().stream(
+            using: session(.stream(headers: ["X-Kind": "decoded"], chunks: [#"{"n":1}"#])))
+        try await check(onlyJSON.jsonLines(of: Tick.self), yields: 1)
+    }
+
+    @Test("a decoded view whose transfer fails mid-body: the elements before, then transportFailed, then the end")
+    func decodedViewTransportFails() async throws {
+        let transport = ScriptedStreamTransport([
+            [
+                .response(ScriptedStreamTransport.head(contentType: "text/plain")), .data(Data("one\ntw".utf8)),
+                .failed(URLError(.networkConnectionLost)),
+            ]
+        ])
+        var iterator = StreamedRequest().stream(using: Session(transport: transport)).lines.makeAsyncIterator()
+        #expect(try await iterator.next() == "one")
+        let error = await #expect(throws: RequestError.self) { _ = try await iterator.next() }
+        guard case .transportFailed(let underlying as URLError, _)? = error else {
+            Issue.record("expected transportFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(underlying.code == .networkConnectionLost)
+        #expect(try await iterator.next() == nil)
+        #expect(transport.requests.count == 1)
+    }
+
     @Test("a rejected status throws before the first element, with the body and the error body decoded")
     func statusBeforeFirstElement() async throws {
         let interceptor = StreamInterceptor()
