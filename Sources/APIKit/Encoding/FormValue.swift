@@ -29,12 +29,6 @@ indirect enum FormValue {
         }
     }
 
-    /// The tree of any value: a common scalar at once (``DeclaredValue``), another scalar by
-    /// its type, anything else through its own `encode(to:)`.
-    static func make(_ value: any Encodable) throws(Failure) -> FormValue {
-        try make(DeclaredValue(opening: value))
-    }
-
     /// The tree of a declared value.
     static func make(_ value: DeclaredValue) throws(Failure) -> FormValue {
         switch value {

@@ -99,14 +99,6 @@ public struct DateEncoding: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Whether the text is a JSON number rather than a string.
-    var isNumber: Bool {
-        switch kind {
-        case .secondsSince1970, .millisecondsSince1970: true
-        case .iso8601, .iso8601WithFractionalSeconds, .custom: false
-        }
-    }
-
     /// The seconds as `JSONEncoder` writes a `Double`: no trailing `.0`.
     static func secondsText(_ date: Date) -> String {
         var text = date.timeIntervalSince1970.description
