@@ -13,9 +13,6 @@ struct RequestBodyReader {
         self.segments = segments
     }
 
-    /// Whether every byte has been read.
-    var isAtEnd: Bool { index == segments.count }
-
     /// Up to `maximum` of the next bytes; `nil` at the end of the body.
     ///
     /// - Throws: ``RequestBodyError`` when a file cannot be opened or read, or ends before

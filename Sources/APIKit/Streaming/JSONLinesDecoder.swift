@@ -20,12 +20,6 @@ struct JSONLinesDecoder<Element: Decodable>: Sendable {
     /// The line length limit used when none is given: 1 MiB.
     @usableFromInline static var defaultMaximumLineLength: Int { LineDecoder.defaultMaximumLineLength }
 
-    /// The longest line accepted, in bytes, its terminator not counted; a longer one throws
-    /// ``ResponseStreamError/lineTooLong(limit:)``.
-    var maximumLineLength: Int {
-        lines.maximumLineLength
-    }
-
     private let parser: JSONParser<Element>
     private var lines: LineDecoder
     /// The number of lines read so far, blank ones included.
