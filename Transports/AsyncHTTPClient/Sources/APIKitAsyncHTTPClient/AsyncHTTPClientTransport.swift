@@ -67,7 +67,7 @@ public import NIOCore
 ///   | --- | --- |
 ///   | task cancelled, `HTTPClientError.cancelled` | `.cancelled` |
 ///   | connection refused or unreachable (`NIOConnectionError`, `IOError` `ECONNREFUSED`) | `.cannotConnectToHost` |
-///   | host name not resolved | `.cannotFindHost` |
+///   | host name not resolved (`NIOConnectionError` with a DNS error, `SocketAddressError.UnknownHost`) | `.cannotFindHost` |
 ///   | `connectTimeout`, `readTimeout`, `writeTimeout`, `deadlineExceeded`, `tlsHandshakeTimeout`, the idle timeout | `.timedOut` |
 ///   | `remoteConnectionClosed`, connection reset, `ChannelError.eof`, a body cut off before its `Content-Length` (`HTTPParserError.invalidEOFState`) | `.networkConnectionLost` |
 ///   | `NIOSSLError`, `BoringSSLError`, `NIOSSLExtraError`: a refused certificate (unknown authority, another host name, expired) | `.serverCertificateUntrusted` |

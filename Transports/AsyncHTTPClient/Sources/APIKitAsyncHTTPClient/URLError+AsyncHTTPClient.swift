@@ -92,7 +92,8 @@ extension URLError {
             return .networkConnectionLost
         case is HTTPParserError:
             return .badServerResponse
-        case is SocketAddressError:
+        case is SocketAddressError, is SocketAddressError.UnknownHost:
+            // SwiftNIO's name resolution fails with `UnknownHost` (its older `.unknown` case is deprecated)
             return .cannotFindHost
         default:
             return nil
