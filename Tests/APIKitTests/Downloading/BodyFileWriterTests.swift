@@ -8,6 +8,12 @@ import Testing
     import FoundationNetworking
 #endif
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 @Suite("BodyFileWriter: a stream's body to a file, the same bytes in any chunking, errors as values")
 struct BodyFileWriterTests {
     let scratch: ScratchDirectory
@@ -134,6 +140,32 @@ struct BodyFileWriterTests {
         let dropped = try writer.write(Data("dropped".utf8))
         #expect(dropped == nil)
         #expect(try Data(contentsOf: scratch.file("closed")) == Data("kept".utf8))
+    }
+
+    @Test(
+        "a disk that fails mid-body: fileWriteFailed naming the file",
+        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
+    func diskFailsMidBody() throws {
+        let url = scratch.file("full")
+        var writer = BodyFileWriter(fileURL: url)
+        let took = writer.take(Self.head())
+        #expect(took)
+        _ = try writer.open(keeping: nil)
+        _ = try writer.write(Data("kept".utf8))
+        // the file's descriptor now writes to a full disk (/dev/full fails every write with ENOSPC)
+        let full = open("/dev/full", O_WRONLY)
+        try #require(full >= 0)
+        defer { close(full) }
+        let descriptor = try #require(writer.file?.fileDescriptor)
+        try #require(dup2(full, descriptor) == descriptor)
+        var failure: (any Error)?
+        do { _ = try writer.write(Data("lost".utf8)) } catch { failure = error }
+        guard case DownloadError.fileWriteFailed(let named, _)? = failure else {
+            Issue.record("expected fileWriteFailed, got \(String(describing: failure))")
+            return
+        }
+        #expect(named == url)
+        #expect(writer.bytes == 4, "the chunk that failed is not counted")
     }
 
     @Test("a file that cannot be created: fileWriteFailed naming it")
