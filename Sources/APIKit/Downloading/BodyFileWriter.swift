@@ -21,8 +21,7 @@ struct BodyFileWriter {
     /// The bytes in the file before this body: those of a download being resumed, until
     /// ``open(keeping:)`` says how many it keeps; 0 otherwise.
     private(set) var offset: Int64
-    /// The file, open from ``open(keeping:)`` until the body ends.
-    private(set) var file: FileHandle?
+    private var file: FileHandle?
 
     /// - Parameters:
     ///   - fileURL: The file the body goes to.

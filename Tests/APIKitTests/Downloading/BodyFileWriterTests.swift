@@ -8,12 +8,6 @@ import Testing
     import FoundationNetworking
 #endif
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 @Suite("BodyFileWriter: a stream's body to a file, the same bytes in any chunking, errors as values")
 struct BodyFileWriterTests {
     let scratch: ScratchDirectory
@@ -144,7 +138,7 @@ struct BodyFileWriterTests {
 
     @Test(
         "a disk that fails mid-body: fileWriteFailed naming the file",
-        .enabled(if: FileManager.default.fileExists(atPath: "/dev/full"), "needs /dev/full (Linux)"))
+        .enabled(if: FullDisk.isAvailable, "needs /dev/full and /proc (Linux)"))
     func diskFailsMidBody() throws {
         let url = scratch.file("full")
         var writer = BodyFileWriter(fileURL: url)
@@ -152,12 +146,7 @@ struct BodyFileWriterTests {
         #expect(took)
         _ = try writer.open(keeping: nil)
         _ = try writer.write(Data("kept".utf8))
-        // the file's descriptor now writes to a full disk (/dev/full fails every write with ENOSPC)
-        let full = open("/dev/full", O_WRONLY)
-        try #require(full >= 0)
-        defer { close(full) }
-        let descriptor = try #require(writer.file?.fileDescriptor)
-        try #require(dup2(full, descriptor) == descriptor)
+        try FullDisk.fill(url)
         var failure: (any Error)?
         do { _ = try writer.write(Data("lost".utf8)) } catch { failure = error }
         guard case DownloadError.fileWriteFailed(let named, _)? = failure else {

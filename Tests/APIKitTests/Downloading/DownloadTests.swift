@@ -218,6 +218,34 @@ struct DownloadTests {
         #expect(sent.value == 0)
     }
 
+    @Test(
+        "a disk that fails mid-body: fileWriteFailed, the transfer cancelled, nothing left",
+        .enabled(if: FullDisk.isAvailable, "needs /dev/full and /proc (Linux)"))
+    func diskFailsMidBody() async throws {
+        let head = HTTPURLResponse(
+            url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "10"])!
+        // a transport without a download of its own: the default writes the stream's chunks
+        let transport = ManualTransport(initial: [.response(head), .data(Data("01234".utf8))])
+        let call = Task { try await StreamedRequest().download(to: destination, using: Session(transport: transport)) }
+        let partial = Protected<URL?>(nil)
+        #expect(
+            await eventually {
+                let name = (try? scratch.names())?.first { $0.hasSuffix(".download") }
+                partial.withLock { $0 = name.map(directory.appendingPathComponent) }
+                return name.map { (try? Data(contentsOf: directory.appendingPathComponent($0)))?.count == 5 } ?? false
+            })
+        try FullDisk.fill(try #require(partial.value))
+        transport.push([.data(Data("56789".utf8))])
+        let error = await #expect(throws: RequestError.self) { try await call.value }
+        guard case .transportFailed(DownloadError.fileWriteFailed, _)? = error else {
+            Issue.record("expected fileWriteFailed, got \(String(describing: error))")
+            return
+        }
+        #expect(transport.cancels == 1)
+        #expect(error?.downloadResumeData == nil)
+        #expect(try scratch.names().isEmpty)
+    }
+
     @Test("a 503 is retried through the RetryPolicy; the second attempt's body is the file")
     func retried() async throws {
         let calls = Protected(0)

@@ -6,12 +6,6 @@ import Testing
 
 @testable import APIKit
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 @Suite("Resumable downloads: a failed download keeps its partial file; resumingFrom fetches the rest")
 struct ResumableDownloadTests {
     /// Removed, with whatever the test left in it, when the test ends.
@@ -437,26 +431,9 @@ struct ResumableDownloadTests {
         #expect(try Data(contentsOf: resume.partialFileURL) == Data("01234".utf8))
     }
 
-    /// The descriptor this process has open on the file at a path ending in `suffix`, found
-    /// through `/proc/self/fd`; `nil` when none is.
-    static func openDescriptor(endingIn suffix: String) -> Int32? {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for name in names {
-            guard let descriptor = Int32(name),
-                let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(name)"),
-                target.hasSuffix(suffix)
-            else { continue }
-            return descriptor
-        }
-        return nil
-    }
-
     @Test(
         "a disk that fails mid-body: fileWriteFailed, the transfer cancelled, the bytes written kept to resume",
-        .enabled(
-            if: FileManager.default.fileExists(atPath: "/dev/full")
-                && FileManager.default.fileExists(atPath: "/proc/self/fd"),
-            "needs /dev/full and /proc (Linux)"))
+        .enabled(if: FullDisk.isAvailable, "needs /dev/full and /proc (Linux)"))
     func diskFailsMidBody() async throws {
         let head = HTTPURLResponse(
             url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1",
@@ -473,11 +450,7 @@ struct ResumableDownloadTests {
                 return name.map { (try? Data(contentsOf: directory.appendingPathComponent($0)))?.count == 5 } ?? false
             })
         let file = try #require(partial.value)
-        let descriptor = try #require(Self.openDescriptor(endingIn: "/" + file.lastPathComponent))
-        let full = open("/dev/full", O_WRONLY)
-        try #require(full >= 0)
-        defer { close(full) }
-        try #require(dup2(full, descriptor) == descriptor)
+        try FullDisk.fill(file)
         transport.push([.data(Data("56789".utf8))])
         let error = await #expect(throws: RequestError.self) { try await call.value }
         guard case .transportFailed(DownloadError.fileWriteFailed(let named, _), _)? = error else {
