@@ -185,21 +185,16 @@ struct DownloadTests {
 
     @Test("an interceptor's answer from memory goes to the destination; a missing directory fails with fileWriteFailed")
     func answeredByALink() async throws {
-        struct Canned: Interceptor {
-            func intercept(
-                _ urlRequest: URLRequest, context: RequestContext,
-                next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
-            ) async throws -> CallResponse {
-                let head = HTTPURLResponse(url: urlRequest.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
-                return CallResponse(urlResponse: head, data: Data("canned".utf8))
-            }
+        let canned = ClosureInterceptor { request, _, _ in
+            let head = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+            return CallResponse(urlResponse: head, data: Data("canned".utf8))
         }
         let sent = Protected(0)
         let session = Session(
             transport: StubTransport { _ in
                 sent.withLock { $0 += 1 }
                 return .stream(chunks: ["from the network"])
-            }, interceptors: [Canned()])
+            }, interceptors: [canned])
         for resumable in [false, true] {
             let download = try await StreamedRequest().download(to: destination, using: session, resumable: resumable)
             #expect(download.byteCount == 6)
@@ -227,14 +222,7 @@ struct DownloadTests {
         // a transport without a download of its own: the default writes the stream's chunks
         let transport = ManualTransport(initial: [.response(head), .data(Data("01234".utf8))])
         let call = Task { try await StreamedRequest().download(to: destination, using: Session(transport: transport)) }
-        let partial = Protected<URL?>(nil)
-        #expect(
-            await eventually {
-                let name = (try? scratch.names())?.first { $0.hasSuffix(".download") }
-                partial.withLock { $0 = name.map(directory.appendingPathComponent) }
-                return name.map { (try? Data(contentsOf: directory.appendingPathComponent($0)))?.count == 5 } ?? false
-            })
-        try FullDisk.fill(try #require(partial.value))
+        try FullDisk.fill(try #require(await FullDisk.downloadFile(in: directory, holding: 5)))
         transport.push([.data(Data("56789".utf8))])
         let error = await #expect(throws: RequestError.self) { try await call.value }
         guard case .transportFailed(DownloadError.fileWriteFailed, _)? = error else {

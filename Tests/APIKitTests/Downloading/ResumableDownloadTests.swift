@@ -442,14 +442,7 @@ struct ResumableDownloadTests {
         let session = Session(transport: transport)
         let call = Task { try await StreamedRequest().download(to: destination, using: session, resumable: true) }
         // the partial file holds the first chunk: its descriptor now writes to a full disk
-        let partial = Protected<URL?>(nil)
-        #expect(
-            await eventually {
-                let name = (try? scratch.names())?.first { $0.hasSuffix(".download") }
-                partial.withLock { $0 = name.map(directory.appendingPathComponent) }
-                return name.map { (try? Data(contentsOf: directory.appendingPathComponent($0)))?.count == 5 } ?? false
-            })
-        let file = try #require(partial.value)
+        let file = try #require(await FullDisk.downloadFile(in: directory, holding: 5))
         try FullDisk.fill(file)
         transport.push([.data(Data("56789".utf8))])
         let error = await #expect(throws: RequestError.self) { try await call.value }

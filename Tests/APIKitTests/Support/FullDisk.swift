@@ -1,3 +1,4 @@
+import APIKitTestSupport
 import Foundation
 import Testing
 
@@ -14,6 +15,20 @@ enum FullDisk {
     /// Whether this system has what it needs: `/dev/full` and `/proc/self/fd`.
     static var isAvailable: Bool {
         FileManager.default.fileExists(atPath: "/dev/full") && FileManager.default.fileExists(atPath: "/proc/self/fd")
+    }
+
+    /// The temporary file of a download in `directory` (`.NAME.UUID.download`) once it holds
+    /// `count` bytes; `nil` when none does within `eventually`'s bound.
+    static func downloadFile(in directory: URL, holding count: Int) async -> URL? {
+        let found = Protected<URL?>(nil)
+        _ = await eventually {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+            let file = names.first { $0.hasSuffix(".download") }.map(directory.appendingPathComponent)
+            guard let file, (try? Data(contentsOf: file))?.count == count else { return false }
+            found.withLock { $0 = file }
+            return true
+        }
+        return found.value
     }
 
     /// Makes the writes to the file this process has open at `url` fail from now on.
