@@ -43,7 +43,7 @@ struct BodyFileWriter {
     /// file, cut to its first `offset` bytes, written after them.
     ///
     /// - Parameter offset: The bytes of the existing file to keep, or `nil` to create the file.
-    /// - Returns: The progress before the first chunk: `offset` bytes of `offset` plus the
+    /// - Returns: The progress before the first chunk: the bytes kept, out of those plus the
     ///   `Content-Length`.
     /// - Throws: ``DownloadError/fileWriteFailed(_:underlying:)``; a file it created is removed.
     mutating func open(keeping offset: Int64?) throws(DownloadError) -> TransferProgress {
@@ -106,7 +106,7 @@ struct BodyFileWriter {
         file = nil
     }
 
-    /// The bytes in the file, of the bytes kept plus the `Content-Length`.
+    /// The progress so far: the bytes in the file, out of the bytes kept plus the `Content-Length`.
     private var progress: TransferProgress {
         TransferProgress(
             bytesReceived: offset + bytes,
