@@ -26,10 +26,6 @@ protocol DownloadAttempt: Sendable {
     /// Removes the temporary file of a complete body that is not handed over after all.
     func discard()
 
-    /// Ends with the attempt given up: returns its ``resumeData`` when it left a partial file
-    /// to resume from, else removes the temporary file.
-    func abandon() -> DownloadResumeData?
-
     /// Moves the complete body to `destination`, replacing a file there in one step; removes
     /// the temporary file when that fails.
     ///

@@ -195,12 +195,6 @@ final class DownloadFile: DownloadAttempt {
         _ = unlink(fileURL.path)
     }
 
-    /// Ends with the attempt given up: returns its ``resumeData``. The files were settled when
-    /// the attempt ended (``end(_:_:keep:)``): kept to resume from, or removed.
-    func abandon() -> DownloadResumeData? {
-        resumeData
-    }
-
     /// Moves the complete body to `destination`, replacing a file there in one step
     /// (`rename(2)`), and removes a partial file it did not touch (nothing is left to resume);
     /// removes the temporary file when the move fails.

@@ -276,16 +276,15 @@ extension RequestPipeline {
             throw .transportFailed(error, context: context)
         }
         let outcome = await file.outcome()
+        // The attempt settled its files as it ended: what it left to resume from, if anything
+        // (an error body in a file of its own leaves the partial file being resumed as it was).
+        partial.withLock { $0 = file.resumeData }
         switch outcome {
         case .cancelled:
-            partial.withLock { $0 = file.abandon() }
             throw .cancelled(context: context)
         case .failed(let error):
-            partial.withLock { $0 = file.abandon() }
             throw transferError(error, url: urlRequest.url, attempt: attempt)
         case .complete(let response, let bytes):
-            // an error body in a file of its own leaves the partial file being resumed as it was
-            partial.withLock { $0 = file.resumeData }
             let tap = BodyTap()
             tap.ended(.success(Int(clamping: bytes)))
             return CallResponse(urlResponse: response, pending: PendingBody(.download(file, bytes: bytes), tap: tap))

@@ -107,11 +107,6 @@ final class TransportDownloadFile: DownloadAttempt {
         removeTemporaryFile()
     }
 
-    func abandon() -> DownloadResumeData? {
-        removeTemporaryFile()
-        return nil
-    }
-
     func moveFile(to destination: URL) throws(DownloadError) {
         try DownloadFile.move(temporaryURL, to: destination)
     }
