@@ -98,6 +98,19 @@ private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
     return offset == size
 }
 
+/// A directory on another file system than the system's temporary directory, where corelibs
+/// writes a download task's file: `/dev/shm` where it is a file system of its own (a `tmpfs` on
+/// Linux); `nil` elsewhere.
+private let otherFileSystem: URL? = {
+    let shm = URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+    var temporary = stat()
+    var other = stat()
+    guard stat(NSTemporaryDirectory(), &temporary) == 0, stat(shm.path, &other) == 0,
+        temporary.st_dev != other.st_dev, access(shm.path, W_OK) == 0
+    else { return nil }
+    return shm
+}()
+
 @Suite(
     "URLSessionTransport.download: a download task whose file APIKit checks (FastAPI on uvicorn)",
     .enabled(if: FastAPIServer.url != nil, FastAPIServer.skipReason),
@@ -143,6 +156,39 @@ struct URLSessionTransportDownloadTests {
             try await Task.sleep(nanoseconds: 20_000_000)
             #expect(calls.value == 1)
         }
+        try await expectNoLeakedCorelibsFiles(since: before)
+    }
+
+    @Test(
+        "a destination on another file system than corelibs' file: the body copied, then renamed into place; no copy or temporary file left",
+        .enabled(if: otherFileSystem != nil, "needs /dev/shm on a file system of its own"))
+    func otherFileSystemDestination() async throws {
+        let scratch = try ScratchDirectory("download", in: try #require(otherFileSystem))
+        defer { scratch.remove() }
+        let before = corelibsFiles()
+        let transport = URLSessionTransport()
+        for size in [0, 300_000] {
+            // the transport's own download: corelibs' file copied beside `file`, then renamed
+            let file = scratch.file("direct-\(size).bin")
+            let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
+            _ = transport.download(try FastAPIDownloadRequest(size: size).makeURLRequest(), to: file, progress: nil) {
+                endedContinuation.yield($0)
+            }
+            var result: Result<URLResponse, any Error>?
+            for await outcome in ended {
+                result = outcome
+                break
+            }
+            #expect((try result?.get() as? HTTPURLResponse)?.statusCode == 200, "\(size)")
+            #expect(try holdsPattern(file, size: size), "\(size)")
+            // and a request's download: the same copy, to the hidden file APIKit checks and moves
+            let destination = scratch.file("request-\(size).bin")
+            let download = try await FastAPIDownloadRequest(size: size).download(
+                to: destination, using: Session(transport: transport))
+            #expect(download.byteCount == Int64(size))
+            #expect(try holdsPattern(destination, size: size), "\(size)")
+        }
+        #expect(try scratch.names() == ["direct-0.bin", "direct-300000.bin", "request-0.bin", "request-300000.bin"])
         try await expectNoLeakedCorelibsFiles(since: before)
     }
 

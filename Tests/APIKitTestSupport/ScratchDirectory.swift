@@ -25,14 +25,16 @@ public final class ScratchDirectory: Sendable {
     /// The directory.
     public let url: URL
 
-    /// Creates `apikit-<purpose>-<UUID>` in the temporary directory.
+    /// Creates `apikit-<purpose>-<UUID>` in `parent`, the temporary directory by default.
     ///
-    /// - Parameter purpose: A word for the directory's name, to tell whose it is.
+    /// - Parameters:
+    ///   - purpose: A word for the directory's name, to tell whose it is.
+    ///   - parent: The directory to make it in, which must exist: another than the temporary
+    ///     directory puts the files on another file system (`/dev/shm`, say).
     /// - Throws: The file system's error when the directory cannot be made.
-    public init(_ purpose: String = "tests") throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("apikit-\(purpose)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    public init(_ purpose: String = "tests", in parent: URL = FileManager.default.temporaryDirectory) throws {
+        url = parent.appendingPathComponent("apikit-\(purpose)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
     }
 
     deinit {

@@ -19,6 +19,18 @@ struct ScratchDirectoryTests {
         #expect(!FileManager.default.fileExists(atPath: scratch.file("c.bin").path))
     }
 
+    @Test("made in the parent directory it is given; a parent that does not exist throws")
+    func parent() throws {
+        let outer = try ScratchDirectory("scratch-test")
+        defer { outer.remove() }
+        let inner = try ScratchDirectory("inner", in: outer.url)
+        #expect(inner.url.deletingLastPathComponent().standardizedFileURL == outer.url.standardizedFileURL)
+        #expect(try outer.names() == [inner.url.lastPathComponent])
+        inner.remove()
+        #expect(try outer.names().isEmpty)
+        #expect(throws: (any Error).self) { try ScratchDirectory("inner", in: outer.file("missing")) }
+    }
+
     @Test("remove() deletes the directory and what it holds; a second remove() does nothing")
     func remove() throws {
         let scratch = try ScratchDirectory("scratch-test")
