@@ -143,6 +143,25 @@ extension Caching {
             #expect(await store.record(forKey: "aa") == nil)
         }
 
+        @Test("A write whose rename fails keeps nothing under its key, leaves no temporary file, and counts no bytes")
+        func renameFails() async throws {
+            let scratch = try ScratchDirectory()
+            let store = DiskCacheStore(directory: scratch.url, maxBytes: 1_000)
+            await store.setRecord(Self.bytes(10), forKey: "aa")
+            let kept = store.totalBytes
+            // rename(2) cannot replace a directory that holds a file
+            let blocker = scratch.url.appendingPathComponent("bb.apikitcache")
+            try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+            _ = try Data("x".utf8).write(to: blocker.appendingPathComponent("inside"))
+            await store.setRecord(Self.bytes(20), forKey: "bb")
+            #expect(await store.record(forKey: "bb") == nil)
+            #expect(Self.files(in: scratch.url) == ["aa.apikitcache"])
+            #expect(store.totalBytes == kept)
+            #expect(await store.record(forKey: "aa") == Self.bytes(10))
+            await store.setRecord(Self.bytes(20), forKey: "bb")
+            #expect(await store.record(forKey: "bb") == Self.bytes(20), "the next write succeeds")
+        }
+
         /// A record for the key numbered `key`, written at `step`: its first byte names the key,
         /// every other byte the step, and its length follows the step.
         private static func record(key: Int, step: Int) -> Data {
