@@ -192,6 +192,35 @@ struct URLSessionTransportDownloadTests {
         try await expectNoLeakedCorelibsFiles(since: before)
     }
 
+    @Test(
+        "a body that cannot be renamed into place (a directory holding a file is there): fileWriteFailed, corelibs' file gone"
+    )
+    func renameIntoPlaceFails() async throws {
+        let scratch = try ScratchDirectory("download")
+        defer { scratch.remove() }
+        let blocker = scratch.file("body.bin")
+        try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
+        _ = try Data("x".utf8).write(to: blocker.appendingPathComponent("inside"))
+        let before = corelibsFiles()
+        let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
+        _ = URLSessionTransport().download(
+            try FastAPIDownloadRequest(size: 1_000).makeURLRequest(), to: blocker, progress: nil
+        ) { endedContinuation.yield($0) }
+        var result: Result<URLResponse, any Error>?
+        for await outcome in ended {
+            result = outcome
+            break
+        }
+        guard case .failure(let error) = result, case .fileWriteFailed(let url, _) = error as? DownloadError else {
+            Issue.record("expected fileWriteFailed, got \(String(describing: result))")
+            return
+        }
+        #expect(url == blocker)
+        #expect(try scratch.names() == ["body.bin"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: blocker.path) == ["inside"])
+        try await expectNoLeakedCorelibsFiles(since: before)
+    }
+
     @Test("cancelled mid-body: one completion with cancelled, nothing at the destination, no temporary file anywhere")
     func cancelMidBody() async throws {
         let scratch = try ScratchDirectory("download")
