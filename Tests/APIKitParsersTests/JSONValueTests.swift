@@ -25,6 +25,33 @@ struct JSONValueTests {
         }
     }
 
+    @Test("every kind hashes as it compares: equal copies hash alike, and a set keeps each distinct value once")
+    func hashingFollowsEquality() {
+        let values: [JSONValue] = [
+            .null, .bool(true), .bool(false), .integer(1), .integer(0), .double(1.5), .double(-2.25), .string("1"),
+            .string(""), .array([]), .array([.string("1")]), .object([:]), .object(["1": .null]),
+        ]
+        // each built again, not copied: what is hashed is the value, not an identity
+        let again: [JSONValue] = [
+            .null, .bool(true), .bool(false), .integer(1), .integer(0), .double(1.5), .double(-2.25),
+            .string(String("1")), .string(String()), .array([]), .array([.string("1")]), .object([:]),
+            .object(["1": .null]),
+        ]
+        for (value, copy) in zip(values, again) {
+            #expect(value == copy)
+            #expect(value.hashValue == copy.hashValue, "\(value)")
+        }
+        #expect(Set(values + again).count == values.count)
+        // a hash that ignored a kind's value would put these in one bucket (one chance in 2^64 of a clash)
+        let apart: [(JSONValue, JSONValue)] = [
+            (.bool(true), .bool(false)), (.double(1.5), .double(-2.25)), (.string("1"), .string("")),
+            (.array([]), .array([.null])), (.object([:]), .object(["1": .null])),
+        ]
+        for (left, right) in apart {
+            #expect(left.hashValue != right.hashValue, "\(left) and \(right)")
+        }
+    }
+
     @Test("numbers compare by value: .integer(1) equals .double(1.0), and both hash alike")
     func numbersCompareByValue() {
         #expect(JSONValue.integer(1) == .double(1.0))
