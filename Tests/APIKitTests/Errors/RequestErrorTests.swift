@@ -171,6 +171,24 @@ struct RequestErrorTests {
         }
     }
 
+    @Test(
+        "withContext(_:) changes the context alone: the case, its error, body and response stay",
+        arguments: Case.allCases)
+    func withContextKeepsTheRest(of testCase: Case) {
+        let error = testCase.error
+        let other = RequestContext(
+            requestType: "OtherRequest", method: .get, url: URL(string: "https://other.example"),
+            declaredLocation: "other")
+        let moved = error.withContext(other)
+        #expect(moved.context == other)
+        #expect(moved.stage == error.stage)
+        #expect(moved.statusCode == error.statusCode)
+        #expect(moved.body == error.body)
+        #expect(moved.response === error.response)
+        #expect(moved.underlyingError.map { "\($0)" } == error.underlyingError.map { "\($0)" })
+        #expect(moved.withContext(Self.context).description == error.description)
+    }
+
     @Test("a build error before the URL exists prints the declared base (redacted) and path")
     func buildErrorUsesDeclaredLocation() throws {
         let request = ProbeRequest(
