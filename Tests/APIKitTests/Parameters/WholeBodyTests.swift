@@ -121,6 +121,34 @@ struct WholeBodyTests {
             return
         }
     }
+
+    struct Failing: Encodable, Sendable {
+        struct Boom: Error {}
+        func encode(to encoder: any Encoder) throws { throw Boom() }
+    }
+
+    struct ThrowingWhole: RequestConfiguration, Sendable {
+        @JSONBody var whole = Failing()
+    }
+
+    struct InfiniteWhole: RequestConfiguration, Sendable {
+        @JSONBody var whole = [1, Double.infinity]
+    }
+
+    @Test("a whole JSON body that fails to encode is a build error naming its field, with the encoder's error")
+    func encodingFails() throws {
+        let error = try #require(buildError(ThrowingWhole(), method: .post))
+        guard case .valueEncodingFailed(field: "whole", key: "", let underlying) = error else {
+            Issue.record("unexpected \(error)")
+            return
+        }
+        #expect(underlying is Failing.Boom)
+        let infinite = try #require(buildError(InfiniteWhole(), method: .post))
+        guard case .valueEncodingFailed(field: "whole", key: "", _) = infinite else {
+            Issue.record("unexpected \(infinite)")
+            return
+        }
+    }
 }
 
 @Suite("@JSONBody strategy")
