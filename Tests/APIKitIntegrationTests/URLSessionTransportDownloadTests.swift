@@ -98,6 +98,16 @@ private func holdsPattern(_ url: URL, size: Int) throws -> Bool {
     return offset == size
 }
 
+/// The first outcome of `transport`'s own download of `request` to `file`, without progress.
+private func firstOutcome(
+    of transport: URLSessionTransport, downloading request: URLRequest, to file: URL
+) async -> Result<URLResponse, any Error>? {
+    let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
+    _ = transport.download(request, to: file, progress: nil) { endedContinuation.yield($0) }
+    for await outcome in ended { return outcome }
+    return nil
+}
+
 /// A directory on another file system than the system's temporary directory, where corelibs
 /// writes a download task's file: `/dev/shm` where it is a file system of its own (a `tmpfs` on
 /// Linux); `nil` elsewhere.
@@ -170,15 +180,8 @@ struct URLSessionTransportDownloadTests {
         for size in [0, 300_000] {
             // the transport's own download: corelibs' file copied beside `file`, then renamed
             let file = scratch.file("direct-\(size).bin")
-            let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
-            _ = transport.download(try FastAPIDownloadRequest(size: size).makeURLRequest(), to: file, progress: nil) {
-                endedContinuation.yield($0)
-            }
-            var result: Result<URLResponse, any Error>?
-            for await outcome in ended {
-                result = outcome
-                break
-            }
+            let result = await firstOutcome(
+                of: transport, downloading: try FastAPIDownloadRequest(size: size).makeURLRequest(), to: file)
             #expect((try result?.get() as? HTTPURLResponse)?.statusCode == 200, "\(size)")
             #expect(try holdsPattern(file, size: size), "\(size)")
             // and a request's download: the same copy, to the hidden file APIKit checks and moves
@@ -202,15 +205,9 @@ struct URLSessionTransportDownloadTests {
         try FileManager.default.createDirectory(at: blocker, withIntermediateDirectories: false)
         _ = try Data("x".utf8).write(to: blocker.appendingPathComponent("inside"))
         let before = corelibsFiles()
-        let (ended, endedContinuation) = AsyncStream<Result<URLResponse, any Error>>.makeStream()
-        _ = URLSessionTransport().download(
-            try FastAPIDownloadRequest(size: 1_000).makeURLRequest(), to: blocker, progress: nil
-        ) { endedContinuation.yield($0) }
-        var result: Result<URLResponse, any Error>?
-        for await outcome in ended {
-            result = outcome
-            break
-        }
+        let result = await firstOutcome(
+            of: URLSessionTransport(), downloading: try FastAPIDownloadRequest(size: 1_000).makeURLRequest(),
+            to: blocker)
         guard case .failure(let error) = result, case .fileWriteFailed(let url, _) = error as? DownloadError else {
             Issue.record("expected fileWriteFailed, got \(String(describing: result))")
             return
