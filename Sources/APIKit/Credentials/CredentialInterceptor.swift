@@ -24,7 +24,7 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
             do {
                 (authorized, ticket) = try await credentials.authorize(urlRequest)
             } catch {
-                throw RequestError.requestInterceptorFailed(error, context: context)
+                throw Self.failure(error, context: context)
             }
             do {
                 // scoped: a rejected response is dropped (a stream's transfer ends) before the refresh
@@ -37,8 +37,15 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
             do {
                 try await credentials.refresh(after: ticket)
             } catch {
-                throw RequestError.requestInterceptorFailed(error, context: context)
+                throw Self.failure(error, context: context)
             }
         }
+    }
+
+    /// The call's error when authorizing or refreshing threw `error`: its cancellation when the
+    /// call was cancelled while waiting for a refresh.
+    private static func failure(_ error: any Error, context: RequestContext) -> RequestError {
+        error is CancellationError && Task.isCancelled
+            ? .cancelled(context: context) : .requestInterceptorFailed(error, context: context)
     }
 }

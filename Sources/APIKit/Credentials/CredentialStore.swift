@@ -34,12 +34,14 @@ public final class CredentialStore: Sendable {
 /// What the pipeline needs from a ``CredentialStore``, without its credential type.
 protocol CredentialStoring: Sendable {
     /// Applies the current credential (after waiting for a refresh in flight); returns the
-    /// request and a ticket naming the credential applied.
+    /// request and a ticket naming the credential applied. Throws what `apply` threw, a
+    /// ``CredentialRefreshFailed``, or `CancellationError` when the waiting task is cancelled.
     func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket)
     /// Refreshes the credential of `ticket`, or waits for the refresh in flight, or returns at
     /// once when the credential was refreshed since, or throws the failure of a refresh that
-    /// ended while this request was out with that credential.
-    func refresh(after ticket: CredentialTicket) async throws(CredentialRefreshFailed)
+    /// ended while this request was out with that credential (``CredentialRefreshFailed``);
+    /// `CancellationError` when the waiting task is cancelled, the refresh going on for the others.
+    func refresh(after ticket: CredentialTicket) async throws
     /// Whether `response` rejects the credential.
     nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool
     /// The authenticator's type name, for errors.
@@ -84,7 +86,7 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
         return (request, CredentialTicket(generation: generation, failures: failures))
     }
 
-    func refresh(after ticket: CredentialTicket) async throws(CredentialRefreshFailed) {
+    func refresh(after ticket: CredentialTicket) async throws {
         guard ticket.generation == generation else { return }
         if refreshing == nil, ticket.failures < failures, let lastFailure {
             throw CredentialRefreshFailed(underlyingError: lastFailure)
@@ -101,22 +103,49 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     }
 
     /// Waits for `task`; the first waiter to resume stores its credential (or clears it after a
-    /// failure), the others find it done.
-    private func complete(_ task: Task<A.Credential, any Error>) async throws(CredentialRefreshFailed) {
-        do {
-            let fresh = try await task.value
+    /// failure), the others find it done. A waiter whose task is cancelled stops waiting at once
+    /// with `CancellationError`; the refresh goes on.
+    private func complete(_ task: Task<A.Credential, any Error>) async throws {
+        guard let result = await Self.result(of: task) else { throw CancellationError() }
+        switch result {
+        case .success(let fresh):
             if refreshing == task {
                 credential = fresh
                 generation += 1
                 refreshing = nil
             }
-        } catch {
+        case .failure(let error):
             if refreshing == task {
                 refreshing = nil
                 failures += 1
                 lastFailure = error
             }
             throw CredentialRefreshFailed(underlyingError: error)
+        }
+    }
+
+    /// `task`'s result, or `nil` as soon as the awaiting task is cancelled: `task` is shared by
+    /// every request waiting for the refresh, so it is not cancelled, and `task.value` alone
+    /// would not return before it ends.
+    private static func result(of task: Task<A.Credential, any Error>) async -> Result<A.Credential, any Error>? {
+        typealias Waiter = CheckedContinuation<Result<A.Credential, any Error>?, Never>
+        let waiter = Locked<Waiter?>(nil)
+        // whichever comes first, the refresh's end or the cancellation, resumes the waiter
+        let resume: @Sendable (Result<A.Credential, any Error>?) -> Void = { result in
+            waiter.withLock { waiting in
+                defer { waiting = nil }
+                return waiting
+            }?.resume(returning: result)
+        }
+        let cancellation = CancellationBridge()
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Waiter) in
+                waiter.withLock { $0 = continuation }
+                Task { resume(await task.result) }
+                cancellation.register { resume(nil) }
+            }
+        } onCancel: {
+            cancellation.cancel()
         }
     }
 

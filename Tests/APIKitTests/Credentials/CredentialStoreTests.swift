@@ -322,6 +322,30 @@ struct CredentialStoreTests {
         #expect(server.requests.last?.headerValue("Authorization") == "Bearer token-1")
     }
 
+    @Test(
+        "an awaiting task cancelled while it waits for the refresh throws cancelled without waiting for the refresh, which goes on for the others"
+    )
+    func asyncCancelWhileWaitingForRefresh() async throws {
+        let server = BearerServer()
+        let release = CompletionProbe<Bool>()
+        let authenticator = CountingAuthenticator(gate: release)
+        let session = Session(
+            transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
+        let call = Task { await TextRequest(path: "first").result(session: session) }
+        #expect(await authenticator.started.first() == 1, "the refresh never started")
+        call.cancel()
+        let ended = CompletionProbe<Result<String, RequestError>>()
+        Task { ended.record(await call.value) }
+        // the refresh is held until `release`: the call has to end without it (60 s only bounds a failure)
+        let outcome = await ended.first(timeout: 60)
+        release.record(true)
+        #expect(outcome?.errorValue?.stage == .cancelled, "\(String(describing: outcome))")
+        #expect(try await TextRequest(path: "second").result(session: session).get() == "token-1")
+        #expect(authenticator.count == 1)
+        let paths = server.requests.map { $0.url?.lastPathComponent ?? "" }
+        #expect(paths == ["first", "second"], "the cancelled request is not replayed")
+    }
+
     @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
     func staleRejectionAfterRefresh() async throws {
         let server = StubTransport { request in
