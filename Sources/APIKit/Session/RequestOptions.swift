@@ -42,6 +42,10 @@ public struct RequestOptions: Sendable, Hashable {
     /// `resourceTimeout` plus the delays between attempts. Interceptors, credential refreshes
     /// and parsing are not counted.
     ///
+    /// It bounds the calls that read the body whole (``Request/response(using:options:progress:)``
+    /// and `perform`); a stream or a download may last as long as it takes, bounded by the idle
+    /// ``timeout`` only.
+    ///
     /// ```swift
     /// struct ReportRequest: Request, RequestConfiguration {
     ///     // a slow but steady server: no idle gap over 10 s, and 60 s at most in all

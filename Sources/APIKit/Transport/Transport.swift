@@ -78,9 +78,10 @@ public protocol Transport: Sendable {
 
     /// Sends `request` and returns the response with its whole body, in the awaiting task.
     ///
-    /// This is what ``Request/response(using:options:progress:)`` awaits, in the caller's task,
-    /// for a request sent once without interceptors, progress, a resource timeout or a
-    /// completion queue; every other call takes ``send(_:progress:completion:)``.
+    /// This is what a call that reads the body whole (``Request/response(using:options:progress:)``
+    /// and `perform`) awaits, in the call's task, when it has no progress handler and no
+    /// ``RequestOptions/resourceTimeout``; such a call with either takes
+    /// ``send(_:progress:completion:)``.
     ///
     /// The default implementation calls ``send(_:progress:completion:)`` and awaits its completion: every
     /// transport has it. A transport that can resume the awaiting task straight from where the
