@@ -5,6 +5,9 @@ struct TransferReader: ElementReader {
     private enum Phase {
         case idle
         case streaming(URLResponse, RequestContext)
+        /// The body has ended: nothing more is read, but the decoder's last element, made from
+        /// the bytes after the last separator, may still fail with this head and context.
+        case ended(URLResponse, RequestContext)
         case done
     }
 
@@ -16,10 +19,12 @@ struct TransferReader: ElementReader {
     }
 
     mutating func next(isolation actor: isolated (any Actor)?) async throws(RequestError) -> Data? {
-        guard try await open(isolation: actor) != nil, case .streaming(_, let context) = phase else { return nil }
+        guard try await open(isolation: actor) != nil, case .streaming(let response, let context) = phase else {
+            return nil
+        }
         do {
             let chunk = try await connection.nextChunk(context: context)
-            if chunk == nil { phase = .done }
+            if chunk == nil { phase = .ended(response, context) }
             return chunk
         } catch {
             phase = .done
@@ -35,7 +40,7 @@ struct TransferReader: ElementReader {
     /// `nil` once the iteration has ended.
     mutating func open(isolation actor: isolated (any Actor)?) async throws(RequestError) -> URLResponse? {
         switch phase {
-        case .done:
+        case .done, .ended:
             return nil
         case .idle:
             phase = .done
@@ -51,9 +56,7 @@ struct TransferReader: ElementReader {
     /// the error is the one to throw.
     mutating func decodingFailed(_ error: ResponseStreamError) -> RequestError {
         connection.cancel()
-        guard case .streaming(let response, let context) = phase else {
-            return .cancelled(context: connection.source.context(nil))
-        }
+        guard let (response, context) = opened else { return .cancelled(context: connection.source.context(nil)) }
         phase = .done
         return .parsingFailed(error, body: Data(), response: response, context: context)
     }
@@ -62,11 +65,17 @@ struct TransferReader: ElementReader {
     /// own checks passed: the transfer is cancelled and the error is the one to throw.
     mutating func responseRejected(_ error: any Error) -> RequestError {
         connection.cancel()
-        guard case .streaming(let response, let context) = phase else {
-            return .cancelled(context: connection.source.context(nil))
-        }
+        guard let (response, context) = opened else { return .cancelled(context: connection.source.context(nil)) }
         phase = .done
         return .responseInterceptorFailed(error, body: Data(), response: response, context: context)
+    }
+
+    /// The head and context of the transfer, while it streams or once its body has ended.
+    private var opened: (URLResponse, RequestContext)? {
+        switch phase {
+        case .streaming(let response, let context), .ended(let response, let context): (response, context)
+        case .idle, .done: nil
+        }
     }
 }
 

@@ -119,6 +119,28 @@ struct ResponseStreamTests {
         #expect(number == 2)
     }
 
+    @Test(
+        "a last JSON line, without its line end, that does not decode throws parsingFailed with the head, not a cancellation"
+    )
+    func lastJSONLineFails() async throws {
+        let session = session(.stream(chunks: [#"{"n":1}"# + "\n", #"{"n":"#], interval: 0.005))
+        var ticks: [Tick] = []
+        let error = await #expect(throws: RequestError.self) {
+            for try await tick in StreamedRequest().stream(using: session).jsonLines(of: Tick.self) {
+                ticks.append(tick)
+            }
+        }
+        #expect(ticks == [Tick(n: 1)])
+        #expect(error?.stage == .parsing, "\(String(describing: error))")
+        #expect(error?.statusCode == 200)
+        #expect(error?.context.url != nil)
+        guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? ResponseStreamError else {
+            Issue.record("expected invalidJSONLine, got \(String(describing: error))")
+            return
+        }
+        #expect(number == 2)
+    }
+
     @Test("server-sent events are read per the EventSource rules, split anywhere")
     func serverSentEvents() async throws {
         let session = session(
