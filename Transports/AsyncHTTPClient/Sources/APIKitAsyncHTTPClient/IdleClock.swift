@@ -17,11 +17,20 @@ struct IdleClock {
     }
 
     /// Starts the clock again at `now` with a limit of `seconds`, and returns when the transfer
-    /// would first be idle too long: where the sweeper looks first.
+    /// would first be idle too long: where the sweeper looks first. A limit beyond what 64 bits
+    /// of nanoseconds hold (some 584 years) is no limit.
     mutating func start(at now: UInt64, limit seconds: Double) -> UInt64 {
         lastActivity = now
-        limit = UInt64(seconds * 1_000_000_000)
-        return lastActivity &+ limit
+        let nanoseconds = seconds * 1_000_000_000
+        limit = nanoseconds < 1.8e19 ? UInt64(nanoseconds) : .max
+        return idleUntil
+    }
+
+    /// When the transfer is idle too long, unless something happens before; `.max` when that
+    /// is beyond the clock.
+    private var idleUntil: UInt64 {
+        let (sum, overflow) = lastActivity.addingReportingOverflow(limit)
+        return overflow ? .max : sum
     }
 
     /// Notes that something was sent or received at `now`.
@@ -32,7 +41,7 @@ struct IdleClock {
     /// A look at the clock: idle too long only when the last look found it so too, a short
     /// while before (see ``IdleSweeper`` for why two looks).
     mutating func check(at now: UInt64) -> IdleCheck {
-        let idleUntil = lastActivity &+ limit
+        let idleUntil = idleUntil
         if now < idleUntil {
             seemsIdle = false
             return .lookAgain(idleUntil)
