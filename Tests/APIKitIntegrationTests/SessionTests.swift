@@ -138,6 +138,16 @@ struct SessionIntegrationTests {
         #expect(error.context.url?.path == "/delay/8")
     }
 
+    @Test(
+        "a finite timeout however large (days, centuries, the largest Double) is no timeout in practice: the call succeeds",
+        arguments: [86_400 * 30, 1e10, 1e12, Double.greatestFiniteMagnitude] as [Double])
+    func hugeTimeout(seconds: Double) async throws {
+        let session = Session(transport: TestTransport.shared)
+        let response = try await GetArgsRequest(query: "x").response(
+            using: session, options: RequestOptions(timeout: seconds, resourceTimeout: seconds))
+        #expect(response.args == ["q": "x"])
+    }
+
     @Test("a per-call timeout overrides the default and fails the transfer")
     func perCallTimeout() async throws {
         let session = Session(transport: TestTransport.shared, options: RequestOptions(timeout: 30))

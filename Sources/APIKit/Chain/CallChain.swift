@@ -85,6 +85,10 @@ final class CallChain: Sendable {
                 // A body stream is read once: a retry or a replay sends a fresh one over the same body.
                 sending.setRequestBody(body)
             }
+            if sending.timeoutInterval > Self.longestTimeout {
+                // no transfer outlasts it; corelibs traps on a timeout past Int.max milliseconds
+                sending.timeoutInterval = Self.longestTimeout
+            }
             guard let events else { return try await terminal(sending, attempt) }
             events.requestSent(sending)
             let response = try await terminal(sending, attempt)
@@ -140,6 +144,10 @@ final class CallChain: Sendable {
             return response
         }
     }
+
+    /// The longest idle timeout handed to a transport, in seconds (about 31 years): a request's
+    /// longer one, which means none in practice, is sent as this.
+    static let longestTimeout: TimeInterval = 1e9
 
     /// What a framing header added by `link` is blamed on.
     static func source(of link: any Interceptor) -> HeaderSource {

@@ -57,7 +57,7 @@
         TimeInterval(DispatchTime.now().uptimeNanoseconds) / 1_000_000_000
     }
 
-    /// `Task.sleep`, at most a day.
+    /// `Task.sleep`, at most `SystemTime.longest`.
     ///
     /// - Parameter seconds: How long to wait.
     /// - Throws: `CancellationError` when the waiting task is cancelled.
@@ -65,7 +65,7 @@
         try await Task.sleep(nanoseconds: Self.nanoseconds(seconds))
     }
 
-    /// A Dispatch timer on a global queue, at most a day away.
+    /// A Dispatch timer on a global queue, at most `SystemTime.longest` away.
     ///
     /// - Parameters:
     ///   - seconds: When to run `action`.
@@ -85,10 +85,14 @@
         return DispatchTimer(source: timer)
     }
 
-    /// `seconds` in nanoseconds, from 0 to a day.
-    private static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
-        guard seconds.isFinite else { return seconds > 0 ? 86_400_000_000_000 : 0 }
-        return UInt64(max(0, min(seconds, 86_400)) * 1_000_000_000)
+    /// The longest wait or timer, in seconds (about 31 years): a longer one, such as a resource
+    /// timeout that means none, waits this long, which Dispatch's nanoseconds still hold.
+    static let longest: TimeInterval = 1e9
+
+    /// `seconds` in nanoseconds, from 0 (NaN and negative values) to `longest`.
+    static func nanoseconds(_ seconds: TimeInterval) -> UInt64 {
+        guard seconds.isFinite else { return seconds > 0 ? UInt64(longest * 1_000_000_000) : 0 }
+        return UInt64(max(0, min(seconds, longest)) * 1_000_000_000)
     }
 }
 

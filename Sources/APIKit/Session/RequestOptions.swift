@@ -25,6 +25,8 @@ public struct RequestOptions: Sendable, Hashable {
     ///
     /// This is an *idle* timeout: every byte received starts it again, so a server that sends
     /// one byte a second never reaches it. Use ``resourceTimeout`` to bound the whole transfer.
+    /// One longer than 10⁹ seconds (some 31 years: none, in practice) reaches the transport as
+    /// 10⁹ seconds, which every transport takes; the request's hooks see it as set.
     public var timeout: TimeInterval?
     /// Seconds one attempt may take, from the moment it is handed to the transport until the
     /// whole response body has arrived, however steadily data keeps coming; must be positive

@@ -51,6 +51,17 @@ struct RequestOptionsTests {
         #expect(call.overriding(request).overriding(session) == RequestOptions(timeout: 5, resourceTimeout: 60))
     }
 
+    @Test(
+        "a timeout past 31 years (none, in practice) reaches the transport as 1e9 s; the hook still sees it as set",
+        arguments: [1e9 + 1, 1e12, 1e300, Double.greatestFiniteMagnitude] as [Double])
+    func longestTimeout(seconds: Double) async throws {
+        let (transported, seen) = try await sent(call: RequestOptions(timeout: seconds, resourceTimeout: seconds))
+        #expect(transported.timeoutInterval == 1e9)
+        #expect(seen.timeoutInterval == seconds)
+        let (longest, _) = try await sent(call: RequestOptions(timeout: 1e9))
+        #expect(longest.timeoutInterval == 1e9)
+    }
+
     @Test("intercept(urlRequest:) already sees the options")
     func interceptSeesOptions() async throws {
         let (_, seen) = try await sent(call: RequestOptions(timeout: 7))
