@@ -98,29 +98,37 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             let authenticator = self.authenticator
             task = Task { try await authenticator.refresh() }
             refreshing = task
+            // the outcome is the store's as soon as the refresh ends, even when every request
+            // waiting for it was cancelled
+            Task { settle(task, with: await task.result) }
         }
         try await complete(task)
     }
 
-    /// Waits for `task`; the first waiter to resume stores its credential (or clears it after a
-    /// failure), the others find it done. A waiter whose task is cancelled stops waiting at once
-    /// with `CancellationError`; the refresh goes on.
+    /// Whether a refresh is in flight.
+    var isRefreshing: Bool { refreshing != nil }
+
+    /// Waits for `task` and settles its outcome (the first to do so records it: a waiter, or the
+    /// task started with the refresh); throws the refresh's failure. A waiter whose task is
+    /// cancelled stops waiting at once with `CancellationError`; the refresh goes on.
     private func complete(_ task: Task<A.Credential, any Error>) async throws {
         guard let result = await Self.result(of: task) else { throw CancellationError() }
+        settle(task, with: result)
+        if case .failure(let error) = result { throw CredentialRefreshFailed(underlyingError: error) }
+    }
+
+    /// Records the outcome of the refresh `task`, unless it was recorded: the new credential, or
+    /// the failure that the requests out with the old one fail with.
+    private func settle(_ task: Task<A.Credential, any Error>, with result: Result<A.Credential, any Error>) {
+        guard refreshing == task else { return }
+        refreshing = nil
         switch result {
         case .success(let fresh):
-            if refreshing == task {
-                credential = fresh
-                generation += 1
-                refreshing = nil
-            }
+            credential = fresh
+            generation += 1
         case .failure(let error):
-            if refreshing == task {
-                refreshing = nil
-                failures += 1
-                lastFailure = error
-            }
-            throw CredentialRefreshFailed(underlyingError: error)
+            failures += 1
+            lastFailure = error
         }
     }
 

@@ -346,6 +346,39 @@ struct CredentialStoreTests {
         #expect(paths == ["first", "second"], "the cancelled request is not replayed")
     }
 
+    @Test(
+        "a refresh that fails after every request waiting for it was cancelled is still recorded: a later request is sent and may refresh again"
+    )
+    func refreshFailsWithNobodyWaiting() async throws {
+        let server = BearerServer()
+        let release = CompletionProbe<Bool>()
+        let authenticator = CountingAuthenticator(gate: release, fails: true)
+        let credentials = CredentialStore(authenticator, credential: "expired")
+        let session = Session(transport: server.transport, credentialStore: credentials)
+        let store = try #require(credentials.storage as? TypedCredentialStore<CountingAuthenticator>)
+        let call = Task { await TextRequest(path: "first").result(session: session) }
+        #expect(await authenticator.started.first() == 1, "the refresh never started")
+        call.cancel()
+        #expect(await call.value.errorValue?.stage == .cancelled)
+        release.record(true)
+        // nobody waits for the refresh any more: it records its failure itself when it ends
+        var refreshing = await store.isRefreshing
+        for _ in 0..<12_000 where refreshing {  // 120 s only bounds a failure
+            try await Task.sleep(nanoseconds: 10_000_000)
+            refreshing = await store.isRefreshing
+        }
+        #expect(!refreshing, "the failed refresh was never recorded")
+        let later = await TextRequest(path: "later").result(session: session)
+        guard case .failure(.requestInterceptorFailed(let failure as CredentialRefreshFailed, _)) = later else {
+            Issue.record("expected the later request's own refresh to fail, got \(later)")
+            return
+        }
+        #expect(failure.underlyingError is CountingAuthenticator.RefreshDenied)
+        #expect(authenticator.count == 2, "the later request started a refresh of its own")
+        let paths = server.requests.map { $0.url?.lastPathComponent ?? "" }
+        #expect(paths == ["first", "later"], "the later request was sent")
+    }
+
     @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
     func staleRejectionAfterRefresh() async throws {
         let server = StubTransport { request in
