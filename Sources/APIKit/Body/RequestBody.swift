@@ -32,9 +32,13 @@
 /// }
 /// ```
 ///
-/// A file that is shorter when it is read than when the request was built fails the transfer
-/// with ``RequestBodyError/fileChanged(path:expectedSize:)``; bytes added to it after the
-/// request was built are not sent.
+/// Where the body is read through APIKit — ``chunks(size:)`` (`AsyncHTTPClientTransport`), the
+/// spool ``URLSessionTransport`` writes on Linux for a multipart body with files — a file that
+/// is shorter when it is read than when the request was built fails the transfer with
+/// ``RequestBodyError/fileChanged(path:expectedSize:)``, and bytes added to it after the
+/// request was built are not sent. A body that is one whole file goes through `URLSession`'s
+/// `uploadTask(with:fromFile:)` on ``URLSessionTransport``, which sends the file as it is when
+/// the transfer starts.
 public struct RequestBody: Sendable, Hashable {
     /// A stretch of the body.
     enum Segment: Sendable, Hashable {

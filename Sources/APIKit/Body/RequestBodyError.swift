@@ -1,9 +1,9 @@
 /// Why the bytes of a ``RequestBody`` could not be read while the request was sent.
 ///
 /// Files are checked when the request is built (``BuildError/unreadableFile(field:key:path:reason:)``);
-/// these are the failures that can only happen later, while the body is read. The transfer
-/// stops, nothing more is sent, and the request fails with
-/// ``RequestError/transportFailed(_:context:)`` carrying this error.
+/// these are the failures that can only happen later, while APIKit reads the body for a
+/// transport (see ``RequestBody``). The transfer stops, nothing more is sent, and the request
+/// fails with ``RequestError/transportFailed(_:context:)`` carrying this error.
 public enum RequestBodyError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A file ended before the size it had when the request was built: it was truncated or
     /// replaced meanwhile, and sending what is left would not match the declared length.

@@ -39,7 +39,8 @@
 /// `collapsesRequests`, a `GET` that must go to the server while an identical one (same URL,
 /// same `Authorization`) is already waiting for it waits for that call, and is answered with
 /// the stored copy of its response when it selects and may reuse it
-/// (`Cache-Status: APIKit; fwd=miss; collapsed`); otherwise — the first call failed, was
+/// (`Cache-Status: APIKit; fwd=miss; collapsed`, or `fwd=stale` when the copy it waited for
+/// was stale); otherwise — the first call failed, was
 /// cancelled, or its response may not be stored — it sends its own request.
 ///
 /// **What is stored.** A whole response to a `GET` — a body the call read in memory, not a
@@ -68,7 +69,7 @@
 /// server), `APIKit; fwd=stale; fwd-status=304` (validated by the server) or
 /// `APIKit; fwd=stale; fwd-status=503; detail=stale-if-error` (served stale because the server
 /// failed; without `fwd-status` when it could not be reached), or `APIKit; fwd=miss; collapsed`
-/// (an identical call's stored response). A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
+/// (an identical call's stored response; `fwd=stale; collapsed` when the stored copy was stale). A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
 /// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
 /// sent another response), a revalidation (a `304`), a stale response served on an error, one
 /// served while it is revalidated, or a collapsed call's stored copy.
@@ -126,7 +127,8 @@ public final class HTTPCache: Interceptor {
     /// sending its own request. When the first call's response has been stored, each waiting
     /// call is answered with the stored copy if its request selects it (the same values of the
     /// headers the response's `Vary` names) and may reuse it (its own `Cache-Control`); such an
-    /// answer carries `Cache-Status: APIKit; fwd=miss; collapsed` and reports
+    /// answer carries `Cache-Status: APIKit; fwd=miss; collapsed` (`fwd=stale` when the call
+    /// found a stale copy first) and reports
     /// ``CallEvent/CacheOutcome/collapsed``. When the first call fails, is cancelled, or its
     /// response may not be stored, each waiting call sends its own request. Cancelling a
     /// waiting call ends that call only. Requests with `no-cache` or `no-store` never wait.

@@ -52,8 +52,8 @@ extension Request {
     ///
     /// **Resuming.** With `resumable: true`, a download that fails after the response arrived
     /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation, a
-    /// status outside `200..<300` on a resumed attempt (its body goes to a file of its own) —
-    /// keeps its partial temporary file (hidden, next to `destination`, never `destination`
+    /// status outside `200..<300` on a resumed attempt (its body goes to a file of its own) but
+    /// `416`, which means the partial file cannot be continued — keeps its partial temporary file (hidden, next to `destination`, never `destination`
     /// itself), and the thrown ``RequestError`` carries a ``DownloadResumeData`` as
     /// ``RequestError/downloadResumeData``. Pass it as `resumingFrom` to fetch only the rest (a
     /// `Range` request, with `If-Range` when the first response had a strong `ETag` or an old
@@ -95,7 +95,12 @@ extension Request {
     ///   ``RequestError/transportFailed(_:context:)`` with a ``DownloadError`` —
     ///   ``DownloadError/incompleteBody(received:expected:)`` for a body that ended before its
     ///   `Content-Length` on any transport (closed early or reset), a disk error, a destination
-    ///   that cannot be replaced — or the transport's error; ``RequestError/cancelled(context:)``;
+    ///   that cannot be replaced; when resuming, ``DownloadError/rangeNotSatisfiable(bytesReceived:)``
+    ///   for a `416` (the partial file is removed, no resume data),
+    ///   ``DownloadError/contentRangeMismatch(expectedStart:contentRange:)`` for a `206` that
+    ///   does not continue the file, ``DownloadError/partialFileUnusable(_:bytesReceived:)`` for
+    ///   a partial file gone or shorter (nothing sent) — or the transport's error;
+    ///   ``RequestError/cancelled(context:)``;
     ///   with ``RequestError/downloadResumeData`` when a resumable download kept its partial file.
     public func download(
         to destination: URL,

@@ -47,8 +47,8 @@
 /// byte ever does; see ``LogPrivacy`` to opt in.
 ///
 /// The closure may be called on any thread, one line of a call at a time: the request's where the
-/// request is handed to the transport, just before it is sent, and the response's usually
-/// where the transport calls back, before the response is processed: keep it quick.
+/// request is handed to the transport, just before it is sent, and the response's where the
+/// call continues once the response arrived, before it is processed: keep it quick.
 public struct RequestLogger: Sendable {
     /// What the lines may show.
     let privacy: LogPrivacy

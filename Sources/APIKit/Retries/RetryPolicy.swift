@@ -39,6 +39,8 @@
 /// ``Interceptor`` of your own: a link may call `next` again with the same request.
 public struct RetryPolicy: Sendable {
     /// How many times a request is sent at most, the first time included; `1` means no retry.
+    /// A replay after a credential refresh (``CredentialStore``) is not counted: each attempt
+    /// may be replayed once, and ``RequestContext/attempts`` counts every transfer.
     public var maxAttempts: Int
     /// The methods that are retried; a request with another method is sent once. Retrying a
     /// `POST` may perform its action twice: add it only for endpoints that are idempotent.

@@ -59,11 +59,8 @@ extension Request {
     ///
     /// The same pipeline and guarantees: `completion` is called exactly once for every outcome
     /// — success, each failure and cancellation — and never on the calling thread: on the
-    /// session's ``Session/completionQueue`` when it has one, else where the transport calls
-    /// back, or on a global queue (after interceptors, a retry policy or a credential store, a
-    /// resource timeout, and for outcomes that do not come from the transport: build errors,
-    /// cancellation). `progress` is called as for
-    /// ``response(using:options:progress:)``, every step before `completion`; after
+    /// session's ``Session/completionQueue`` when it has one, else on a global queue. `progress`
+    /// is called as for ``response(using:options:progress:)``, every step before `completion`; after
     /// ``RequestHandle/cancel()`` no further step is passed on.
     ///
     /// ```swift

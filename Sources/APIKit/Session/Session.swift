@@ -43,11 +43,9 @@ public struct Session: Sendable {
     /// Sends the requests; ``URLSessionTransport/shared`` by default, a ``StubTransport`` in
     /// tests.
     public var transport: any Transport
-    /// Where the response is processed and the completion called; `nil` for where the
-    /// transport calls back (``URLSessionTransport``: its delegate queue) when nothing runs in
-    /// between, and a global queue otherwise: after interceptors, a retry policy or a credential
-    /// store, a resource timeout, and for outcomes that do not come from the transport (build
-    /// errors, cancellation).
+    /// Where a completion-handler call runs once it has waited — its links, the response stages
+    /// and the completion; `nil` for a global queue (concurrent: completions of several calls
+    /// may run at once).
     public var completionQueue: DispatchQueue?
     /// Headers added to every request that does not declare a header of the same name
     /// (compared case-insensitively), before ``Request/intercept(urlRequest:)`` runs.
@@ -106,8 +104,8 @@ public struct Session: Sendable {
     /// - Parameters:
     ///   - transport: Sends the requests; ``URLSessionTransport/shared`` by default, which
     ///     reports progress, streams and downloads.
-    ///   - completionQueue: Where responses are processed and completions called; `nil` for
-    ///     where the transport calls back.
+    ///   - completionQueue: Where responses are processed and completions called; `nil` for a
+    ///     global queue.
     ///   - defaultHeaders: Headers for every request that does not declare them.
     ///   - defaultQueryItems: Query items for every request that does not declare them.
     ///   - options: Options for every request, unless the request type or the call sets them.
