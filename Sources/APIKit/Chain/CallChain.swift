@@ -91,7 +91,13 @@ final class CallChain: Sendable {
             }
             guard let events else { return try await terminal(sending, attempt) }
             events.requestSent(sending)
-            let response = try await terminal(sending, attempt)
+            let response: CallResponse
+            do {
+                response = try await terminal(sending, attempt)
+            } catch {
+                events.transferFailed(error)
+                throw error
+            }
             events.responseHead(response)
             return response
         }

@@ -22,8 +22,15 @@ final class CallRecorder: Sendable {
         var queuedAt: TimeInterval?
         /// Events waiting for the thread that delivers, each with the size of the body a response
         /// head came with when it came whole (for the log).
-        var pending: [(event: CallEvent, bodyInMemory: Int?)] = []
+        var pending: [Entry] = []
         var delivering = false
+    }
+
+    /// What waits to be delivered, in order: an event, or a failed transfer, which only the log
+    /// reads (a link may still answer the call, whose outcome then names no failure).
+    private enum Entry {
+        case event(CallEvent, bodyInMemory: Int?)
+        case transferFailed(any Error, at: Duration)
     }
 
     let id: Int
@@ -91,6 +98,8 @@ final class CallRecorder: Sendable {
             state.metrics.attempts += 1
             state.metrics.bytesSent += max(0, urlRequest.knownBodyLength ?? 0)
             state.lastSent = now
+            // the head of an earlier attempt's response is not the one the call keeps
+            state.metrics.timeToResponseHead = nil
             return .requestSent(urlRequest)
         }
     }
@@ -103,6 +112,15 @@ final class CallRecorder: Sendable {
             return .responseHead(
                 response.urlResponse, timeToFirstByte: .seconds(max(0, now - (state.lastSent ?? now))))
         }
+    }
+
+    /// The transport failed the request sent last with `error`: the log's line for it names the
+    /// transport's error (or the cancellation) now.
+    func transferFailed(_ error: RequestError) {
+        guard log != nil else { return }
+        let failure: any Error =
+            if case .transportFailed(let underlying, _) = error { underlying } else { URLError(.cancelled) }
+        enqueue { _, now in .transferFailed(failure, at: .seconds(max(0, now - start))) }
     }
 
     /// Reports ``CallEvent/Stage/bodyEnded(bytes:)`` when the body of `response`, the one the
@@ -158,26 +176,41 @@ final class CallRecorder: Sendable {
     /// Makes the event `make` returns (none for `nil`) under the lock, unless the call has
     /// ended, and delivers it in order: to the log, then to the observer.
     private func record(bodyInMemory: Int? = nil, _ make: (inout State, _ now: TimeInterval) -> CallEvent.Stage?) {
+        enqueue { state, now in
+            make(&state, now).map { stage in
+                .event(
+                    CallEvent(callID: id, context: state.context, time: .seconds(max(0, now - start)), stage: stage),
+                    bodyInMemory: bodyInMemory)
+            }
+        }
+    }
+
+    /// Queues the entry `make` returns (none for `nil`) under the lock, unless the call has
+    /// ended, and delivers the queue in order, unless another thread is delivering it.
+    private func enqueue(_ make: (inout State, _ now: TimeInterval) -> Entry?) {
         let now = time.uptime
         let delivers = state.withLock { state -> Bool in
-            guard !state.ended, let stage = make(&state, now) else { return false }
-            let event = CallEvent(
-                callID: id, context: state.context, time: .seconds(max(0, now - start)), stage: stage)
-            state.pending.append((event, bodyInMemory))
+            guard !state.ended, let entry = make(&state, now) else { return false }
+            state.pending.append(entry)
             guard !state.delivering else { return false }
             state.delivering = true
             return true
         }
         guard delivers else { return }
-        while let (event, bodyInMemory) = state.withLock({ state -> (CallEvent, Int?)? in
+        while let entry = state.withLock({ state -> Entry? in
             guard !state.pending.isEmpty else {
                 state.delivering = false
                 return nil
             }
             return state.pending.removeFirst()
         }) {
-            log?.receive(event, bodyInMemory: bodyInMemory)
-            observer?(event)
+            switch entry {
+            case .event(let event, let bodyInMemory):
+                log?.receive(event, bodyInMemory: bodyInMemory)
+                observer?(event)
+            case .transferFailed(let failure, let time):
+                log?.transferFailed(failure, at: time)
+            }
         }
     }
 }

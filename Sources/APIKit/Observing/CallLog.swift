@@ -58,6 +58,11 @@ final class CallLog: Sendable {
 
     /// Logs the outcome of an attempt that ended without saying how: its head without a size,
     /// or, without a head, a cancelled transfer.
+    /// The transport failed the request logged last: its line names `failure` now.
+    func transferFailed(_ failure: any Error, at time: Duration) {
+        logFailure(failure, at: time)
+    }
+
     private func settle(at time: Duration) {
         guard let head = attempt.withLock({ $0?.head }) else {
             logFailure(URLError(.cancelled), at: time)

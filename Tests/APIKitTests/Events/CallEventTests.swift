@@ -172,6 +172,25 @@ struct CallEventTests {
         #expect(metrics.bytesReceived == 0)
     }
 
+    @Test("A 503, then a retry the transport fails: the summary has no head time (no response was kept)")
+    func headOfADroppedResponse() async throws {
+        let log = CallEventLog()
+        let answers = Locked(0)
+        let transport = StubTransport { _ in
+            let answer = answers.withLock { count in
+                count += 1
+                return count
+            }
+            return answer == 1 ? .success(status: 503) : .failure(URLError(.networkConnectionLost))
+        }
+        let session = Self.session(transport, time: WaitRecorder(), log: log, retryPolicy: RetryPolicy(maxAttempts: 2))
+        await #expect(throws: RequestError.self) { try await TextRequest().response(using: session) }
+        #expect(await log.waitForEnds())
+        let metrics = try #require(log.metrics())
+        #expect(metrics.attempts == 2)
+        #expect(metrics.timeToResponseHead == nil)
+    }
+
     @Test("A build error: the call starts and fails, nothing is sent")
     func buildFailure() async throws {
         let log = CallEventLog()

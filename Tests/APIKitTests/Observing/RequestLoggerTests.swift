@@ -170,6 +170,29 @@ struct RequestLoggerTests {
         #expect(!lines.all.contains { $0.contains(LogSecrets.query) })
     }
 
+    @Test("a transport failure that a link answers for (a fallback) is logged with the transport's error")
+    func failureAnsweredByALink() async throws {
+        let lines = LogLines()
+        let fallback = ClosureInterceptor { request, _, next in
+            do {
+                return try await next(request)
+            } catch {
+                let head = HTTPURLResponse(url: request.url!, statusCode: 200, httpVersion: nil, headerFields: nil)!
+                return CallResponse(urlResponse: head, data: Data("{}".utf8))
+            }
+        }
+        let session = Session(
+            transport: StubTransport { _ in .failure(URLError(.cannotConnectToHost)) }, interceptors: [fallback],
+            logger: lines.logger())
+
+        let result = await SecretRequest().result(session: session)
+
+        #expect(result.errorValue == nil)
+        #expect(lines.responses.count == 1)
+        let response = try #require(lines.responses.first)
+        #expect(response.error == "URLError \(URLError.Code.cannotConnectToHost.rawValue)", "\(lines.all)")
+    }
+
     @Test("an error status is logged like any response: the logger runs before the status check")
     func errorStatus() async throws {
         let lines = LogLines()
