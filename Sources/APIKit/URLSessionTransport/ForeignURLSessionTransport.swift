@@ -43,7 +43,8 @@ struct ForeignURLSessionTransport: Transport {
             return urlSession.sendDataTask(request, completion: completion)
         }
         return URLSessionUpload.start(
-            request, spoolDirectory: FileManager.default.temporaryDirectory, completion: completion
+            request, spoolDirectory: FileManager.default.temporaryDirectory, callbackQueue: urlSession.delegateQueue,
+            completion: completion
         ) { [urlSession] request, file, completion in
             if let file {
                 return urlSession.uploadTask(

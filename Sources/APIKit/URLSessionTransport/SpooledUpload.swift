@@ -23,6 +23,9 @@ final class SpooledUpload: TransportTask, Sendable {
     private let body: RequestBody
     private let file: URL
     private let makeTask: URLSessionUpload.MakeTask
+    /// Where a failure before the task exists is reported: the session's delegate queue, where
+    /// the task's own completion runs.
+    private let callbackQueue: OperationQueue
     private let completion: @Sendable (Result<TransportResponse, any Error>) -> Void
     private let state = Locked(State.writing(cancelled: false))
     /// Whether ``cancel()`` was called: a transfer that then fails — for instance because its
@@ -36,6 +39,7 @@ final class SpooledUpload: TransportTask, Sendable {
         request: URLRequest,
         body: RequestBody,
         directory: URL,
+        callbackQueue: OperationQueue,
         makeTask: @escaping URLSessionUpload.MakeTask,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
@@ -43,6 +47,7 @@ final class SpooledUpload: TransportTask, Sendable {
         self.body = body
         self.file = directory.appendingPathComponent(Self.filePrefix + UUID().uuidString)
         self.makeTask = makeTask
+        self.callbackQueue = callbackQueue
         self.completion = completion
     }
 
@@ -52,10 +57,10 @@ final class SpooledUpload: TransportTask, Sendable {
             do {
                 try write()
             } catch is CancellationError {
-                finish(.failure(URLError(.cancelled)))
+                failBeforeTask(URLError(.cancelled))
                 return
             } catch {
-                finish(.failure(error))
+                failBeforeTask(error)
                 return
             }
             // Made under the lock, so that a cancellation finds either no task or this one.
@@ -68,7 +73,7 @@ final class SpooledUpload: TransportTask, Sendable {
                 return task
             }
             guard let task else {
-                finish(.failure(URLError(.cancelled)))
+                failBeforeTask(URLError(.cancelled))
                 return
             }
             task.resume()
@@ -127,6 +132,11 @@ final class SpooledUpload: TransportTask, Sendable {
         }
         defer { try? handle.close() }
         try SpoolWriter.write(body, to: handle) { isCancelled }
+    }
+
+    /// Finishes with `error` on the callback queue: the upload ended before it had a task.
+    private func failBeforeTask(_ error: any Error) {
+        callbackQueue.addOperation { [self] in finish(.failure(error)) }
     }
 
     /// Removes the spool file and calls the completion, the first time only.

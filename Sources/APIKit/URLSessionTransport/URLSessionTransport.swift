@@ -138,7 +138,9 @@ public final class URLSessionTransport: Transport {
             case .failure(let error): onEvent(.failed(error))
             }
         }
-        return URLSessionUpload.start(request, spoolDirectory: spoolDirectory, completion: end) {
+        return URLSessionUpload.start(
+            request, spoolDirectory: spoolDirectory, callbackQueue: session.delegateQueue, completion: end
+        ) {
             [session, router] request, file, completion in
             let task = file.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
             router.registerStream(task, onEvent: onEvent, completion: completion)
@@ -230,7 +232,9 @@ public final class URLSessionTransport: Transport {
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
         let expected = request.knownBodyLength
-        return URLSessionUpload.start(request, spoolDirectory: spoolDirectory, completion: completion) {
+        return URLSessionUpload.start(
+            request, spoolDirectory: spoolDirectory, callbackQueue: session.delegateQueue, completion: completion
+        ) {
             [session, router] request, file, completion in
             let task = file.map { session.uploadTask(with: request, fromFile: $0) } ?? session.dataTask(with: request)
             router.register(task, expectedBytesToSend: expected, progress: progress, completion: completion)

@@ -23,7 +23,7 @@ enum URLSessionUpload {
         ) -> URLSessionTask
 
     /// Whether `request`'s body is one APIKit built as a stream (a file, a multipart body with
-    /// files), which ``start(_:spoolDirectory:completion:makeTask:)`` frames; any other request
+    /// files), which ``start(_:spoolDirectory:callbackQueue:completion:makeTask:)`` frames; any other request
     /// goes out as a data task as it is.
     static func needsFraming(_ request: URLRequest) -> Bool {
         request.httpBodyStream is RequestBodyStream
@@ -34,12 +34,15 @@ enum URLSessionUpload {
     /// - Parameters:
     ///   - request: The request as APIKit built it.
     ///   - spoolDirectory: Where a body that must be written to a file first is written.
+    ///   - callbackQueue: The session's delegate queue, where a spooled upload that fails
+    ///     before its task exists completes, as the task's completion would.
     ///   - completion: Called exactly once, after any temporary file is removed.
     ///   - makeTask: Makes the task, for the transport's own session and callbacks.
     /// - Returns: The transfer, to cancel it.
     static func start(
         _ request: URLRequest,
         spoolDirectory: URL,
+        callbackQueue: OperationQueue,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void,
         makeTask: @escaping MakeTask
     ) -> any TransportTask {
@@ -52,8 +55,8 @@ enum URLSessionUpload {
         }
         #if canImport(FoundationNetworking)
             let upload = SpooledUpload(
-                request: withoutBody(request), body: body, directory: spoolDirectory, makeTask: makeTask,
-                completion: completion)
+                request: withoutBody(request), body: body, directory: spoolDirectory, callbackQueue: callbackQueue,
+                makeTask: makeTask, completion: completion)
             upload.begin()
             return upload
         #else
