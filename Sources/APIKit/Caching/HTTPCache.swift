@@ -22,8 +22,8 @@
 /// at a time per stored response, sent through the links listed after the cache in
 /// ``Session/interceptors`` down to the session's transport, as a call of its own (no events,
 /// progress or retries of the call that started it; cancelling that call does not cancel it).
-/// Its `304` or new response updates the store for the calls that follow; its failure leaves
-/// the store as it was. Not for a response with `must-revalidate` or `no-cache`, nor for a
+/// Its `304` or new response updates the store for the calls that follow; its failure — no
+/// answer, or a 500, 502, 503 or 504 — leaves the store as it was. Not for a response with `must-revalidate` or `no-cache`, nor for a
 /// request with `no-cache`, `max-age` or `min-fresh`: those are validated before the call
 /// returns.
 ///

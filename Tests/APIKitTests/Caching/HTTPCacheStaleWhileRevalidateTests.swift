@@ -88,6 +88,26 @@ extension Caching {
             #expect(harness.requests.count == 2)
         }
 
+        @Test(
+            "A 500, 502, 503 or 504 to the background validation leaves the store as it was, even when it may be stored",
+            arguments: [500, 502, 503, 504])
+        func serverErrorLeavesTheStore(status: Int) async throws {
+            let harness = CacheHarness { request, _ in
+                request.value(forHTTPHeaderField: "If-None-Match") != nil
+                    ? .success(status: status, headers: ["Cache-Control": "max-age=300"], body: "down")
+                    : .success(
+                        headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""v1""#],
+                        body: "stored")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 20)
+            #expect(try await harness.send().body == "stored")
+            await harness.cache.revalidationsFinished()
+            let next = try await harness.send()
+            #expect(next.body == "stored", "the error response replaced the stored one")
+            #expect(next.headers["cache-status"] == "APIKit; hit; ttl=-10; detail=stale-while-revalidate")
+        }
+
         @Test("Beyond the window the stale response is validated before the call returns")
         func beyondWindow() async throws {
             let harness = Self.harness()
