@@ -81,8 +81,13 @@ final class CallChain: Sendable {
                 return sent.attempts
             }
             var sending = urlRequest
-            if attempt > 1, urlRequest.httpBodyStream != nil, let body = urlRequest.requestBody {
-                // A body stream is read once: a retry or a replay sends a fresh one over the same body.
+            if attempt > 1, urlRequest.httpBodyStream != nil {
+                // A body stream is read once: a retry or a replay sends a fresh one over the same
+                // body; a stream of the caller's own, read by the attempt before, cannot be.
+                guard let body = urlRequest.requestBody else {
+                    throw .transportFailed(
+                        URLError(.requestBodyStreamExhausted), context: context(urlRequest.url, attempt))
+                }
                 sending.setRequestBody(body)
             }
             if sending.timeoutInterval > Self.longestTimeout {

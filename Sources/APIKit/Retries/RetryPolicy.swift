@@ -34,6 +34,11 @@
 /// With a ``budget``, retries are bounded per host to a share of recent first attempts, so
 /// that an outage does not multiply the traffic by ``maxAttempts``.
 ///
+/// Every body APIKit builds is sent again whole, files read anew. A body stream of your own
+/// (an `httpBodyStream` set in ``Request/intercept(urlRequest:)`` or an ``Interceptor``) is
+/// read by the first attempt and cannot be: a retry or a credential replay of such a request
+/// fails with `URLError(.requestBodyStreamExhausted)` instead of sending an empty body.
+///
 /// What is retried is said by the three sets (methods, status codes, `URLError` codes). A
 /// decision they cannot express — on a response's body or headers, say — is an
 /// ``Interceptor`` of your own: a link may call `next` again with the same request.

@@ -107,6 +107,48 @@ struct CallChainTests {
         #expect(contexts.value == [1, 2])
     }
 
+    @Test(
+        "a body stream of the caller's own is not sent again: a second pass fails with requestBodyStreamExhausted; APIKit's own body is"
+    )
+    func foreignBodyStreamIsNotResent() async throws {
+        let sends = Locked(0)
+        let transport = StubTransport { _ in
+            sends.withLock { $0 += 1 }
+            return .success(body: "ok")
+        }
+        let twice = ClosureInterceptor { request, _, next in
+            _ = try await next(request)
+            return try await next(request)
+        }
+        let foreign = ClosureInterceptor { request, _, next in
+            var streamed = request
+            streamed.httpMethod = "PUT"
+            streamed.httpBodyStream = InputStream(data: Data("read once".utf8))
+            return try await next(streamed)
+        }
+        let error = await TextRequest().result(session: Session(transport: transport, interceptors: [foreign, twice]))
+            .errorValue
+        #expect(
+            (error?.underlyingError as? URLError)?.code == .requestBodyStreamExhausted, "\(String(describing: error))")
+        #expect(error?.context.attempts == 2)
+        #expect(sends.withLock { $0 } == 1, "the exhausted stream was sent again")
+
+        // a body with a file is APIKit's stream: each pass gets a fresh one
+        let scratch = try ScratchDirectory()
+        defer { scratch.remove() }
+        let file = try scratch.file("part.bin", contents: Data("again".utf8))
+        let own = ClosureInterceptor { request, _, next in
+            var streamed = request
+            streamed.httpMethod = "PUT"
+            streamed.setRequestBody(RequestBody(segments: [.bytes(Data("a".utf8)), .file(file, size: 5)]))
+            #expect(streamed.httpBodyStream != nil)
+            return try await next(streamed)
+        }
+        let session = Session(transport: transport, interceptors: [own, twice])
+        #expect(try await TextRequest().result(session: session).get() == "ok")
+        #expect(sends.withLock { $0 } == 3)
+    }
+
     @Test("a cache, a host limit and an attempt log written with the public API work over StubTransport")
     func publicInterceptors() async throws {
         let cache = MemoryCache()
