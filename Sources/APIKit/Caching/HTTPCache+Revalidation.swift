@@ -42,10 +42,10 @@ extension HTTPCache {
         let requestTime = time.now
         guard let response = try? await detached.send(Self.bypassingURLCache(conditional ?? request)) else { return }
         let responseTime = time.now
-        let status = (response.urlResponse as? HTTPURLResponse)?.statusCode ?? 0
+        let head = response.urlResponse as? HTTPURLResponse
         // the server failing, as for stale-if-error: the stale copy stays for the calls that follow
-        guard !Self.serverErrorStatuses.contains(status) else { return }
-        if conditional != nil, let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 304 {
+        guard !Self.serverErrorStatuses.contains(head?.statusCode ?? 0) else { return }
+        if conditional != nil, let head, head.statusCode == 304 {
             guard Self.validatorsMatch(stored, head) else { return }
             let updated = Self.freshened(stored, with: head, requestTime: requestTime, responseTime: responseTime)
             await replace(stored, with: updated, key: key)

@@ -23,9 +23,9 @@
 /// ``Session/interceptors`` down to the session's transport, as a call of its own (no events,
 /// progress or retries of the call that started it; cancelling that call does not cancel it).
 /// Its `304` or new response updates the store for the calls that follow; its failure — no
-/// answer, or a 500, 502, 503 or 504 — leaves the store as it was. Not for a response with `must-revalidate` or `no-cache`, nor for a
-/// request with `no-cache`, `max-age` or `min-fresh`: those are validated before the call
-/// returns.
+/// answer, or a 500, 502, 503 or 504 — leaves the store as it was. Not for a response with
+/// `must-revalidate` or `no-cache`, nor for a request with `no-cache`, `max-age` or
+/// `min-fresh`: those are validated before the call returns.
 ///
 /// **When the server fails** (RFC 5861 §4). When the request that validates or replaces a
 /// stale response cannot reach the server (``RequestError/transportFailed(_:context:)``), or is
@@ -40,8 +40,8 @@
 /// same `Authorization`) is already waiting for it waits for that call, and is answered with
 /// the stored copy of its response when it selects and may reuse it
 /// (`Cache-Status: APIKit; fwd=miss; collapsed`, or `fwd=stale` when the copy it waited for
-/// was stale); otherwise — the first call failed, was
-/// cancelled, or its response may not be stored — it sends its own request.
+/// was stale); otherwise — the first call failed, was cancelled, or its response may not be
+/// stored — it sends its own request.
 ///
 /// **What is stored.** A whole response to a `GET` — a body the call read in memory, not a
 /// stream's or a download's — with a status that is cacheable by default (200, 203, 204, 300,
@@ -69,7 +69,8 @@
 /// server), `APIKit; fwd=stale; fwd-status=304` (validated by the server) or
 /// `APIKit; fwd=stale; fwd-status=503; detail=stale-if-error` (served stale because the server
 /// failed; without `fwd-status` when it could not be reached), or `APIKit; fwd=miss; collapsed`
-/// (an identical call's stored response; `fwd=stale; collapsed` when the stored copy was stale). A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
+/// (an identical call's stored response; `fwd=stale; collapsed` when the stored copy was
+/// stale). A session's ``Session/onCallEvent`` sees each `GET`'s and `HEAD`'s outcome as
 /// ``CallEvent/Stage/cacheOutcome(_:)``: a hit, a miss (nothing usable stored, or the server
 /// sent another response), a revalidation (a `304`), a stale response served on an error, one
 /// served while it is revalidated, or a collapsed call's stored copy.
@@ -128,8 +129,7 @@ public final class HTTPCache: Interceptor {
     /// call is answered with the stored copy if its request selects it (the same values of the
     /// headers the response's `Vary` names) and may reuse it (its own `Cache-Control`); such an
     /// answer carries `Cache-Status: APIKit; fwd=miss; collapsed` (`fwd=stale` when the call
-    /// found a stale copy first) and reports
-    /// ``CallEvent/CacheOutcome/collapsed``. When the first call fails, is cancelled, or its
+    /// found a stale copy first) and reports ``CallEvent/CacheOutcome/collapsed``. When the first call fails, is cancelled, or its
     /// response may not be stored, each waiting call sends its own request. Cancelling a
     /// waiting call ends that call only. Requests with `no-cache` or `no-store` never wait.
     ///

@@ -53,8 +53,8 @@ extension Request {
     /// **Resuming.** With `resumable: true`, a download that fails after the response arrived
     /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation, a
     /// status outside `200..<300` on a resumed attempt (its body goes to a file of its own) but
-    /// `416`, which means the partial file cannot be continued — keeps its partial temporary file (hidden, next to `destination`, never `destination`
-    /// itself), and the thrown ``RequestError`` carries a ``DownloadResumeData`` as
+    /// `416`, which means the partial file cannot be continued — keeps its partial temporary
+    /// file (hidden, next to `destination`, never `destination` itself), and the thrown ``RequestError`` carries a ``DownloadResumeData`` as
     /// ``RequestError/downloadResumeData``. Pass it as `resumingFrom` to fetch only the rest (a
     /// `Range` request, with `If-Range` when the first response had a strong `ETag` or an old
     /// enough `Last-Modified`); a retry of the ``RetryPolicy`` after such a failure resumes in the

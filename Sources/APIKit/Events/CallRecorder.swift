@@ -209,7 +209,7 @@ final class CallRecorder: Sendable {
                 log?.receive(event, bodyInMemory: bodyInMemory)
                 observer?(event)
             case .transferFailed(let failure, let time):
-                log?.transferFailed(failure, at: time)
+                log?.logFailure(failure, at: time)
             }
         }
     }

@@ -58,11 +58,6 @@ final class CallLog: Sendable {
 
     /// Logs the outcome of an attempt that ended without saying how: its head without a size,
     /// or, without a head, a cancelled transfer.
-    /// The transport failed the request logged last: its line names `failure` now.
-    func transferFailed(_ failure: any Error, at time: Duration) {
-        logFailure(failure, at: time)
-    }
-
     private func settle(at time: Duration) {
         guard let head = attempt.withLock({ $0?.head }) else {
             logFailure(URLError(.cancelled), at: time)
@@ -78,7 +73,9 @@ final class CallLog: Sendable {
                 for: sent.request, response: head, bodySize: bodySize, elapsed: Self.seconds(time - sent.sentAt)))
     }
 
-    private func logFailure(_ failure: any Error, at time: Duration) {
+    /// Logs the attempt logged last as failed with `failure`, unless its line was written: also
+    /// what the recorder calls when the transport failed it, before the call's outcome is known.
+    func logFailure(_ failure: any Error, at time: Duration) {
         guard let sent = take() else { return }
         logger.log(
             LoggedResponse.line(for: sent.request, failure: failure, elapsed: Self.seconds(time - sent.sentAt)))
