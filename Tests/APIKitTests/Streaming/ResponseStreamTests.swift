@@ -123,22 +123,30 @@ struct ResponseStreamTests {
         "a last JSON line, without its line end, that does not decode throws parsingFailed with the head, not a cancellation"
     )
     func lastJSONLineFails() async throws {
-        let session = session(.stream(chunks: [#"{"n":1}"# + "\n", #"{"n":"#], interval: 0.005))
-        var ticks: [Tick] = []
-        let error = await #expect(throws: RequestError.self) {
-            for try await tick in StreamedRequest().stream(using: session).jsonLines(of: Tick.self) {
-                ticks.append(tick)
+        let body = Array((#"{"n":1}"# + "\n" + #"{"n":"#).utf8)
+        // split in two at every byte, and byte by byte: the same outcome
+        let chunkings =
+            (0...body.count).map { [Array(body[..<$0]), Array(body[$0...])].filter { !$0.isEmpty } }
+            + [body.map { [$0] }]
+        for chunks in chunkings {
+            let split = "chunks \(chunks.map(\.count))"
+            let session = session(.stream(chunks: chunks.map { Data($0) }))
+            var ticks: [Tick] = []
+            let error = await #expect(throws: RequestError.self, "\(split)") {
+                for try await tick in StreamedRequest().stream(using: session).jsonLines(of: Tick.self) {
+                    ticks.append(tick)
+                }
             }
+            #expect(ticks == [Tick(n: 1)], "\(split)")
+            #expect(error?.stage == .parsing, "\(split): \(String(describing: error))")
+            #expect(error?.statusCode == 200, "\(split)")
+            #expect(error?.context.url != nil, "\(split)")
+            guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? ResponseStreamError else {
+                Issue.record("\(split): expected invalidJSONLine, got \(String(describing: error))")
+                return
+            }
+            #expect(number == 2, "\(split)")
         }
-        #expect(ticks == [Tick(n: 1)])
-        #expect(error?.stage == .parsing, "\(String(describing: error))")
-        #expect(error?.statusCode == 200)
-        #expect(error?.context.url != nil)
-        guard case .invalidJSONLine(let number, _, _)? = error?.underlyingError as? ResponseStreamError else {
-            Issue.record("expected invalidJSONLine, got \(String(describing: error))")
-            return
-        }
-        #expect(number == 2)
     }
 
     @Test("server-sent events are read per the EventSource rules, split anywhere")
