@@ -111,7 +111,7 @@ public final class HTTPCache: Interceptor {
     /// ``init(store:collapsesRequests:answersStreamsAndDownloads:)``.
     let answersStreamsAndDownloads: Bool
     /// The requests to the server that identical calls wait for, when `collapsesRequests`.
-    let flights = CacheFlights()
+    let flights = Flights<String>()
     /// `store` when it hands over its records decoded (a ``MemoryCacheStore``): cast once,
     /// not on every look-up.
     let decoding: (any DecodingCacheStore)?

@@ -64,9 +64,11 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     let authenticator: A
     private var credential: A.Credential?
     private var generation = 0
-    private var refreshing: Task<A.Credential, any Error>?
     private var failures = 0
     private var lastFailure: (any Error)?
+    /// The refresh under way, by the generation of the credential it replaces: the requests
+    /// rejected with that credential wait for it, and so do those started meanwhile.
+    private let refreshes = Flights<Int>()
 
     nonisolated var authenticatorName: String { String(describing: A.self) }
 
@@ -76,9 +78,7 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     }
 
     func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket) {
-        if let refreshing {
-            try await complete(refreshing)
-        }
+        try await waitForRefresh()
         var request = urlRequest
         if let credential {
             try authenticator.apply(credential, to: &request)
@@ -88,40 +88,44 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
 
     func refresh(after ticket: CredentialTicket) async throws {
         guard ticket.generation == generation else { return }
-        if refreshing == nil, ticket.failures < failures, let lastFailure {
-            throw CredentialRefreshFailed(underlyingError: lastFailure)
+        if !isRefreshing {
+            if ticket.failures < failures, let lastFailure {
+                throw CredentialRefreshFailed(underlyingError: lastFailure)
+            }
+            _ = refreshes.lead(generation)
+            // The refresh settles itself, even when every request waiting for it was cancelled.
+            Task { [authenticator, generation] in
+                do {
+                    settle(generation, with: .success(try await authenticator.refresh()))
+                } catch {
+                    settle(generation, with: .failure(error))
+                }
+            }
         }
-        let task: Task<A.Credential, any Error>
-        if let refreshing {
-            task = refreshing
-        } else {
-            let authenticator = self.authenticator
-            task = Task { try await authenticator.refresh() }
-            refreshing = task
-            // the outcome is the store's as soon as the refresh ends, even when every request
-            // waiting for it was cancelled
-            Task { settle(task, with: await task.result) }
-        }
-        try await complete(task)
+        try await waitForRefresh()
     }
 
     /// Whether a refresh is in flight.
-    var isRefreshing: Bool { refreshing != nil }
+    var isRefreshing: Bool { refreshes.isUnderWay(generation) }
 
-    /// Waits for `task` and settles its outcome (the first to do so records it: a waiter, or the
-    /// task started with the refresh); throws the refresh's failure. A waiter whose task is
+    /// How many requests wait for a refresh: for tests.
+    nonisolated var waitingForRefresh: Int { refreshes.waiting }
+
+    /// Waits for the refresh in flight, if any, and throws its failure. A waiter whose task is
     /// cancelled stops waiting at once with `CancellationError`; the refresh goes on.
-    private func complete(_ task: Task<A.Credential, any Error>) async throws {
-        guard let result = await Self.result(of: task) else { throw CancellationError() }
-        settle(task, with: result)
-        if case .failure(let error) = result { throw CredentialRefreshFailed(underlyingError: error) }
+    private func waitForRefresh() async throws {
+        let (waited, failed) = (generation, failures)
+        guard refreshes.isUnderWay(waited) else { return }
+        await refreshes.wait(waited)
+        if Task.isCancelled { throw CancellationError() }
+        if generation == waited, failures > failed, let lastFailure {
+            throw CredentialRefreshFailed(underlyingError: lastFailure)
+        }
     }
 
-    /// Records the outcome of the refresh `task`, unless it was recorded: the new credential, or
-    /// the failure that the requests out with the old one fail with.
-    private func settle(_ task: Task<A.Credential, any Error>, with result: Result<A.Credential, any Error>) {
-        guard refreshing == task else { return }
-        refreshing = nil
+    /// Records the outcome of the refresh of generation `refreshed` — the new credential, or the
+    /// failure that the requests out with the old one fail with — then wakes its waiters.
+    private func settle(_ refreshed: Int, with result: Result<A.Credential, any Error>) {
         switch result {
         case .success(let fresh):
             credential = fresh
@@ -130,31 +134,7 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             failures += 1
             lastFailure = error
         }
-    }
-
-    /// `task`'s result, or `nil` as soon as the awaiting task is cancelled: `task` is shared by
-    /// every request waiting for the refresh, so it is not cancelled, and `task.value` alone
-    /// would not return before it ends.
-    private static func result(of task: Task<A.Credential, any Error>) async -> Result<A.Credential, any Error>? {
-        typealias Waiter = CheckedContinuation<Result<A.Credential, any Error>?, Never>
-        let waiter = Locked<Waiter?>(nil)
-        // whichever comes first, the refresh's end or the cancellation, resumes the waiter
-        let resume: @Sendable (Result<A.Credential, any Error>?) -> Void = { result in
-            waiter.withLock { waiting in
-                defer { waiting = nil }
-                return waiting
-            }?.resume(returning: result)
-        }
-        let cancellation = CancellationBridge()
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: Waiter) in
-                waiter.withLock { $0 = continuation }
-                Task { resume(await task.result) }
-                cancellation.register { resume(nil) }
-            }
-        } onCancel: {
-            cancellation.cancel()
-        }
+        refreshes.land(refreshed)
     }
 
     nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool {

@@ -329,15 +329,19 @@ struct CredentialStoreTests {
         let server = BearerServer()
         let release = CompletionProbe<Bool>()
         let authenticator = CountingAuthenticator(gate: release)
-        let session = Session(
-            transport: server.transport, credentialStore: CredentialStore(authenticator, credential: "expired"))
+        let credentials = CredentialStore(authenticator, credential: "expired")
+        let session = Session(transport: server.transport, credentialStore: credentials)
+        let store = try #require(credentials.storage as? TypedCredentialStore<CountingAuthenticator>)
         let call = Task { await TextRequest(path: "first").result(session: session) }
         #expect(await authenticator.started.first() == 1, "the refresh never started")
+        #expect(await eventually { store.waitingForRefresh == 1 }, "the request never waited for the refresh")
         call.cancel()
         let ended = CompletionProbe<Result<String, RequestError>>()
         Task { ended.record(await call.value) }
         // the refresh is held until `release`: the call has to end without it (60 s only bounds a failure)
         let outcome = await ended.first(timeout: 60)
+        #expect(store.waitingForRefresh == 0, "the cancelled request still waits for the refresh")
+        #expect(await store.isRefreshing)
         release.record(true)
         #expect(outcome?.errorValue?.stage == .cancelled, "\(String(describing: outcome))")
         #expect(try await TextRequest(path: "second").result(session: session).get() == "token-1")
