@@ -215,6 +215,8 @@ extension RequestPipeline {
             // a partial file being resumed stays resumable whatever stops the call
             result = .failure(decorated(error.with(downloadResumeData: partial.withLock { $0 })))
         }
+        // every step the transfer passed on comes before the outcome
+        if progress != nil { await handle.stepsEnded() }
         events?.end(result)
         return result
     }

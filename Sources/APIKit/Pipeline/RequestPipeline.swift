@@ -48,7 +48,7 @@ final class RequestPipeline<R: Request>: Sendable {
         self.handle = handle
         self.events = events
         // a transfer still reports while its cancellation is delivered: not to the caller
-        self.progress = progress.map { progress in { @Sendable step in if !handle.isFinished { progress(step) } } }
+        self.progress = progress.map { progress in { @Sendable step in handle.passOn { progress(step) } } }
     }
 
     /// The context of the call's errors before its URL is known.
@@ -241,8 +241,10 @@ final class RequestPipeline<R: Request>: Sendable {
         } catch {
             result = .failure(error)
         }
-        guard handle.claimCompletion() else { return nil }
-        return result
+        let claimed = handle.claimCompletion()
+        // every step the transfer passed on comes before the outcome
+        if progress != nil { await handle.stepsEnded() }
+        return claimed ? result : nil
     }
 
     /// Builds the request (``prepare()``) and records its URL in the handle, for a cancellation.

@@ -17,6 +17,11 @@ public final class RequestHandle: Sendable {
         /// How to report the cancellation; `nil` once the outcome has been claimed (by the
         /// response, a failure or `cancel()`). Dropping it breaks the cycle it may close.
         var onCancel: (@Sendable (URL?) -> Void)?
+        /// The progress steps being passed on now (``passOn(_:)``).
+        var steps = 0
+        /// What waits for the steps being passed on to return: a cancellation's delivery, a
+        /// task about to hand over the outcome.
+        var afterSteps: [@Sendable () -> Void] = []
 
         /// Whether the outcome has been claimed.
         var isFinished: Bool { onCancel == nil }
@@ -47,21 +52,25 @@ public final class RequestHandle: Sendable {
     ///
     /// When the cancellation comes before the response is processed, the network transfer
     /// (or the interceptor running) is stopped and the completion is called with
-    /// ``RequestError/cancelled(context:)``; a request not yet sent is never sent. Once
+    /// ``RequestError/cancelled(context:)`` — after a progress step running at that moment has
+    /// returned, and no step starts after it; a request not yet sent is never sent. Once
     /// processing of the response has begun, this does nothing: the completion gets that
     /// outcome instead. Either way the completion is called exactly once. Calling `cancel()`
     /// again does nothing.
     public func cancel() {
-        let running: (task: (any TransportTask)?, url: URL?, onCancel: @Sendable (URL?) -> Void)? =
-            phase.withLock { phase in
-                guard let onCancel = phase.onCancel else { return nil }
-                let running = (phase.task, phase.url, onCancel)
-                phase.finish()
-                return running
-            }
+        let running: (task: (any TransportTask)?, deliver: (@Sendable () -> Void)?)? = phase.withLock { phase in
+            guard let onCancel = phase.onCancel else { return nil }
+            let url = phase.url
+            let running = (phase.task, { @Sendable in onCancel(url) })
+            phase.finish()
+            // delivered once the steps being passed on have returned: every step before the completion
+            guard phase.steps > 0 else { return running }
+            phase.afterSteps.append(running.1)
+            return (running.0, nil)
+        }
         guard let running else { return }
         running.task?.cancel()
-        running.onCancel(running.url)
+        running.deliver?()
     }
 
     /// Whether the outcome has been decided: a response received, a failure, or a cancellation.
@@ -96,6 +105,39 @@ public final class RequestHandle: Sendable {
     /// The request's URL, once built.
     var url: URL? {
         phase.withLock { $0.url }
+    }
+
+    /// Passes a progress step on, unless the outcome has been decided: no step starts once it
+    /// is, and what waits for the steps (``stepsEnded()``, a cancellation's delivery) waits for
+    /// this one to return.
+    func passOn(_ step: () -> Void) {
+        let open = phase.withLock { phase in
+            guard !phase.isFinished else { return false }
+            phase.steps += 1
+            return true
+        }
+        guard open else { return }
+        step()
+        let waiting = phase.withLock { phase -> [@Sendable () -> Void] in
+            phase.steps -= 1
+            guard phase.steps == 0 else { return [] }
+            defer { phase.afterSteps = [] }
+            return phase.afterSteps
+        }
+        for waiter in waiting { waiter() }
+    }
+
+    /// Returns once no progress step is being passed on: after the outcome is decided, the
+    /// steps that had started have returned.
+    func stepsEnded() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let running = phase.withLock { phase in
+                guard phase.steps > 0 else { return false }
+                phase.afterSteps.append { continuation.resume() }
+                return true
+            }
+            if !running { continuation.resume() }
+        }
     }
 
     /// Claims the right to deliver the outcome; only the first claim (or `cancel()`) wins.

@@ -105,6 +105,101 @@ struct TransferProgressTests {
     }
 
     @Test(
+        "a cancellation during a progress step is delivered once that step has returned: no step runs beside the completion"
+    )
+    func cancelledDuringAStep() async throws {
+        let session = Session(transport: StubTransport { _ in .success(body: "hello") })
+        let inStep = CompletionProbe<Bool>()
+        let stepEnded = Locked(false)
+        let completed = DispatchSemaphore(value: 0)
+        let probe = CompletionProbe<(stage: RequestError.Stage?, afterStep: Bool)>()
+        let handle = SecretRequest().perform(
+            using: session,
+            progress: { _ in
+                guard inStep.count == 0 else { return }
+                inStep.record(true)
+                // The test cancels now. A completion delivered beside this step signals at once;
+                // one delivered after it never does (the wait then only bounds the step).
+                _ = completed.wait(timeout: .now() + 1)
+                stepEnded.withLock { $0 = true }
+            },
+            completion: { result in
+                probe.record((result.errorValue?.stage, stepEnded.withLock { $0 }))
+                completed.signal()
+            })
+        #expect(await inStep.first() == true, "no progress step came")
+        handle.cancel()
+        let outcome = try #require(await probe.first())
+        #expect(outcome.stage == .cancelled)
+        #expect(outcome.afterStep, "the completion ran while a progress step was running")
+        #expect(await probe.released(), "the completion is still held")
+        #expect(probe.count == 1)
+        #expect(inStep.count == 1, "a step was passed on after the cancellation")
+    }
+
+    @Test(
+        "an awaiting call cancelled during a progress step returns once that step has returned"
+    )
+    func asyncCancelledDuringAStep() async throws {
+        let session = Session(transport: StepThenHoldTransport())
+        let inStep = CompletionProbe<Bool>()
+        let stepEnded = Locked(false)
+        let release = DispatchSemaphore(value: 0)
+        let call = Task { () -> RequestError.Stage? in
+            do {
+                _ = try await SecretRequest().response(
+                    using: session,
+                    progress: { _ in
+                        guard inStep.count == 0 else { return }
+                        inStep.record(true)
+                        // the test cancels now; the wait only bounds the step
+                        _ = release.wait(timeout: .now() + 1)
+                        stepEnded.withLock { $0 = true }
+                    })
+                return nil
+            } catch {
+                return (error as? RequestError)?.stage
+            }
+        }
+        #expect(await inStep.first() == true, "no progress step came")
+        call.cancel()
+        let stage = await call.value
+        #expect(stepEnded.withLock { $0 }, "the call returned while a progress step was running")
+        release.signal()
+        #expect(stage == .cancelled)
+        #expect(inStep.count == 1)
+    }
+
+    /// A transport that passes one progress step on from a thread of its own and holds the
+    /// transfer until it is cancelled, which it ends at once — while the step may still run.
+    struct StepThenHoldTransport: Transport {
+        final class Transfer: TransportTask {
+            let completion: Locked<(@Sendable (Result<TransportResponse, any Error>) -> Void)?>
+
+            init(_ completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void) {
+                self.completion = Locked(completion)
+            }
+
+            func cancel() {
+                let completion = completion.withLock { completion in
+                    defer { completion = nil }
+                    return completion
+                }
+                completion?(.failure(URLError(.cancelled)))
+            }
+        }
+
+        func send(
+            _ request: URLRequest,
+            progress: (@Sendable (TransferProgress) -> Void)?,
+            completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
+        ) -> any TransportTask {
+            Thread.detachNewThread { progress?(TransferProgress(bytesSent: 1, expectedBytesToSend: 1)) }
+            return Transfer(completion)
+        }
+    }
+
+    @Test(
         "a URLSession passed as the transport reports the totals in two steps just before the completion (it cannot watch the transfer)"
     )
     func urlSessionReportsTotalsAtTheEnd() async throws {
