@@ -57,7 +57,8 @@ public struct RetryPolicy: Sendable {
     public var retryableURLErrorCodes: Set<URLError.Code>
     /// How long to wait before each retry when the response has no `Retry-After`.
     public var backoff: Backoff
-    /// The longest `Retry-After` honoured, in seconds; a longer one is cut to this.
+    /// The longest `Retry-After` honoured, in seconds; a longer one is cut to this. No wait, a
+    /// backoff's included, is longer than 10⁹ s (about 31 years).
     public var maxRetryAfter: TimeInterval
     /// Bounds the retries to a share of recent first attempts, per host; `nil` (the default)
     /// retries every call the policy allows. With a budget, each first attempt deposits and each
@@ -138,7 +139,8 @@ public struct RetryPolicy: Sendable {
     ///   - attempt: The attempt that produced `outcome`, from 1.
     ///   - now: The current date, for a `Retry-After` HTTP date.
     ///   - random: A number in `0...1` for the jitter.
-    /// - Returns: Seconds to wait before the next attempt, or `nil` for no retry.
+    /// - Returns: Seconds to wait before the next attempt, at most `SystemTime.longest`, or `nil`
+    ///   for no retry.
     func retryDelay(
         after outcome: Result<TransportResponse, any Error>,
         method: HTTPMethod,
@@ -159,9 +161,9 @@ public struct RetryPolicy: Sendable {
         if case .success(let response) = outcome, let http = response.urlResponse as? HTTPURLResponse,
             let retryAfter = RetryAfter.seconds(in: http, now: now)
         {
-            return min(retryAfter, maxRetryAfter)
+            return min(retryAfter, maxRetryAfter, SystemTime.longest)
         }
-        return backoff.delay(beforeRetry: attempt, random: random)
+        return min(backoff.delay(beforeRetry: attempt, random: random), SystemTime.longest)
     }
 
     /// Checks the members, naming the first that cannot be followed.
@@ -234,7 +236,9 @@ extension RetryPolicy {
         /// - Returns: Seconds to wait.
         func delay(beforeRetry retry: Int, random: Double = Double.random(in: 0...1)) -> TimeInterval {
             let exponent = Double(max(0, retry - 1))
-            let computed = min(maxDelay, baseDelay * pow(multiplier, exponent))
+            let grown = baseDelay * pow(multiplier, exponent)
+            // 0 × ∞ (no base delay, a multiplier grown past Double.greatestFiniteMagnitude) is 0
+            let computed = grown.isNaN ? 0 : min(maxDelay, grown)
             let bounded = computed.isFinite ? max(0, computed) : maxDelay
             return jitter ? bounded * min(1, max(0, random)) : bounded
         }

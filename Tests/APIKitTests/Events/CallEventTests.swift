@@ -107,6 +107,30 @@ struct CallEventTests {
         #expect(reasons.map(\.1) == [2])
     }
 
+    @Test(
+        "A Retry-After too long for a Duration, under a policy with no cap of its own, is waited as 10⁹ s, without a crash"
+    )
+    func hugeRetryAfter() async throws {
+        let time = ManualTime()
+        let log = CallEventLog()
+        let transport = ScriptedTransport([
+            .success(status: 503, headers: ["Retry-After": "1" + String(repeating: "0", count: 24)], body: ""),
+            .success(body: "ok"),
+        ])
+        var policy = Self.policy
+        policy.maxRetryAfter = .greatestFiniteMagnitude
+        let session = Self.session(transport, time: time, log: log, retryPolicy: policy)
+        let call = Task { try await TextRequest().response(using: session) }
+        #expect(await time.nextWait() == 1e9)
+        time.advance(by: 1e9)
+        #expect(try await call.value == "ok")
+        #expect(await log.waitForEnds())
+        let retry = log.all.compactMap { event -> Duration? in
+            if case .retryScheduled(let delay, _) = event.stage { delay } else { nil }
+        }
+        #expect(retry == [.seconds(1_000_000_000)])
+    }
+
     @Test("A transport failure retried names the error as the reason")
     func retryAfterError() async throws {
         let log = CallEventLog()

@@ -98,6 +98,20 @@ struct RetryPolicyTests {
         }
         let huge = RetryPolicy.Backoff(baseDelay: 1, multiplier: 1e300, maxDelay: 7, jitter: false)
         #expect(huge.delay(beforeRetry: 400) == 7)
+        let none = RetryPolicy.Backoff(baseDelay: 0, multiplier: 1e300, maxDelay: 7, jitter: false)
+        #expect((1...4).map { none.delay(beforeRetry: $0) } == [0, 0, 0, 0], "0 × ∞ is no delay, not maxDelay")
+    }
+
+    @Test("no wait is longer than 10⁹ s, whatever the header or the policy's caps")
+    func longestWait() {
+        var policy = RetryPolicy(backoff: .init(baseDelay: 1e300, maxDelay: 1e300, jitter: false))
+        policy.maxRetryAfter = .greatestFiniteMagnitude
+        #expect(policy.retryDelay(after: Self.response(503), method: .get, attempt: 1) == 1e9)
+        for digits in [22, 400] {
+            let header = "9" + String(repeating: "0", count: digits)
+            let response = Self.response(503, headers: ["Retry-After": header])
+            #expect(policy.retryDelay(after: response, method: .get, attempt: 1) == 1e9, "\(digits + 1) digits")
+        }
     }
 
     @Test("Retry-After in seconds or as an HTTP date wins over the backoff, capped by maxRetryAfter")
