@@ -151,7 +151,7 @@ public final class TrafficControl: Interceptor {
             http.statusCode == 429 || http.statusCode == 503,
             let seconds = RetryAfter.seconds(in: http, now: Date())
         else { return nil }
-        // at most a day, like every wait of the library
+        // at most a day, as `maxPause` says
         let capped = min(seconds, maxPause, 86_400)
         return capped > 0 ? .milliseconds(Int64((capped * 1000).rounded(.up))) : nil
     }

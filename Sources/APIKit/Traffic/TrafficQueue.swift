@@ -48,6 +48,8 @@ final class TrafficQueue: Sendable {
         /// The calls waiting, all hosts together: a release with none pumps nothing.
         var waiting = 0
         var nextID: UInt64 = 0
+        /// How many hosts known make the next new host ``sweep(_:)`` the idle ones.
+        var sweepAt = 2 * TrafficQueue.idleHostsKept
     }
 
     /// A call cancelled while it waited.
@@ -181,7 +183,8 @@ final class TrafficQueue: Sendable {
             entry.filledAt = now
             return true
         }
-        let wait = Duration.seconds((1 - tokens) / rate.requestsPerSecond)
+        // a rate of a few calls an age has its next token at most `SystemTime.longest` away
+        let wait = Duration.seconds(min((1 - tokens) / rate.requestsPerSecond, SystemTime.longest))
         hold(host, &entry, until: now + max(wait, .nanoseconds(1)))
         return false
     }
@@ -191,8 +194,10 @@ final class TrafficQueue: Sendable {
         state.withLock { $0.waiting }
     }
 
-    /// The number of hosts with an entry: those with calls in flight, waiting or paused, and up
-    /// to ``idleHostsKept`` idle ones.
+    /// The number of hosts with an entry: those with calls in flight, waiting or paused, up to
+    /// ``idleHostsKept`` idle ones, and idle ones whose bucket was still refilling when their last
+    /// call ended, until the next ``sweep(_:)`` (the count stays within twice the others, and
+    /// at most `2 × idleHostsKept` when they are few).
     var knownHostCount: Int {
         state.withLock { $0.hosts.count }
     }
@@ -204,7 +209,12 @@ final class TrafficQueue: Sendable {
 
     private func pauseTimerFired(_ host: String, end: Duration) {
         let admitted = state.withLock { state -> [Waiter] in
-            if state.hosts[host]?.timerEnd == end { state.hosts[host]?.timerEnd = nil }
+            if var entry = state.hosts[host] {
+                if entry.timerEnd == end { entry.timerEnd = nil }
+                // the timer of the pause's end ends it, whatever a coarse clock reads now
+                if entry.pausedUntil == end { entry.pausedUntil = nil }
+                state.hosts[host] = entry
+            }
             let waiters = pump(&state)
             if state.hosts[host]?.isIdle == true { state.hosts[host] = nil }
             return waiters
@@ -240,6 +250,7 @@ final class TrafficQueue: Sendable {
             _ = takeToken(host, &entry)
             state.hosts[host] = entry
             state.inFlight += 1
+            if state.hosts.count > state.sweepAt { sweep(&state) }
             return true
         }
         // in place, through the index: one lookup, no copy of the entry's queue
@@ -249,6 +260,21 @@ final class TrafficQueue: Sendable {
         state.hosts.values[index].inFlight += 1
         state.inFlight += 1
         return true
+    }
+
+    /// Removes the entries of idle hosts, their buckets refilled and their pauses passed since
+    /// their last call ended (an entry is removed as its last call ends only when it is idle
+    /// then); runs when the hosts known have doubled since the last sweep, so that they stay
+    /// within twice those in use, at a cost spread over the calls that added them.
+    private func sweep(_ state: inout State) {
+        let now = clock.elapsed()
+        state.hosts = state.hosts.filter { _, entry in
+            var entry = entry
+            fill(&entry, at: now)
+            if let end = entry.pausedUntil, now >= end { entry.pausedUntil = nil }
+            return !entry.isIdle
+        }
+        state.sweepAt = max(2 * state.hosts.count, 2 * Self.idleHostsKept)
     }
 
     /// Whether `entry` is not paused; clears a pause that has passed.

@@ -216,6 +216,40 @@ struct TrafficHostTests {
         #expect(traffic.queue.inFlightCount == 0)
     }
 
+    @Test("Hosts paused by a Retry-After are forgotten once their pauses have passed")
+    func pausedHostsAreForgotten() async throws {
+        let clock = ManualClock()
+        let transport = StubTransport { _ in .success(status: 429, headers: ["Retry-After": "1"], body: "") }
+        let traffic = TrafficControl(clock: clock)
+        let session = Session(transport: transport, interceptors: [traffic])
+        let hosts = TrafficQueue.idleHostsKept * 3
+        for index in 0..<hosts {
+            let base = try #require(URL(string: "https://host\(index).example.test"))
+            #expect(
+                await TextRequest(base: base, path: "a").result(session: session).errorValue?.stage
+                    == .responseValidation)
+        }
+        #expect(traffic.queue.knownHostCount == hosts, "each host is paused")
+        #expect(await eventually { clock.sleeperCount == hosts })
+        clock.advance(by: .seconds(1))
+        #expect(await eventually { traffic.queue.knownHostCount == 0 }, "\(traffic.queue.knownHostCount) hosts kept")
+    }
+
+    @Test("Hosts whose bucket refills after their last call are forgotten: the hosts known stay bounded")
+    func ratedHostsAreBounded() async throws {
+        let clock = ManualClock()
+        let traffic = TrafficControl(requestsPerSecondPerHost: 1, clock: clock)
+        let session = Session(transport: StubTransport { _ in .success(body: "ok") }, interceptors: [traffic])
+        var most = 0
+        for index in 0..<(TrafficQueue.idleHostsKept * 6) {
+            let base = try #require(URL(string: "https://host\(index).example.test"))
+            #expect(try await TextRequest(base: base, path: "a").result(session: session).get() == "ok")
+            clock.advance(by: .seconds(1))
+            most = max(most, traffic.queue.knownHostCount)
+        }
+        #expect(most <= 2 * TrafficQueue.idleHostsKept + 1, "up to \(most) hosts kept")
+    }
+
     @Test("A host is counted case-insensitively, with its port when the URL names one")
     func hostKey() throws {
         #expect(try #require(URL(string: "https://API.Example.TEST/x")).trafficHost == "api.example.test")

@@ -146,4 +146,35 @@ struct TrafficPauseTests {
         #expect(await eventually { rig.clock.sleeperCount == 0 })
         #expect(rig.transport.paths == ["first"])
     }
+
+    @Test("A pause ends when its timer fires, even when the clock then reads a moment before its end")
+    func earlyTimer() async throws {
+        let clock = ManualClock()
+        let transport = GateTransport()
+        let traffic = TrafficControl(clock: EarlyClock(base: clock))
+        let session = Session(transport: transport, interceptors: [traffic])
+        let first = Self.call("first", session: session)
+        #expect(await transport.waitForHeld(1))
+        transport.answer(status: 429, headers: ["Retry-After": "1"])
+        #expect(await first.value.errorValue?.stage == .responseValidation)
+        let second = Self.call("second", session: session)
+        #expect(await traffic.waitForWaiting(1))
+        clock.advance(by: .seconds(1) - .nanoseconds(1))
+        let sent = await transport.waitForHeld(1)
+        #expect(sent, "the paused host's call was never sent")
+        if sent { transport.answer() } else { second.cancel() }
+        #expect(await second.value.errorValue == nil)
+    }
+}
+
+/// A clock whose sleeps end a nanosecond before their deadline, as a coarse clock's may.
+private struct EarlyClock: Clock {
+    let base: ManualClock
+
+    var now: ManualClock.Instant { base.now }
+    var minimumResolution: Duration { base.minimumResolution }
+
+    func sleep(until deadline: ManualClock.Instant, tolerance: Duration?) async throws {
+        try await base.sleep(until: deadline.advanced(by: .nanoseconds(-1)), tolerance: tolerance)
+    }
 }

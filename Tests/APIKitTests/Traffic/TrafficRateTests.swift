@@ -30,6 +30,20 @@ struct TrafficRateTests {
         for task in tasks { #expect(try await task.value.get() == "ok") }
     }
 
+    @Test("A rate so low that the next token is ages away holds the host for at most 10⁹ s, without a crash")
+    func tinyRate() async throws {
+        let rig = TrafficRig(requestsPerSecondPerHost: 1e-21)
+        let first = await rig.start("first")
+        let held = await rig.start("held")
+        #expect(rig.traffic.waitingCount == 1)
+        #expect(await rig.paused())
+        #expect(rig.clock.deadlines == [.seconds(1_000_000_000)])
+        held.cancel()
+        #expect(await held.value.errorValue?.stage == .cancelled)
+        rig.transport.answer()
+        #expect(try await first.value.get() == "ok")
+    }
+
     @Test("Each host has its own bucket: an empty one holds up no other host")
     func hostsHaveTheirOwnBuckets() async throws {
         let rig = TrafficRig(requestsPerSecondPerHost: 1)
