@@ -43,11 +43,17 @@ final class StreamBuffer: Sendable {
                 return .response(response)
             }
             if head < chunks.count {
+                // let go of at once: a consumer that never quite catches up never drains the queue
                 let chunk = chunks[head]
+                chunks[head] = Data()
                 head += 1
                 bytes -= chunk.count
                 if head == chunks.count {
                     chunks.removeAll(keepingCapacity: true)
+                    head = 0
+                } else if head >= 1024, head * 2 >= chunks.count {
+                    // the slots read make half the queue: dropped, at a cost spread over them
+                    chunks.removeFirst(head)
                     head = 0
                 }
                 return .data(chunk)

@@ -47,6 +47,42 @@ struct StreamBufferTests {
         #expect(Self.name(await buffer.next()) == "end")
     }
 
+    @Test(
+        "a chunk read is let go at once, though the consumer never catches up with the transport; the order holds"
+    )
+    func readChunksAreFreed() async {
+        let buffer = StreamBuffer(limit: 10_000)
+        let freed = Protected(0)
+        /// A 1 KiB chunk of `byte`s that counts a free when its last reference goes.
+        func chunk(_ byte: UInt8) -> Data {
+            let bytes = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 1)
+            bytes.initializeMemory(as: UInt8.self, repeating: byte, count: 1024)
+            return Data(
+                bytesNoCopy: bytes, count: 1024,
+                deallocator: .custom { pointer, _ in
+                    pointer.deallocate()
+                    freed.withLock { $0 += 1 }
+                })
+        }
+        buffer.receive(.response(Self.head))
+        #expect(Self.name(await buffer.next()) == "head")
+        buffer.receive(.data(chunk(0)))
+        // one chunk always waits: the queue never drains
+        let count = 3_000
+        var outOfOrder = 0
+        for index in 1...count {
+            buffer.receive(.data(chunk(UInt8(index % 251))))
+            guard case .data(let read) = await buffer.next() else {
+                Issue.record("expected a chunk")
+                return
+            }
+            if read.first != UInt8((index - 1) % 251) { outOfOrder += 1 }
+        }
+        #expect(freed.withLock { $0 } == count, "chunks read are still held")
+        #expect(outOfOrder == 0)
+        buffer.cancel()
+    }
+
     @Test("a chunk before the head fails the stream with badServerResponse and cancels the transfer")
     func chunkBeforeHead() async {
         let buffer = StreamBuffer(limit: 100)
