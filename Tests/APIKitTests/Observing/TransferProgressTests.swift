@@ -108,7 +108,7 @@ struct TransferProgressTests {
         "a cancellation during a progress step is delivered once that step has returned: no step runs beside the completion"
     )
     func cancelledDuringAStep() async throws {
-        let session = Session(transport: StubTransport { _ in .success(body: "hello") })
+        let session = Session(transport: StepThenHoldTransport())
         let inStep = CompletionProbe<Bool>()
         let stepEnded = Locked(false)
         let completed = DispatchSemaphore(value: 0)
