@@ -125,7 +125,8 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
         "\(method.rawValue.debugEscaped) \(url.map(Self.redacted) ?? declaration.location) (\(requestType))"
     }
 
-    /// The URL without user info and fragment, with every query value replaced by `***`.
+    /// The URL without user info and fragment, with every query value replaced by `***` (an item
+    /// without `=`, which may be a token itself, whole).
     static func redacted(_ url: URL) -> String {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return "<unprintable URL>"
@@ -149,7 +150,8 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
         var text = components.string ?? "<unprintable URL>"
         if let query, !query.isEmpty {
             let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
-                item.contains("=") ? "\(item.prefix { $0 != "=" })=***" : String(item)
+                // an item without `=` may be a token itself (`?s3cr3t`): hidden whole
+                item.contains("=") ? "\(item.prefix { $0 != "=" })=***" : item.isEmpty ? "" : "***"
             }
             text += "?" + items.joined(separator: "&")
         }

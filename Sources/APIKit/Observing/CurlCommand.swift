@@ -2,15 +2,18 @@
 ///
 /// Every argument is shell-quoted (single quotes, `'` written as `'\''`) unless it holds only
 /// characters a POSIX shell reads literally. Headers come sorted by name. The body is
-/// `--data-binary` followed by the text when the privacy reveals bodies and the body is UTF-8,
-/// and by a placeholder naming its size otherwise — `'@<request body: 12 bytes, not logged>'`
-/// or, for a streamed body, `'@<request body: streamed, 2097152 bytes>'`.
+/// `--data-raw` followed by the text when the privacy reveals bodies and the body is UTF-8 (sent
+/// as written, a leading `@` included), and `--data-binary` followed by a placeholder naming its
+/// size otherwise — `'@<request body: 12 bytes, not logged>'` or, for a streamed body,
+/// `'@<request body: streamed, 2097152 bytes>'`, which curl refuses as a file it cannot read
+/// rather than send another body. A `GET` with a body says `-X GET`: curl would send a `POST`.
 enum CurlCommand {
     static func make(for request: URLRequest, privacy: LogPrivacy) -> String {
         var arguments = ["curl"]
         let method = request.httpMethod ?? "GET"
+        let body = bodyArgument(for: request, privacy: privacy)
         switch method {
-        case "GET": break
+        case "GET" where body == nil: break
         case "HEAD": arguments.append("--head")
         default: arguments += ["-X", quoted(method)]
         }
@@ -19,23 +22,23 @@ enum CurlCommand {
         for name in headers.keys.sorted(by: { $0.lowercased() < $1.lowercased() }) {
             arguments += ["-H", quoted("\(name): \(headers[name] ?? "")")]
         }
-        if let body = bodyArgument(for: request, privacy: privacy) {
-            arguments += ["--data-binary", quoted(body)]
+        if let body {
+            arguments += [body.revealed ? "--data-raw" : "--data-binary", quoted(body.text)]
         }
         return arguments.joined(separator: " ")
     }
 
-    /// The `--data-binary` argument: the text, or a placeholder; `nil` without a body.
-    private static func bodyArgument(for request: URLRequest, privacy: LogPrivacy) -> String? {
+    /// The body's argument: the text, revealed, or a placeholder; `nil` without a body.
+    private static func bodyArgument(for request: URLRequest, privacy: LogPrivacy) -> (text: String, revealed: Bool)? {
         if let body = request.httpBody {
             if privacy.revealsBodies, let text = String(data: body, encoding: .utf8) {
-                return text
+                return (text, true)
             }
-            return "@<request body: \(body.count) bytes, not logged>"
+            return ("@<request body: \(body.count) bytes, not logged>", false)
         }
         if request.hasBodyStream {
             let length = request.knownBodyLength
-            return "@<request body: streamed, \(length.map { "\($0) bytes" } ?? "length unknown")>"
+            return ("@<request body: streamed, \(length.map { "\($0) bytes" } ?? "length unknown")>", false)
         }
         return nil
     }

@@ -36,8 +36,8 @@ public struct LogPrivacy: Sendable, Hashable {
     /// Whether the values of all headers are shown, except the always-redacted and
     /// ``sensitiveHeaders`` ones; `false` by default (each value reads `***`).
     public var revealsHeaderValues: Bool
-    /// Whether query values are shown; `false` by default (`?q=***`). User name and password
-    /// in a URL are never shown.
+    /// Whether query values are shown; `false` by default (`?q=***`, and `?***` for an item
+    /// without `=`, which may be a token). User name and password in a URL are never shown.
     public var revealsQueryValues: Bool
     /// Whether a request body that is UTF-8 text appears in the curl command; `false` by
     /// default (a placeholder with its size). A streamed body (a multipart upload from disk)
@@ -93,7 +93,8 @@ public struct LogPrivacy: Sendable, Hashable {
     }
 
     /// The URL as it may be shown: never user name and password or fragment; query values
-    /// replaced by `***` unless ``revealsQueryValues``.
+    /// replaced by `***` unless ``revealsQueryValues`` (an item without `=` whole: it may be a
+    /// token).
     func redact(url: URL?) -> String {
         guard let url else { return "<no URL>" }
         guard revealsQueryValues else { return RequestContext.redacted(url) }

@@ -8,7 +8,7 @@ import Testing
 struct RequestErrorTests {
     static let secretURL = URL(
         string: "https://user:PASSWORDSECRET@api.example.com/v1/login?token=SECRET&flag&empty=#FRAGMENTSECRET")!
-    static let redactedURL = "https://api.example.com/v1/login?token=***&flag&empty=***"
+    static let redactedURL = "https://api.example.com/v1/login?token=***&***&empty=***"
     static let context = RequestContext(
         requestType: "LoginRequest",
         method: .post,
@@ -116,7 +116,12 @@ struct RequestErrorTests {
             url: URL(string: "https://h.example/p?a=1&b&c=x%3Dy&token=SECRET")!,
             declaredLocation: ""
         )
-        #expect(keyOnly.description == "GET https://h.example/p?a=***&b&c=***&token=*** (R)")
+        #expect(keyOnly.description == "GET https://h.example/p?a=***&***&c=***&token=*** (R)")
+        let bareToken = RequestContext(
+            requestType: "R", method: .get, url: URL(string: "https://h.example/reset?s3cr3t-t0ken&&x=1")!,
+            declaredLocation: "")
+        #expect(
+            bareToken.description == "GET https://h.example/reset?***&&x=*** (R)", "an item without = may be a token")
     }
 
     @Test("accessors: stage, statusCode, body, response, underlyingError and context", arguments: Case.allCases)

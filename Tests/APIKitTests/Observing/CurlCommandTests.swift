@@ -56,7 +56,21 @@ struct CurlCommandTests {
             command
                 == #"curl -X POST 'https://a.test/v1/items?q=cat'\''s' -H 'Authorization: ***' -H 'Cookie: ***' "#
                 + #"-H 'Proxy-Authorization: ***' -H 'X-Api-Key: ***' -H 'X-Trace: v' "#
-                + #"--data-binary '{"name":"O'\''Brien"}'"#
+                + #"--data-raw '{"name":"O'\''Brien"}'"#
+        )
+    }
+
+    @Test("a revealed body starting with @ is sent as written, not read from a file; a GET with a body says so")
+    func revealedBodyIsRaw() throws {
+        var request = URLRequest(url: try #require(URL(string: "https://a.test/x")))
+        request.httpBody = Data("@/etc/passwd".utf8)
+        #expect(
+            CurlCommand.make(for: request, privacy: LogPrivacy(revealsBodies: true))
+                == "curl -X GET https://a.test/x --data-raw @/etc/passwd"
+        )
+        #expect(
+            CurlCommand.make(for: request, privacy: LogPrivacy())
+                == "curl -X GET https://a.test/x --data-binary '@<request body: 12 bytes, not logged>'"
         )
     }
 

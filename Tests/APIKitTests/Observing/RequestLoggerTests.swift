@@ -119,7 +119,7 @@ struct RequestLoggerTests {
             request.curlCommand
                 == "curl -X POST '\(request.url)' -H 'Accept: text/plain' -H 'Authorization: ***' "
                 + "-H 'Content-Type: text/plain' -H 'cookie: ***' -H 'Proxy-Authorization: ***' -H 'X-Api-Key: ***' "
-                + "--data-binary \(LogSecrets.body)")
+                + "--data-raw \(LogSecrets.body)")
         for secret in [LogSecrets.token, LogSecrets.cookie, LogSecrets.proxy, LogSecrets.apiKey] {
             #expect(!lines.all.contains { $0.contains(secret) }, "\(secret) leaked")
         }
