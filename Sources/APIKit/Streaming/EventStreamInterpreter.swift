@@ -34,7 +34,8 @@ struct EventStreamInterpreter: Sendable {
 
     /// Creates an interpreter at the start of a stream.
     ///
-    /// - Parameter maximumEventSize: The most bytes an event's data and type may take together.
+    /// - Parameter maximumEventSize: The most bytes an event's data and type may take together,
+    ///   a line end counted after each `data` line.
     init(maximumEventSize: Int) {
         self.maximumEventSize = maximumEventSize
     }

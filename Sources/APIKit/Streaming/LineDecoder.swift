@@ -85,9 +85,9 @@ struct LineDecoder: Sendable {
     mutating func finish(onLine: (UnsafeBufferPointer<UInt8>) throws(ResponseStreamError) -> Void)
         throws(ResponseStreamError)
     {
-        if let failure { throw failure }
-        let last = partial
+        let (last, failure) = (partial, failure)
         reset()
+        if let failure { throw failure }
         if !last.isEmpty {
             try last.withUnsafeBufferPointer { line throws(ResponseStreamError) in try onLine(line) }
         }

@@ -49,8 +49,9 @@ public enum ResponseStreamError: Error, Sendable {
     case unacceptableContentType(_ contentType: String, expected: String)
     /// A line is longer than `limit` bytes (its terminator not counted); the line was not kept.
     case lineTooLong(limit: Int)
-    /// A server-sent event's data and type, or one line of its block, would take more than
-    /// `limit` bytes (1 MiB for ``DecodedResponseStream/serverSentEvents``).
+    /// A server-sent event's data and type (a line end counted after each `data` line), or one
+    /// line of its block, would take more than `limit` bytes (1 MiB for
+    /// ``DecodedResponseStream/serverSentEvents``).
     case eventTooLarge(limit: Int)
     /// Line `number` (counted from 1, blank lines included) is not a JSON value of the expected
     /// type. `prefix` holds the line's first characters, control characters escaped, for you to

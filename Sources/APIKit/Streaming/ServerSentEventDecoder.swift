@@ -28,7 +28,8 @@ struct ServerSentEventDecoder: Sendable {
     /// The event size limit used when none is given: 1 MiB.
     @usableFromInline static let defaultMaximumEventSize = 1 << 20
 
-    /// The most bytes one event's data and type may take together; more throws
+    /// The most bytes one event's data and type may take together, a line end counted after
+    /// each `data` line (`data: 0123` takes 5); more throws
     /// ``ResponseStreamError/eventTooLarge(limit:)``.
     ///
     /// The same limit bounds each line, since a line is held whole before it is read: a line
@@ -69,7 +70,8 @@ struct ServerSentEventDecoder: Sendable {
     /// ```
     ///
     /// - Parameter maximumEventSize: The most bytes one event's data and type may take
-    ///   together; lines may be 8 bytes longer. A negative value is taken as 0.
+    ///   together, a line end counted after each `data` line; lines may be 8 bytes longer. A
+    ///   negative value is taken as 0.
     init(maximumEventSize: Int = defaultMaximumEventSize) {
         let limit = max(0, maximumEventSize)
         let (lineLimit, overflow) = limit.addingReportingOverflow(Self.fieldNameAllowance)

@@ -84,6 +84,9 @@ extension StreamingTests {
             var decoder = JSONLinesDecoder<Item>(maximumLineLength: 8)
             #expect(try decoder.decode(Data("{\"id\":1}\n".utf8)).map(\.id) == [1])
             #expect(throws: ResponseStreamError.self) { try decoder.decode(Data("{\"id\": 2}\n".utf8)) }
+            // finish() throws the failure and leaves the decoder ready for a new stream
+            #expect(throws: ResponseStreamError.self) { try decoder.finish() }
+            #expect(try decoder.decode(Data("{\"id\":3}\n".utf8)).map(\.id) == [3])
         }
 
         @Test("the decoder given is used for every line")
