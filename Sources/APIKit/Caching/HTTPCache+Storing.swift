@@ -1,13 +1,15 @@
 extension HTTPCache {
     /// Stores `response` to `request` as a variant of its URL when §3 allows it: replaces the
-    /// variant the same request selects, keeps the others.
+    /// variant the same request selects, keeps the others. A response from another URL — where
+    /// a redirect the transport followed led — is not stored (§4): it is not the answer to the
+    /// URL asked for, and the redirect's own freshness is unknown.
     func storeIfAllowed(
         _ response: CallResponse, for request: URLRequest, key: String, directives: CacheControl,
         requestTime: Date, responseTime: Date
     ) async {
         // Only a body read whole: a stream's or a download's is not in memory.
         guard response.pending == nil, let body = response.data,
-            let head = response.urlResponse as? HTTPURLResponse
+            let head = response.urlResponse as? HTTPURLResponse, CacheKey.isSameTarget(head.url, as: request.url)
         else { return }
         let responseDirectives = CacheControl(head.value(forHTTPHeaderField: "Cache-Control"))
         guard
@@ -58,9 +60,11 @@ extension HTTPCache {
         return conditional
     }
 
-    /// Whether a 304 speaks of `stored` (§4.3.4): when both carry an `ETag`, they must be the
-    /// same; a 304 without one updates the response it validated.
-    static func validatorsMatch(_ stored: StoredResponse, _ head: HTTPURLResponse) -> Bool {
+    /// Whether a 304 to `request` speaks of `stored` (§4.3.4): it comes from the URL asked for,
+    /// not from where a redirect led (§4); when both carry an `ETag`, they must be the same; a
+    /// 304 without one updates the response it validated.
+    static func validates(_ stored: StoredResponse, _ head: HTTPURLResponse, for request: URLRequest) -> Bool {
+        guard CacheKey.isSameTarget(head.url, as: request.url) else { return false }
         guard let new = head.value(forHTTPHeaderField: "ETag"), let old = stored.header("ETag") else { return true }
         return new.trimmingCharacters(in: .whitespaces) == old.trimmingCharacters(in: .whitespaces)
     }

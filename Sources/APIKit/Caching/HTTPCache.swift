@@ -50,7 +50,10 @@
 /// `Authorization`, are stored. Each `Vary` of a URL is a variant of its own, selected by the
 /// request headers `Vary` names (compared after trimming the elements of their lists), and
 /// every response is kept apart by the `Authorization` it was fetched with (as a digest, never
-/// in clear): one user's response is never served to another. `Vary: *` is never stored.
+/// in clear): one user's response is never served to another. `Vary: *` is never stored. A
+/// response whose URL is not the request's — where a redirect the transport followed led — is
+/// neither stored nor used to update a stored response (RFC 9111 §4): it answers another URL,
+/// and the cache never saw the redirect nor its freshness.
 ///
 /// **`HEAD`** (RFC 9111 §4, §4.3.5). A `HEAD` is answered with the head of the stored `GET`
 /// response it selects while that may be reused, with no body (`Cache-Status: APIKit; hit`);
@@ -283,8 +286,8 @@ public final class HTTPCache: Interceptor {
                 responseTime: responseTime)
             return response
         }
-        guard Self.validatorsMatch(stored, head) else {
-            // The server's 304 names another representation than the stored one: ask again.
+        guard Self.validates(stored, head, for: request) else {
+            // The 304 names another representation than the stored one, or another URL's: ask again.
             try? context.report(.cacheOutcome(.miss))
             return try await fetch(request, key: key, directives: directives, next: next)
         }

@@ -63,6 +63,23 @@ extension Caching {
             #expect(harness.requests.count == 2)
         }
 
+        @Test("A HEAD's 200 reached through a redirect freshens nothing: it describes another URL")
+        func redirectedHeadDoesNotFreshen() async throws {
+            let redirect = FollowsRedirect(from: "resource", to: "elsewhere") { $0.httpMethod == "HEAD" }
+            let harness = CacheHarness(after: [redirect]) { request, count in
+                request.httpMethod == "HEAD"
+                    ? .success(headers: ["Cache-Control": "max-age=100", "ETag": #""v1""#])
+                    : .success(
+                        headers: ["Cache-Control": "max-age=10", "ETag": #""v1""#], body: "stored body \(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 20)
+            _ = try await harness.send(Self.head)
+            let get = try await harness.send()
+            #expect(get.body == "stored body 3", "the stored response is still stale")
+            #expect(harness.requests.map(\.httpMethod) == ["GET", "HEAD", "GET"])
+        }
+
         @Test("A HEAD's 200 without validators freshens the stored response; its Content-Length is not taken")
         func freshensWithoutValidators() async throws {
             let harness = Self.harness(head: ["Cache-Control": "max-age=100", "Content-Length": "13"])
