@@ -362,9 +362,10 @@ public final class HTTPCache: Interceptor {
     func servedHead(
         _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
     ) -> HTTPURLResponse {
-        let age = String(Int(freshness.age.rounded(.down)))
+        // Int64: an age or a lifetime may pass 2^31 seconds, past a 32-bit Int (watchOS)
+        let age = String(Int64(freshness.age.rounded(.down)))
         var marker = "APIKit; \(status)"
-        if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
+        if status == "hit" { marker += "; ttl=\(Int64((freshness.lifetime - freshness.age).rounded(.down)))" }
         if let detail { marker += "; detail=\(detail)" }
         return stored.servedHead(age: age, cacheStatus: marker) {
             var fields = stored.headerFields
