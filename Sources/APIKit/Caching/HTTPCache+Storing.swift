@@ -72,10 +72,18 @@ extension HTTPCache {
     /// `stored` with the headers of the 304 that validated it (§3.2, §4.3.4): each field of the
     /// 304 replaces the stored field of that name, but `Content-Length` and the hop-by-hop
     /// fields; its age starts again from the validation.
+    ///
+    /// `Age` and `Date` describe the response the server sent, not the stored one (§4.2.3, §5.1:
+    /// an age counts from the last validation at the origin): a stored `Age` or `Date` that the
+    /// 304 does not replace is dropped, not kept against the new response time. Without them the
+    /// age counts from the validation, as for a response stored without them.
     static func freshened(
         _ stored: StoredResponse, with head: HTTPURLResponse, requestTime: Date, responseTime: Date
     ) -> StoredResponse {
         var updated = stored
+        for name in ["Age", "Date"] where head.value(forHTTPHeaderField: name) == nil {
+            updated.headers.removeAll { FieldName.same($0.name, name) }
+        }
         for header in storedHeaders(of: head) where header.name.caseInsensitiveCompare("Content-Length") != .orderedSame
         {
             updated.headers.removeAll { $0.name.caseInsensitiveCompare(header.name) == .orderedSame }
