@@ -61,12 +61,20 @@ extension HTTPCache {
     }
 
     /// Whether a 304 to `request` speaks of `stored` (§4.3.4): it comes from the URL asked for,
-    /// not from where a redirect led (§4); when both carry an `ETag`, they must be the same; a
-    /// 304 without one updates the response it validated.
+    /// not from where a redirect led (§4), and its validator is the stored response's — its
+    /// `ETag` when it has one (a stored response without that `ETag` is not the one it
+    /// confirms), else its `Last-Modified`, which the stored response must have with the same
+    /// value. A 304 with neither updates the response it validated: the request was made
+    /// conditional on that response's validators, and RFC 9110 §15.4.5 does not require a 304
+    /// to repeat `Last-Modified`.
     static func validates(_ stored: StoredResponse, _ head: HTTPURLResponse, for request: URLRequest) -> Bool {
         guard CacheKey.isSameTarget(head.url, as: request.url) else { return false }
-        guard let new = head.value(forHTTPHeaderField: "ETag"), let old = stored.header("ETag") else { return true }
-        return new.trimmingCharacters(in: .whitespaces) == old.trimmingCharacters(in: .whitespaces)
+        for name in ["ETag", "Last-Modified"] {
+            guard let new = head.value(forHTTPHeaderField: name) else { continue }
+            guard let old = stored.header(name) else { return false }
+            return new.trimmingCharacters(in: .whitespaces) == old.trimmingCharacters(in: .whitespaces)
+        }
+        return true
     }
 
     /// `stored` with the headers of the 304 that validated it (§3.2, §4.3.4): each field of the

@@ -12,9 +12,11 @@
 ///
 /// **Validation.** A stale response with an `ETag` or a `Last-Modified` is validated: the
 /// request is sent with `If-None-Match` or `If-Modified-Since`; a `304 Not Modified` updates
-/// the stored head and the call receives the stored body with it. Any other answer is the
-/// call's, and replaces the stored one when it may be stored. A request that carries its own
-/// conditional or `Range` header is passed on untouched.
+/// the stored head and the call receives the stored body with it. A `304` whose `ETag` (or,
+/// without one, `Last-Modified`) is not the stored response's updates nothing: the request is
+/// sent again, unconditionally (in the background of `stale-while-revalidate`, the store stays
+/// as it was). Any other answer is the call's, and replaces the stored one when it may be
+/// stored. A request that carries its own conditional or `Range` header is passed on untouched.
 ///
 /// **Stale while revalidating** (RFC 5861 §3). A response stale by no more than its
 /// `stale-while-revalidate=N` answers the call at once (`Cache-Status: APIKit; hit; ttl=-5;

@@ -168,6 +168,66 @@ extension Caching {
             #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil)
         }
 
+        @Test(
+            "A 304 whose validator the stored response does not have, or has another value of, updates nothing (§4.3.4)",
+            arguments: [
+                // the stored response's validators, the 304's
+                (["Last-Modified": HTTPCacheFreshnessTests.start(-100)], ["ETag": #""v1""#]),
+                (
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]
+                ),
+                (
+                    ["ETag": #""v1""#, "Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]
+                ),
+                (["ETag": #""v1""#], ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]),
+            ])
+        func unmatchedValidator(stored: [String: String], notModified: [String: String]) async throws {
+            let harness = CacheHarness { _, count in
+                count == 2
+                    ? .success(status: 304, headers: notModified.merging(["Cache-Control": "max-age=100"]) { $1 })
+                    : .success(headers: stored.merging(["Cache-Control": "max-age=10"]) { $1 }, body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            let answer = try await harness.send()
+            #expect(answer.body == "v3", "asked for again, unconditionally")
+            #expect(answer.headers["cache-status"] == nil)
+            try #require(harness.requests.count == 3)
+            #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil)
+            #expect(harness.requests[2].value(forHTTPHeaderField: "If-Modified-Since") == nil)
+        }
+
+        @Test(
+            "A 304 with the stored validator, or with none, updates the response it validated (§4.3.4)",
+            arguments: [
+                (
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)]
+                ),
+                (
+                    ["ETag": #""v1""#, "Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)]
+                ),
+                (["ETag": #""v1""#, "Last-Modified": HTTPCacheFreshnessTests.start(-100)], ["ETag": #""v1""#]),
+                (["Last-Modified": HTTPCacheFreshnessTests.start(-100)], [:]),
+            ])
+        func matchedValidator(stored: [String: String], notModified: [String: String]) async throws {
+            let harness = CacheHarness { _, count in
+                count == 2
+                    ? .success(status: 304, headers: notModified.merging(["Cache-Control": "max-age=100"]) { $1 })
+                    : .success(headers: stored.merging(["Cache-Control": "max-age=10"]) { $1 }, body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            let answer = try await harness.send()
+            #expect(answer.body == "v1")
+            #expect(answer.headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
+            #expect(try await harness.send().fromCache, "the 304's max-age counts")
+            #expect(harness.requests.count == 2)
+        }
+
         @Test("An error answering the validation is the call's; the stored response stays")
         func errorDuringValidation() async throws {
             let harness = CacheHarness { _, count in
