@@ -8,14 +8,14 @@
 /// is read as the most restrictive meaning: a `max-age` that cannot be read is 0 (the response
 /// is stale, the request wants a validated one), a `min-fresh` or a `max-stale` that cannot be
 /// read is ignored (no staleness is accepted). delta-seconds too large to represent are 2^31,
-/// as §1.2.2 says.
+/// as §1.2.2 says; they are `Int64`, not `Int`: 2^31 does not fit the 32-bit `Int` of watchOS.
 struct CacheControl: Equatable {
     /// `max-age`, in seconds.
-    var maxAge: Int?
+    var maxAge: Int64?
     /// `max-stale`: `.some(nil)` accepts any staleness, `.some(n)` at most `n` seconds.
-    var maxStale: Int??
+    var maxStale: Int64??
     /// `min-fresh`, in seconds.
-    var minFresh: Int?
+    var minFresh: Int64?
     var noCache = false
     var noStore = false
     var mustRevalidate = false
@@ -24,12 +24,12 @@ struct CacheControl: Equatable {
     var isPrivate = false
     var mustUnderstand = false
     /// `stale-if-error` (RFC 5861 §4), in seconds; `nil` when absent or unreadable.
-    var staleIfError: Int?
+    var staleIfError: Int64?
     /// `stale-while-revalidate` (RFC 5861 §3), in seconds; `nil` when absent or unreadable.
-    var staleWhileRevalidate: Int?
+    var staleWhileRevalidate: Int64?
 
-    /// The largest delta-seconds value kept: 2^31 (RFC 9111 §1.2.2).
-    static let deltaSecondsLimit = 2_147_483_648
+    /// The largest delta-seconds value kept: 2^31 (RFC 9111 §1.2.2), which needs 64 bits.
+    static let deltaSecondsLimit: Int64 = 2_147_483_648
 
     /// The directives of `value`, a field value that may hold several comma-separated
     /// directives (several field lines joined with commas read the same).
@@ -74,13 +74,14 @@ struct CacheControl: Equatable {
     }
 
     /// Reads delta-seconds (§1.2.2): one or more ASCII digits, nothing else; a value above 2^31
-    /// is 2^31.
-    static func deltaSeconds(_ text: Substring) -> Int? {
+    /// is 2^31. In 64 bits on every platform: 10 times the cap, before it is applied again,
+    /// overflows a 32-bit `Int`.
+    static func deltaSeconds(_ text: Substring) -> Int64? {
         guard !text.isEmpty else { return nil }
-        var value = 0
+        var value: Int64 = 0
         for byte in text.utf8 {
             guard byte >= 0x30, byte <= 0x39 else { return nil }
-            value = min(value * 10 + Int(byte - 0x30), deltaSecondsLimit)
+            value = min(value * 10 + Int64(byte - 0x30), deltaSecondsLimit)
         }
         return value
     }

@@ -45,6 +45,25 @@ enum CacheKey {
         return components.string ?? text
     }
 
+    /// Whether a response whose URL is `response` answers a request for `request` itself (§4:
+    /// a stored response is used only for the target URI it was the answer to): the two URLs
+    /// the same as ``normalised(_:)`` makes them, an empty path being `/` (RFC 9110 §4.2.3).
+    /// Not when a transport followed a redirect and `response` is where it led. A response
+    /// without a URL is taken to be the request's.
+    static func isSameTarget(_ response: URL?, as request: URL?) -> Bool {
+        guard let response, let request, response != request else { return true }
+        return comparable(response) == comparable(request)
+    }
+
+    /// ``normalised(_:)``, with `/` for an empty path.
+    private static func comparable(_ url: URL) -> String {
+        let text = normalised(url)
+        guard url.path.isEmpty, var components = URLComponents(string: text), components.percentEncodedPath.isEmpty
+        else { return text }
+        components.percentEncodedPath = "/"
+        return components.string ?? text
+    }
+
     /// The digest of the request's `Authorization`, empty without one.
     static func partition(of request: URLRequest) -> [UInt8] {
         guard let credential = RequestFields(request).value("Authorization") else { return [] }

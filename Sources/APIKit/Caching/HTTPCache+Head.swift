@@ -29,12 +29,13 @@ extension HTTPCache {
     /// Updates, after a `200` to a `HEAD`, each stored `GET` response of `key` the request
     /// selects (§4.3.5): one whose validators and length agree with the `HEAD`'s takes its
     /// header fields and starts its age again, as after a `304` (§3.2); one that disagrees — the
-    /// resource changed — is removed, so that the next `GET` asks the server.
+    /// resource changed — is removed, so that the next `GET` asks the server. A `200` from
+    /// another URL (a redirect the transport followed) changes nothing.
     private func freshen(
         key: String, for request: URLRequest, partition: [UInt8], with response: CallResponse, requestTime: Date
     ) async {
         guard let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 200,
-            var record = await load(key)
+            CacheKey.isSameTarget(head.url, as: request.url), var record = await load(key)
         else { return }
         let responseTime = time.now
         var touched = false

@@ -46,7 +46,7 @@ extension HTTPCache {
         // the server failing, as for stale-if-error: the stale copy stays for the calls that follow
         guard !Self.serverErrorStatuses.contains(head?.statusCode ?? 0) else { return }
         if conditional != nil, let head, head.statusCode == 304 {
-            guard Self.validatorsMatch(stored, head) else { return }
+            guard Self.validates(stored, head, for: request) else { return }
             let updated = Self.freshened(stored, with: head, requestTime: requestTime, responseTime: responseTime)
             await replace(stored, with: updated, key: key)
             return

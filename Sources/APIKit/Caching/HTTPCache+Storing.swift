@@ -1,13 +1,15 @@
 extension HTTPCache {
     /// Stores `response` to `request` as a variant of its URL when §3 allows it: replaces the
-    /// variant the same request selects, keeps the others.
+    /// variant the same request selects, keeps the others. A response from another URL — where
+    /// a redirect the transport followed led — is not stored (§4): it is not the answer to the
+    /// URL asked for, and the redirect's own freshness is unknown.
     func storeIfAllowed(
         _ response: CallResponse, for request: URLRequest, key: String, directives: CacheControl,
         requestTime: Date, responseTime: Date
     ) async {
         // Only a body read whole: a stream's or a download's is not in memory.
         guard response.pending == nil, let body = response.data,
-            let head = response.urlResponse as? HTTPURLResponse
+            let head = response.urlResponse as? HTTPURLResponse, CacheKey.isSameTarget(head.url, as: request.url)
         else { return }
         let responseDirectives = CacheControl(head.value(forHTTPHeaderField: "Cache-Control"))
         guard
@@ -58,20 +60,38 @@ extension HTTPCache {
         return conditional
     }
 
-    /// Whether a 304 speaks of `stored` (§4.3.4): when both carry an `ETag`, they must be the
-    /// same; a 304 without one updates the response it validated.
-    static func validatorsMatch(_ stored: StoredResponse, _ head: HTTPURLResponse) -> Bool {
-        guard let new = head.value(forHTTPHeaderField: "ETag"), let old = stored.header("ETag") else { return true }
-        return new.trimmingCharacters(in: .whitespaces) == old.trimmingCharacters(in: .whitespaces)
+    /// Whether a 304 to `request` speaks of `stored` (§4.3.4): it comes from the URL asked for,
+    /// not from where a redirect led (§4), and its validator is the stored response's — its
+    /// `ETag` when it has one (a stored response without that `ETag` is not the one it
+    /// confirms), else its `Last-Modified`, which the stored response must have with the same
+    /// value. A 304 with neither updates the response it validated: the request was made
+    /// conditional on that response's validators, and RFC 9110 §15.4.5 does not require a 304
+    /// to repeat `Last-Modified`.
+    static func validates(_ stored: StoredResponse, _ head: HTTPURLResponse, for request: URLRequest) -> Bool {
+        guard CacheKey.isSameTarget(head.url, as: request.url) else { return false }
+        for name in ["ETag", "Last-Modified"] {
+            guard let new = head.value(forHTTPHeaderField: name) else { continue }
+            guard let old = stored.header(name) else { return false }
+            return new.trimmingCharacters(in: .whitespaces) == old.trimmingCharacters(in: .whitespaces)
+        }
+        return true
     }
 
     /// `stored` with the headers of the 304 that validated it (§3.2, §4.3.4): each field of the
     /// 304 replaces the stored field of that name, but `Content-Length` and the hop-by-hop
     /// fields; its age starts again from the validation.
+    ///
+    /// `Age` and `Date` describe the response the server sent, not the stored one (§4.2.3, §5.1:
+    /// an age counts from the last validation at the origin): a stored `Age` or `Date` that the
+    /// 304 does not replace is dropped, not kept against the new response time. Without them the
+    /// age counts from the validation, as for a response stored without them.
     static func freshened(
         _ stored: StoredResponse, with head: HTTPURLResponse, requestTime: Date, responseTime: Date
     ) -> StoredResponse {
         var updated = stored
+        for name in ["Age", "Date"] where head.value(forHTTPHeaderField: name) == nil {
+            updated.headers.removeAll { FieldName.same($0.name, name) }
+        }
         for header in storedHeaders(of: head) where header.name.caseInsensitiveCompare("Content-Length") != .orderedSame
         {
             updated.headers.removeAll { $0.name.caseInsensitiveCompare(header.name) == .orderedSame }

@@ -12,9 +12,11 @@
 ///
 /// **Validation.** A stale response with an `ETag` or a `Last-Modified` is validated: the
 /// request is sent with `If-None-Match` or `If-Modified-Since`; a `304 Not Modified` updates
-/// the stored head and the call receives the stored body with it. Any other answer is the
-/// call's, and replaces the stored one when it may be stored. A request that carries its own
-/// conditional or `Range` header is passed on untouched.
+/// the stored head and the call receives the stored body with it. A `304` whose `ETag` (or,
+/// without one, `Last-Modified`) is not the stored response's updates nothing: the request is
+/// sent again, unconditionally (in the background of `stale-while-revalidate`, the store stays
+/// as it was). Any other answer is the call's, and replaces the stored one when it may be
+/// stored. A request that carries its own conditional or `Range` header is passed on untouched.
 ///
 /// **Stale while revalidating** (RFC 5861 §3). A response stale by no more than its
 /// `stale-while-revalidate=N` answers the call at once (`Cache-Status: APIKit; hit; ttl=-5;
@@ -50,7 +52,10 @@
 /// `Authorization`, are stored. Each `Vary` of a URL is a variant of its own, selected by the
 /// request headers `Vary` names (compared after trimming the elements of their lists), and
 /// every response is kept apart by the `Authorization` it was fetched with (as a digest, never
-/// in clear): one user's response is never served to another. `Vary: *` is never stored.
+/// in clear): one user's response is never served to another. `Vary: *` is never stored. A
+/// response whose URL is not the request's — where a redirect the transport followed led — is
+/// neither stored nor used to update a stored response (RFC 9111 §4): it answers another URL,
+/// and the cache never saw the redirect nor its freshness.
 ///
 /// **`HEAD`** (RFC 9111 §4, §4.3.5). A `HEAD` is answered with the head of the stored `GET`
 /// response it selects while that may be reused, with no body (`Cache-Status: APIKit; hit`);
@@ -283,8 +288,8 @@ public final class HTTPCache: Interceptor {
                 responseTime: responseTime)
             return response
         }
-        guard Self.validatorsMatch(stored, head) else {
-            // The server's 304 names another representation than the stored one: ask again.
+        guard Self.validates(stored, head, for: request) else {
+            // The 304 names another representation than the stored one, or another URL's: ask again.
             try? context.report(.cacheOutcome(.miss))
             return try await fetch(request, key: key, directives: directives, next: next)
         }
@@ -359,9 +364,10 @@ public final class HTTPCache: Interceptor {
     func servedHead(
         _ stored: StoredResponse, freshness: CacheFreshness, status: String, detail: String? = nil
     ) -> HTTPURLResponse {
-        let age = String(Int(freshness.age.rounded(.down)))
+        // Int64: an age or a lifetime may pass 2^31 seconds, past a 32-bit Int (watchOS)
+        let age = String(Int64(freshness.age.rounded(.down)))
         var marker = "APIKit; \(status)"
-        if status == "hit" { marker += "; ttl=\(Int((freshness.lifetime - freshness.age).rounded(.down)))" }
+        if status == "hit" { marker += "; ttl=\(Int64((freshness.lifetime - freshness.age).rounded(.down)))" }
         if let detail { marker += "; detail=\(detail)" }
         return stored.servedHead(age: age, cacheStatus: marker) {
             var fields = stored.headerFields

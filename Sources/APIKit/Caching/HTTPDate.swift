@@ -67,10 +67,12 @@ enum HTTPDate {
         return date(year: year, month: month, day: day, time: time)
     }
 
+    /// The date, its seconds since 1970 counted in 64 bits: a date after January 2038 is more
+    /// than 2^31 seconds away, past a 32-bit `Int` (watchOS).
     private static func date(year: Int, month: Int, day: Int, time: Int) -> Date? {
         guard day >= 1, day <= daysIn(month: month, year: year) else { return nil }
-        let days = daysSince1970(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + time))
+        let days = Int64(daysSince1970(year: year, month: month, day: day))
+        return Date(timeIntervalSince1970: TimeInterval(days * 86_400 + Int64(time)))
     }
 
     private static func daysIn(month: Int, year: Int) -> Int {

@@ -55,6 +55,21 @@ extension Caching {
             #expect(CacheControl("max-age=2147483647").maxAge == 2_147_483_647)
         }
 
+        @Test("delta-seconds are 64-bit on every platform: 2^31 does not fit a 32-bit Int")
+        func sixtyFourBits() {
+            let limit: Int64 = CacheControl.deltaSecondsLimit
+            let directives = CacheControl(
+                "max-age=9999999999, max-stale=9999999999, min-fresh=9999999999, stale-if-error=9999999999, "
+                    + "stale-while-revalidate=9999999999")
+            let values: [Int64?] = [
+                directives.maxAge, directives.maxStale ?? nil, directives.minFresh, directives.staleIfError,
+                directives.staleWhileRevalidate,
+            ]
+            #expect(values == Array(repeating: limit, count: 5))
+            let read: Int64? = CacheControl.deltaSeconds("2147483648")
+            #expect(read == limit)
+        }
+
         @Test("max-stale without an argument accepts any staleness; an unreadable one accepts none")
         func maxStale() {
             #expect(CacheControl("max-stale").maxStale == .some(nil))

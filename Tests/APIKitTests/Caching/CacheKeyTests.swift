@@ -64,5 +64,19 @@ extension Caching {
             #expect(fingerprint("") != fingerprint(nil))
             #expect(CacheKey.varyFingerprint(of: URLRequest(url: URL(string: "https://x.test/")!), names: []).isEmpty)
         }
+
+        @Test("A response's URL is the request's target when they compare the same; a redirect's is not")
+        func sameTarget() {
+            func same(_ response: String, _ request: String) -> Bool {
+                CacheKey.isSameTarget(URL(string: response), as: URL(string: request))
+            }
+            #expect(same("https://api.example.test/a?x=1", "https://api.example.test/a?x=1"))
+            #expect(same("HTTPS://API.example.test:443/a", "https://api.example.test/a#part"))
+            #expect(same("https://api.example.test/", "https://api.example.test"), "an empty path is /")
+            #expect(!same("https://api.example.test/b", "https://api.example.test/a"))
+            #expect(!same("https://api.example.test/a?x=2", "https://api.example.test/a?x=1"))
+            #expect(!same("http://api.example.test/a", "https://api.example.test/a"))
+            #expect(CacheKey.isSameTarget(nil, as: URL(string: "https://api.example.test/a")))
+        }
     }
 }

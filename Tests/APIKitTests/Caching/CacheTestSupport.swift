@@ -49,6 +49,27 @@ struct CacheCall: Request, RequestConfiguration {
     func intercept(urlResponse: URLResponse) throws {}
 }
 
+/// What `URLSessionTransport` does with a redirect, below the cache: a request for the path
+/// ending in `from` (that `when` accepts) is sent to `to` instead, and the cache sees only the
+/// final response, whose URL is `to`'s.
+struct FollowsRedirect: Interceptor {
+    var from: String
+    var to: String
+    var when: @Sendable (URLRequest) -> Bool = { _ in true }
+
+    func intercept(
+        _ urlRequest: URLRequest, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        guard let url = urlRequest.url, url.lastPathComponent == from, when(urlRequest) else {
+            return try await next(urlRequest)
+        }
+        var redirected = urlRequest
+        redirected.url = url.deletingLastPathComponent().appendingPathComponent(to)
+        return try await next(redirected)
+    }
+}
+
 /// What a ``CacheCall`` returns.
 struct CacheAnswer: Sendable, Equatable {
     var body: String
@@ -66,20 +87,25 @@ final class CacheHarness: Sendable {
     let cache: HTTPCache
     private let sent = Locked<[URLRequest]>([])
     private let script: Locked<@Sendable (URLRequest, Int) -> StubResponse>
+    /// The links after the cache, before the network.
+    private let after: [any Interceptor]
 
     /// - Parameters:
     ///   - collapsesRequests: The cache's setting.
     ///   - answersStreamsAndDownloads: The cache's setting.
+    ///   - after: Links between the cache and the network (what a transport does below the
+    ///     cache, such as following a redirect).
     ///   - respond: Answers the n-th request (from 1) that reaches the network.
     init(
         maxBytes: Int = 1 << 20, collapsesRequests: Bool = false, answersStreamsAndDownloads: Bool = false,
-        _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse
+        after: [any Interceptor] = [], _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse
     ) {
         store = MemoryCacheStore(maxBytes: maxBytes)
         cache = HTTPCache(
             store: store, time: time, collapsesRequests: collapsesRequests,
             answersStreamsAndDownloads: answersStreamsAndDownloads)
         script = Locked(respond)
+        self.after = after
     }
 
     var session: Session {
@@ -90,7 +116,7 @@ final class CacheHarness: Sendable {
             }
             return script.withLock { $0 }(request, count)
         }
-        return Session(transport: transport, interceptors: [cache]).timed(by: time)
+        return Session(transport: transport, interceptors: [cache] + after).timed(by: time)
     }
 
     /// The requests that reached the network, in order.

@@ -83,6 +83,33 @@ extension Caching {
             #expect(try await dated.send().body == "v2")
         }
 
+        @Test("An Expires past 2038 is read; ages and lifetimes past 2^31 seconds are served as they are")
+        func farFuture() async throws {
+            let expires = CacheHarness { _, count in
+                .success(
+                    headers: ["Date": Self.start(0), "Expires": "Fri, 01 Jan 2100 00:00:00 GMT"], body: "v\(count)")
+            }
+            _ = try await expires.send()
+            let hit = try await expires.send()
+            #expect(hit.fromCache)
+            #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=2302444800", "from 2027-01-15 to 2100")
+
+            let capped = CacheHarness { _, count in
+                .success(headers: ["Cache-Control": "max-age=99999999999", "Age": "99999999999"], body: "v\(count)")
+            }
+            _ = try await capped.send()
+            capped.time.advance(by: 5)
+            let stale = try await capped.send(CacheCall(headers: ["Cache-Control": "max-stale"]))
+            #expect(stale.body == "v1")
+            #expect(stale.headers["age"] == "2147483653", "2^31, the cap, and 5 s in the cache")
+
+            let long = CacheHarness { _, count in
+                .success(headers: ["Cache-Control": "max-age=99999999999"], body: "v\(count)")
+            }
+            _ = try await long.send()
+            #expect(try await long.send().headers["cache-status"] == "APIKit; hit; ttl=2147483648")
+        }
+
         @Test("An Age that is not delta-seconds is ignored; of a list, the first member counts (§5.1)")
         func invalidAge() async throws {
             for (age, expected) in [("abc", "0"), ("-10", "0"), ("20, 50", "20"), ("1.5", "0")] {

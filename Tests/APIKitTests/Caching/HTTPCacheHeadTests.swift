@@ -63,6 +63,41 @@ extension Caching {
             #expect(harness.requests.count == 2)
         }
 
+        @Test("A HEAD's 200 without Age or Date starts the stored response's age again")
+        func freshenResetsAge() async throws {
+            let harness = Self.harness(
+                get: [
+                    "Cache-Control": "max-age=120", "ETag": #""v1""#, "Age": "200",
+                    "Date": HTTPCacheFreshnessTests.start(0),
+                ],
+                head: ["Cache-Control": "max-age=120", "ETag": #""v1""#])
+            _ = try await harness.send()
+            harness.time.advance(by: 130)
+            _ = try await harness.send(Self.head)
+            harness.time.advance(by: 10)
+            let get = try await harness.send()
+            #expect(get.body == "stored body 1")
+            #expect(get.headers["cache-status"] == "APIKit; hit; ttl=110")
+            #expect(harness.requests.count == 2)
+        }
+
+        @Test("A HEAD's 200 reached through a redirect freshens nothing: it describes another URL")
+        func redirectedHeadDoesNotFreshen() async throws {
+            let redirect = FollowsRedirect(from: "resource", to: "elsewhere") { $0.httpMethod == "HEAD" }
+            let harness = CacheHarness(after: [redirect]) { request, count in
+                request.httpMethod == "HEAD"
+                    ? .success(headers: ["Cache-Control": "max-age=100", "ETag": #""v1""#])
+                    : .success(
+                        headers: ["Cache-Control": "max-age=10", "ETag": #""v1""#], body: "stored body \(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 20)
+            _ = try await harness.send(Self.head)
+            let get = try await harness.send()
+            #expect(get.body == "stored body 3", "the stored response is still stale")
+            #expect(harness.requests.map(\.httpMethod) == ["GET", "HEAD", "GET"])
+        }
+
         @Test("A HEAD's 200 without validators freshens the stored response; its Content-Length is not taken")
         func freshensWithoutValidators() async throws {
             let harness = Self.harness(head: ["Cache-Control": "max-age=100", "Content-Length": "13"])

@@ -117,5 +117,38 @@ extension Caching {
             _ = try await harness.send()
             #expect(try await harness.send().body.hasSuffix("2"))
         }
+
+        @Test("A response reached through a redirect is not stored under the URL asked for (§4)")
+        func redirectedNotStored() async throws {
+            let harness = CacheHarness(after: [FollowsRedirect(from: "a", to: "b")]) { request, count in
+                .success(headers: ["Cache-Control": "max-age=3600"], body: "\(request.url!.lastPathComponent) \(count)")
+            }
+            let first = try await harness.send(CacheCall("a"))
+            #expect(first.body == "b 1")
+            let second = try await harness.send(CacheCall("a"))
+            #expect(second.body == "b 2", "the redirect had no freshness of its own: /a goes to the network")
+            #expect(!second.fromCache)
+            #expect(second.headers["cache-status"] == nil)
+            #expect(harness.requests.count == 2)
+        }
+
+        @Test("A 304 reached through a redirect does not freshen what is stored for the URL asked for")
+        func redirected304DoesNotFreshen() async throws {
+            // /a's validation is redirected to /b, whose 304 speaks of /b's response.
+            let redirect = FollowsRedirect(from: "a", to: "b") { $0.value(forHTTPHeaderField: "If-None-Match") != nil }
+            let harness = CacheHarness(after: [redirect]) { request, count in
+                request.value(forHTTPHeaderField: "If-None-Match") == #""e""#
+                    ? .success(status: 304, headers: ["Cache-Control": "max-age=3600", "ETag": #""e""#])
+                    : .success(
+                        headers: ["Cache-Control": "max-age=10", "ETag": #""e""#],
+                        body: "\(request.url!.lastPathComponent) \(count)")
+            }
+            _ = try await harness.send(CacheCall("a"))
+            harness.time.advance(by: 10)
+            let validated = try await harness.send(CacheCall("a"))
+            #expect(validated.body == "a 3", "/b's 304 is not about /a: /a is asked for again, unconditionally")
+            #expect(validated.headers["cache-status"] == nil)
+            #expect(harness.requests.map { $0.url!.lastPathComponent } == ["a", "b", "a"])
+        }
     }
 }

@@ -74,6 +74,72 @@ extension Caching {
             #expect(harness.requests.count == 2)
         }
 
+        @Test("A 304 without Age starts the response's age again: the stored Age is dropped (§4.2.3, §5.1)")
+        func validationResetsAge() async throws {
+            let harness = CacheHarness { request, count in
+                request.value(forHTTPHeaderField: "If-None-Match") == #""a""#
+                    ? .success(status: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=120"])
+                    : .success(
+                        headers: ["ETag": #""a""#, "Age": "200", "Cache-Control": "max-age=120"], body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 130)
+            #expect(try await harness.send().headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
+            harness.time.advance(by: 10)
+            let hit = try await harness.send()
+            #expect(hit.body == "v1")
+            #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=110", "10 s old, not 210 s")
+            #expect(hit.headers["age"] == "10")
+            #expect(harness.requests.count == 2)
+        }
+
+        @Test("A 304 without Date is not aged by the stored Date: its age counts from the validation")
+        func validationWithoutDate() async throws {
+            let harness = CacheHarness { request, count in
+                request.value(forHTTPHeaderField: "If-None-Match") == #""a""#
+                    ? .success(status: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=120"])
+                    : .success(
+                        headers: [
+                            "ETag": #""a""#, "Date": HTTPCacheFreshnessTests.start(0), "Cache-Control": "max-age=120",
+                        ],
+                        body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 130)
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            let hit = try await harness.send()
+            #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=110", "10 s old, not 140 s")
+            #expect(harness.requests.count == 2)
+        }
+
+        @Test("A 304 with Age and Date: its own Age and Date count, not the stored ones")
+        func validationWithAgeAndDate() async throws {
+            let harness = CacheHarness { request, count in
+                request.value(forHTTPHeaderField: "If-None-Match") == #""a""#
+                    ? .success(
+                        status: 304,
+                        headers: [
+                            "ETag": #""a""#, "Cache-Control": "max-age=120", "Age": "30",
+                            "Date": HTTPCacheFreshnessTests.start(120),
+                        ])
+                    : .success(
+                        headers: [
+                            "ETag": #""a""#, "Age": "200", "Date": HTTPCacheFreshnessTests.start(0),
+                            "Cache-Control": "max-age=120",
+                        ],
+                        body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 130)
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            let hit = try await harness.send()
+            #expect(hit.headers["age"] == "40", "the 304's Age (30), above its apparent age (10), then 10 s stored")
+            #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=80")
+            #expect(harness.requests.count == 2)
+        }
+
         @Test("A full response to the validation replaces the stored one")
         func fullResponseReplaces() async throws {
             let harness = CacheHarness { _, count in
@@ -100,6 +166,66 @@ extension Caching {
             harness.time.advance(by: 10)
             #expect(try await harness.send().body == "v3")
             #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil)
+        }
+
+        @Test(
+            "A 304 whose validator the stored response does not have, or has another value of, updates nothing (§4.3.4)",
+            arguments: [
+                // the stored response's validators, the 304's
+                (["Last-Modified": HTTPCacheFreshnessTests.start(-100)], ["ETag": #""v1""#]),
+                (
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]
+                ),
+                (
+                    ["ETag": #""v1""#, "Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]
+                ),
+                (["ETag": #""v1""#], ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]),
+            ])
+        func unmatchedValidator(stored: [String: String], notModified: [String: String]) async throws {
+            let harness = CacheHarness { _, count in
+                count == 2
+                    ? .success(status: 304, headers: notModified.merging(["Cache-Control": "max-age=100"]) { $1 })
+                    : .success(headers: stored.merging(["Cache-Control": "max-age=10"]) { $1 }, body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            let answer = try await harness.send()
+            #expect(answer.body == "v3", "asked for again, unconditionally")
+            #expect(answer.headers["cache-status"] == nil)
+            try #require(harness.requests.count == 3)
+            #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil)
+            #expect(harness.requests[2].value(forHTTPHeaderField: "If-Modified-Since") == nil)
+        }
+
+        @Test(
+            "A 304 with the stored validator, or with none, updates the response it validated (§4.3.4)",
+            arguments: [
+                (
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)]
+                ),
+                (
+                    ["ETag": #""v1""#, "Last-Modified": HTTPCacheFreshnessTests.start(-100)],
+                    ["Last-Modified": HTTPCacheFreshnessTests.start(-100)]
+                ),
+                (["ETag": #""v1""#, "Last-Modified": HTTPCacheFreshnessTests.start(-100)], ["ETag": #""v1""#]),
+                (["Last-Modified": HTTPCacheFreshnessTests.start(-100)], [:]),
+            ])
+        func matchedValidator(stored: [String: String], notModified: [String: String]) async throws {
+            let harness = CacheHarness { _, count in
+                count == 2
+                    ? .success(status: 304, headers: notModified.merging(["Cache-Control": "max-age=100"]) { $1 })
+                    : .success(headers: stored.merging(["Cache-Control": "max-age=10"]) { $1 }, body: "v\(count)")
+            }
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            let answer = try await harness.send()
+            #expect(answer.body == "v1")
+            #expect(answer.headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
+            #expect(try await harness.send().fromCache, "the 304's max-age counts")
+            #expect(harness.requests.count == 2)
         }
 
         @Test("An error answering the validation is the call's; the stored response stays")

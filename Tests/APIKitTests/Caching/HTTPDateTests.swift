@@ -29,6 +29,14 @@ extension Caching {
             #expect(HTTPDate.parse("Sun, 31 Apr 2024 00:00:00 GMT") == nil)
         }
 
+        @Test("Dates past 2038 and 2106 are read exactly: seconds counted in 64 bits on every platform")
+        func farDates() {
+            #expect(HTTPDate.parse("Tue, 19 Jan 2038 03:14:08 GMT") == Date(timeIntervalSince1970: 2_147_483_648))
+            #expect(HTTPDate.parse("Fri, 01 Jan 2100 00:00:00 GMT") == Date(timeIntervalSince1970: 4_102_444_800))
+            #expect(HTTPDate.parse("Sun, 07 Feb 2106 06:28:16 GMT") == Date(timeIntervalSince1970: 4_294_967_296))
+            #expect(HTTPDate.parse("Fri, 31 Dec 9999 23:59:59 GMT") == Date(timeIntervalSince1970: 253_402_300_799))
+        }
+
         @Test(
             "Anything else is not a date",
             arguments: [
