@@ -63,7 +63,9 @@ public struct CallResponse: Sendable {
     /// }
     /// ```
     ///
-    /// - Parameter handler: Receives the number of body bytes received, or the transfer's error.
+    /// - Parameter handler: Receives the number of body bytes received, or the transfer's error
+    ///   — for a stream that its reader stopped, why: the ``RequestError`` of an element that did
+    ///   not decode, ``ResponseStreamError/bufferLimitExceeded(limit:)``, or a cancellation.
     public func onBodyEnd(_ handler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         if let pending {
             pending.tap.onEnd(handler)

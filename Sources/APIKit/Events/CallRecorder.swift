@@ -138,6 +138,9 @@ final class CallRecorder: Sendable {
             case .success(let bytes):
                 bodyEnded(bytes)
                 end(Result<Void, RequestError>.success(()))
+            case .failure(let error as RequestError):
+                // the reader's own outcome: an element that did not decode, a rejected head
+                end(Result<Void, RequestError>.failure(error))
             case .failure(let error):
                 let cancelled = error is CancellationError || (error as? URLError)?.code == .cancelled
                 end(

@@ -108,8 +108,8 @@ extension RequestPipeline {
     private func streamTerminal(
         _ urlRequest: URLRequest, attempt: Int, limit: Int
     ) async throws(RequestError) -> CallResponse {
-        let buffer = StreamBuffer(limit: limit)
         let tap = BodyTap()
+        let buffer = StreamBuffer(limit: limit, tap: tap)
         let pending = PendingBody(.stream(buffer), tap: tap)
         buffer.attach(
             session.transport.stream(urlRequest) { event in

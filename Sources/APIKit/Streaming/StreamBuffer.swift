@@ -64,10 +64,15 @@ final class StreamBuffer: Sendable {
 
     /// The most bytes of chunks kept for the consumer.
     let limit: Int
+    /// Told why the stream ended when the buffer or its reader ended it — the limit, a chunk
+    /// before the head, an element that did not decode — before the transfer is cancelled: the
+    /// transport's end that follows, a cancellation, is not the call's outcome.
+    private let tap: BodyTap?
     private let state = Locked(State())
 
-    init(limit: Int) {
+    init(limit: Int, tap: BodyTap? = nil) {
         self.limit = limit
+        self.tap = tap
     }
 
     /// Records the transfer, to cancel it; cancels it at once when the stream was cancelled
@@ -84,6 +89,7 @@ final class StreamBuffer: Sendable {
     /// Takes one event from the transport.
     func receive(_ event: TransportStreamEvent) {
         var cancelling: (any TransportTask)?
+        var failure: (any Error)?
         let resume = state.withLock { state -> (CheckedContinuation<Item, Never>, Item)? in
             guard state.end == nil else { return nil }
             switch event {
@@ -91,11 +97,13 @@ final class StreamBuffer: Sendable {
                 state.response = response
                 state.headArrived = true
             case .data where !state.headArrived:
+                failure = URLError(.badServerResponse)
                 state.end = .failure(URLError(.badServerResponse))
                 cancelling = state.task
                 state.task = nil
             case .data(let chunk):
                 if state.waiter == nil, state.bytes + chunk.count > limit {
+                    failure = ResponseStreamError.bufferLimitExceeded(limit: limit)
                     state.end = .failure(ResponseStreamError.bufferLimitExceeded(limit: limit))
                     cancelling = state.task
                     state.task = nil
@@ -114,6 +122,7 @@ final class StreamBuffer: Sendable {
             state.waiter = nil
             return (waiter, item)
         }
+        if let failure { tap?.ended(.failure(failure)) }
         cancelling?.cancel()
         if let (waiter, item) = resume { waiter.resume(returning: item) }
     }
@@ -136,7 +145,11 @@ final class StreamBuffer: Sendable {
 
     /// Ends the stream with ``Item/cancelled`` — the queued chunks dropped — unless it has
     /// ended already, and cancels the transfer.
-    func cancel() {
+    ///
+    /// - Parameter reason: The error the reader ends the stream with (an element that did not
+    ///   decode, a rejected head), when it is not a cancellation: the call's outcome.
+    func cancel(because reason: RequestError? = nil) {
+        if let reason { tap?.ended(.failure(reason)) }
         let (task, waiter) = state.withLock { state -> ((any TransportTask)?, CheckedContinuation<Item, Never>?) in
             let taken = (state.task, state.waiter)
             state.task = nil

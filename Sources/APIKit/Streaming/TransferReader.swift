@@ -55,19 +55,27 @@ struct TransferReader: ElementReader {
     /// Ends the iteration on an element that did not decode: the transfer is cancelled and
     /// the error is the one to throw.
     mutating func decodingFailed(_ error: ResponseStreamError) -> RequestError {
-        connection.cancel()
-        guard let (response, context) = opened else { return .cancelled(context: connection.source.context(nil)) }
+        guard let (response, context) = opened else {
+            connection.cancel()
+            return .cancelled(context: connection.source.context(nil))
+        }
         phase = .done
-        return .parsingFailed(error, body: Data(), response: response, context: context)
+        let failure = RequestError.parsingFailed(error, body: Data(), response: response, context: context)
+        connection.cancel(because: failure)
+        return failure
     }
 
     /// Ends the iteration on a response head that the caller rejects after the request's
     /// own checks passed: the transfer is cancelled and the error is the one to throw.
     mutating func responseRejected(_ error: any Error) -> RequestError {
-        connection.cancel()
-        guard let (response, context) = opened else { return .cancelled(context: connection.source.context(nil)) }
+        guard let (response, context) = opened else {
+            connection.cancel()
+            return .cancelled(context: connection.source.context(nil))
+        }
         phase = .done
-        return .responseInterceptorFailed(error, body: Data(), response: response, context: context)
+        let failure = RequestError.responseInterceptorFailed(error, body: Data(), response: response, context: context)
+        connection.cancel(because: failure)
+        return failure
     }
 
     /// The head and context of the transfer, while it streams or once its body has ended.
@@ -150,11 +158,14 @@ final class StreamConnection: Sendable {
     }
 
     /// Cancels the transfer.
-    func cancel() {
+    ///
+    /// - Parameter reason: The error the reader ends the stream with, when it is not a
+    ///   cancellation (``StreamBuffer/cancel(because:)``).
+    func cancel(because reason: RequestError? = nil) {
         let buffer = state.withLock { state in
             state.cancelled = true
             return state.buffer
         }
-        buffer?.cancel()
+        buffer?.cancel(because: reason)
     }
 }

@@ -149,6 +149,53 @@ struct CallEventRoadTests {
         #expect(log.names == ["callStarted", "attemptStarted(1)", "requestSent", "responseHead(200)", "cancelled"])
     }
 
+    @Test(
+        "A stream the library stops — its buffer full, a line that does not decode — ends with that error, not as cancelled"
+    )
+    func streamStoppedByTheLibrary() async throws {
+        struct Item: Decodable, Sendable { let id: Int }
+        // the connections stay open until they are cancelled
+        let chunk = Data(repeating: 0x61, count: 100)
+        let full = ScriptedStreamTransport([[.response(ScriptedStreamTransport.head()), .data(chunk), .data(chunk)]])
+        let fullLog = CallEventLog()
+        let stream = TextRequest().stream(
+            using: Session(transport: full, onCallEvent: fullLog.observer), maximumBufferSize: 150)
+        var reader = stream.makeAsyncIterator()
+        // the head only: no chunk is read, and the second passes the limit
+        _ = try await reader.response()
+        #expect(await fullLog.waitForEnds())
+        #expect(fullLog.names.last == "failed(transport)")
+        guard case .failed(.transportFailed(let error, _), _)? = fullLog.all.last?.stage else {
+            Issue.record("expected a transport failure, got \(fullLog.names)")
+            return
+        }
+        guard case .bufferLimitExceeded(limit: 150)? = error as? ResponseStreamError else {
+            Issue.record("expected bufferLimitExceeded, got \(error)")
+            return
+        }
+        // the chunk queued before the limit, then the limit's error
+        #expect(try await reader.next()?.count == 100)
+        await #expect(throws: RequestError.self) { _ = try await reader.next() }
+
+        let bad = ScriptedStreamTransport([
+            [.response(ScriptedStreamTransport.head()), .data(Data("{\"id\":1}\nnot json\n".utf8))]
+        ])
+        let badLog = CallEventLog()
+        var ids: [Int] = []
+        let thrown = await #expect(throws: RequestError.self) {
+            for try await item in TextRequest().stream(using: Session(transport: bad, onCallEvent: badLog.observer))
+                .jsonLines(of: Item.self)
+            {
+                ids.append(item.id)
+            }
+        }
+        #expect(ids == [1])
+        #expect(thrown?.stage == .parsing)
+        #expect(await badLog.waitForEnds())
+        #expect(
+            badLog.names == ["callStarted", "attemptStarted(1)", "requestSent", "responseHead(200)", "failed(parsing)"])
+    }
+
     /// Starts a call to `path` and waits until it is sent or waiting.
     private static func start(
         _ path: String, session: Session, traffic: TrafficControl, transport: GateTransport
