@@ -44,7 +44,12 @@ public final class RetryBudget: Sendable {
     /// How long a first attempt or a retry counts, in seconds.
     let window: TimeInterval
     private let clock: TrafficClock
-    private let ledgers = Locked<[String: Ledger]>([:])
+    /// Each host's ledger, and how many hosts make the next new one sweep out those with nothing
+    /// left in the window.
+    private let ledgers = Locked<(byHost: [String: Ledger], sweepAt: Int)>(([:], hostsBeforeSweep))
+    /// How many hosts the budget knows before a new host sweeps out the ledgers with nothing in
+    /// the window: then as many again as remain, so the sweeps cost little over the calls.
+    static let hostsBeforeSweep = 64
 
     /// Creates a budget; with no argument, tower's and Finagle's defaults: 20 % of first
     /// attempts, plus 10 retries per second, over 10 seconds.
@@ -73,8 +78,17 @@ public final class RetryBudget: Sendable {
     func deposit(_ host: String) {
         let slot = currentSlot()
         ledgers.withLock { ledgers in
-            ledgers[host, default: Ledger()].add(deposit: ratio, withdrawal: 0, slot: slot)
+            if ledgers.byHost[host] == nil, ledgers.byHost.count >= ledgers.sweepAt {
+                ledgers.byHost = ledgers.byHost.filter { $0.value.hasEntries(slot: slot) }
+                ledgers.sweepAt = max(Self.hostsBeforeSweep, 2 * ledgers.byHost.count)
+            }
+            ledgers.byHost[host, default: Ledger()].add(deposit: ratio, withdrawal: 0, slot: slot)
         }
+    }
+
+    /// The hosts the budget keeps a ledger for: for tests.
+    var hostCount: Int {
+        ledgers.withLock { $0.byHost.count }
     }
 
     /// Takes one retry to `host` from the budget; `false`, taking nothing, when it is spent.
@@ -82,10 +96,10 @@ public final class RetryBudget: Sendable {
         let slot = currentSlot()
         let reserve = minimumPerSecond * window
         return ledgers.withLock { ledgers in
-            var ledger = ledgers[host, default: Ledger()]
+            var ledger = ledgers.byHost[host, default: Ledger()]
             guard ledger.balance(slot: slot) + reserve >= 1 else { return false }
             ledger.add(deposit: 0, withdrawal: 1, slot: slot)
-            ledgers[host] = ledger
+            ledgers.byHost[host] = ledger
             return true
         }
     }
@@ -93,7 +107,7 @@ public final class RetryBudget: Sendable {
     /// The retries to `host` the budget allows now.
     func available(_ host: String) -> Double {
         let slot = currentSlot()
-        let balance = ledgers.withLock { $0[host]?.balance(slot: slot) ?? 0 }
+        let balance = ledgers.withLock { $0.byHost[host]?.balance(slot: slot) ?? 0 }
         return max(0, balance + minimumPerSecond * window)
     }
 
@@ -128,6 +142,11 @@ private struct Ledger {
     private var generation = [Int64](repeating: -1, count: slots)
     private var deposits = [Double](repeating: 0, count: slots)
     private var withdrawals = [Double](repeating: 0, count: slots)
+
+    /// Whether a slot still in the window holds a deposit or a withdrawal.
+    func hasEntries(slot: Int64) -> Bool {
+        generation.contains { $0 > slot - Int64(Self.slots) }
+    }
 
     /// Deposits minus withdrawals of the slots still in the window.
     func balance(slot: Int64) -> Double {

@@ -86,6 +86,29 @@ struct TrafficRetryBudgetTests {
         #expect(other.context.retryRefusal == nil)
     }
 
+    @Test("Hosts with nothing left in the window are forgotten: the ledgers kept stay bounded")
+    func ledgersAreBounded() {
+        let clock = ManualClock()
+        let budget = RetryBudget(ratio: 0, minimumPerSecond: 0.1, window: 10, clock: clock)
+        var most = 0
+        for index in 0..<(RetryBudget.hostsBeforeSweep * 5) {
+            budget.deposit("host\(index).example.test")
+            clock.advance(by: .seconds(1))
+            most = max(most, budget.hostCount)
+        }
+        #expect(most <= RetryBudget.hostsBeforeSweep + 1, "up to \(most) ledgers kept")
+    }
+
+    @Test("A sweep keeps the ledgers still in their window")
+    func sweepKeepsCurrentLedgers() {
+        let budget = RetryBudget(ratio: 0, minimumPerSecond: 0.1, window: 10, clock: ManualClock())
+        budget.deposit("kept.example.test")
+        #expect(budget.withdraw("kept.example.test"), "the floor allows one retry")
+        for index in 0..<(RetryBudget.hostsBeforeSweep * 3) { budget.deposit("host\(index).example.test") }
+        #expect(budget.hostCount == RetryBudget.hostsBeforeSweep * 3 + 1)
+        #expect(!budget.withdraw("kept.example.test"), "the spent ledger was swept out and started again")
+    }
+
     @Test("Calls the policy does not retry take nothing from the budget and are never refused")
     func notRetriedTakesNothing() async throws {
         let transport = ScriptedTransport([.success(status: 503)])
