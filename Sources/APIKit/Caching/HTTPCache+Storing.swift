@@ -18,6 +18,9 @@ extension HTTPCache {
                 headers: { head.value(forHTTPHeaderField: $0) }),
             let names = CacheKey.varyNames(of: head.value(forHTTPHeaderField: "Vary"))
         else { return }
+        // The transport adds the cookies of its storage below the cache, unseen here: a response
+        // that varies on them is stored only when the request carries its own.
+        if names.contains("cookie"), RequestFields(request).value("Cookie") == nil { return }
         let partition = CacheKey.partition(of: request)
         let variant = StoredResponse(
             partition: partition, varyNames: names,

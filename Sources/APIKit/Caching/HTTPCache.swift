@@ -52,7 +52,9 @@
 /// `Authorization`, are stored. Each `Vary` of a URL is a variant of its own, selected by the
 /// request headers `Vary` names (compared after trimming the elements of their lists), and
 /// every response is kept apart by the `Authorization` it was fetched with (as a digest, never
-/// in clear): one user's response is never served to another. `Vary: *` is never stored. A
+/// in clear): one user's response is never served to another. `Vary: *` is never stored, nor
+/// is a response varying on `Cookie` to a request without a `Cookie` of its own (the transport
+/// may add cookies from its storage, which the cache does not see). A
 /// response whose URL is not the request's — where a redirect the transport followed led — is
 /// neither stored nor used to update a stored response (RFC 9111 §4): it answers another URL,
 /// and the cache never saw the redirect nor its freshness.

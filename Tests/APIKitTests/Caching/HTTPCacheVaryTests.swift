@@ -42,6 +42,24 @@ extension Caching {
             #expect(try await !harness.send(Self.language("fr;q=0.5, en")).fromCache, "order is meaningful")
         }
 
+        @Test(
+            "A response that varies on Cookie is stored only when the request carries its own: the transport may add one the cache never sees"
+        )
+        func varyCookie() async throws {
+            let harness = CacheHarness { request, count in
+                .success(
+                    headers: ["Cache-Control": "private, max-age=60", "Vary": "Cookie"],
+                    body: "\(request.value(forHTTPHeaderField: "Cookie") ?? "stored cookies") \(count)")
+            }
+            #expect(try await harness.send(CacheCall()).body == "stored cookies 1")
+            #expect(try await harness.send(CacheCall()).body == "stored cookies 2", "stored without its Cookie")
+            let userA = CacheCall(headers: ["Cookie": "session=A"])
+            #expect(try await harness.send(userA).body == "session=A 3")
+            #expect(try await harness.send(userA).fromCache)
+            #expect(try await harness.send(CacheCall(headers: ["Cookie": "session=B"])).body == "session=B 4")
+            #expect(harness.requests.count == 4)
+        }
+
         @Test("Several varied headers must all match")
         func severalHeaders() async throws {
             let harness = CacheHarness { _, count in
