@@ -111,7 +111,7 @@ struct BodyFileWriter {
         TransferProgress(
             bytesReceived: offset + bytes,
             expectedBytesToReceive: response.flatMap { TransferProgress.known($0.expectedContentLength) }
-                .map { offset + $0 })
+                .map { offset.addingSaturating($0) })
     }
 
     private static func openFile(_ url: URL, keeping offset: Int64) throws(DownloadError) -> FileHandle {

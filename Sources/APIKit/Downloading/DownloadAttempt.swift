@@ -92,7 +92,7 @@ enum DownloadOutcome: Sendable {
     /// (`Content-Encoding: gzip` has another length than the one announced).
     static func lengthMismatch(received: Int64, offset: Int64, response: URLResponse) -> DownloadError? {
         guard let expected = announcedLength(of: response), received != expected else { return nil }
-        return .incompleteBody(received: offset + received, expected: offset + expected)
+        return .incompleteBody(received: offset + received, expected: offset.addingSaturating(expected))
     }
 
     /// The error of a body that the transfer's failure cut off: `error` ended the transfer
@@ -115,16 +115,31 @@ enum DownloadOutcome: Sendable {
         guard let code = RetryPolicy.urlErrorCode(of: error), code != .cancelled, code != .timedOut,
             let expected, received < expected
         else { return nil }
-        return .incompleteBody(received: offset + received, expected: offset + expected)
+        return .incompleteBody(received: offset + received, expected: offset.addingSaturating(expected))
     }
 
     /// The `Content-Length` of `response` when it is the length of the body as received: `nil`
-    /// when unknown, or when a `Content-Encoding` other than `identity` was decoded.
+    /// when unknown, for a `204` or a `304` (whose `Content-Length`, if any, is another
+    /// response's: RFC 9110 §8.6), or when a `Content-Encoding` other than `identity` was decoded.
     private static func announcedLength(of response: URLResponse) -> Int64? {
         let expected = response.expectedContentLength
-        let encoded =
-            (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
+        if let status = (response as? HTTPURLResponse)?.statusCode, status == 204 || status == 304 { return nil }
+        return expected >= 0 && !isDecoded(response) ? expected : nil
+    }
+
+    /// Whether the body of `response` was decoded from a `Content-Encoding` other than
+    /// `identity`: its length and ranges are not those of the bytes received.
+    static func isDecoded(_ response: URLResponse) -> Bool {
+        (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Encoding")
             .map { !$0.isEmpty && $0.lowercased() != "identity" } ?? false
-        return expected >= 0 && !encoded ? expected : nil
+    }
+}
+
+extension Int64 {
+    /// `self + other`, or `Int64.max` when the sum would pass it: a length a server announces
+    /// may be anything up to `Int64.max`, added to the bytes already in a file.
+    func addingSaturating(_ other: Int64) -> Int64 {
+        let (sum, overflow) = addingReportingOverflow(other)
+        return overflow ? .max : sum
     }
 }

@@ -29,6 +29,8 @@ final class DownloadFile: DownloadAttempt {
         var validator: String?
         /// What a resumable attempt that did not succeed left behind.
         var resumeData: DownloadResumeData?
+        /// The bytes a `206` continuing the partial file announced in its `Content-Range`.
+        var rangeLength: Int64?
         var outcome: Outcome?
         var waiter: CheckedContinuation<Outcome, Never>?
         var task: (any TransportTask)?
@@ -139,6 +141,7 @@ final class DownloadFile: DownloadAttempt {
                 // a 206 continues the partial file, any other 2xx rewrites it, any other
                 // status's body goes to a file of its own
                 let appending = resuming != nil && (response as? HTTPURLResponse)?.statusCode == 206
+                if appending { state.rangeLength = Self.contentRange(of: response).map { $0.last - $0.first + 1 } }
                 if state.isErrorBody, resuming != nil {
                     state.writer.fileURL = Self.temporaryURL(for: destination)
                     state.fileExists = false
@@ -258,6 +261,10 @@ final class DownloadFile: DownloadAttempt {
         if let mismatch = Outcome.lengthMismatch(received: bytes, offset: offset, response: response) {
             return .failed(mismatch)
         }
+        // a 206 without a Content-Length (chunked, or ended by closing) is held to its range
+        if let expected = state.rangeLength, bytes != expected, !Outcome.isDecoded(response) {
+            return .failed(DownloadError.incompleteBody(received: offset + bytes, expected: offset + expected))
+        }
         return .complete(response, bytes: offset + bytes)
     }
 
@@ -269,8 +276,8 @@ final class DownloadFile: DownloadAttempt {
         case 416:
             return .rangeNotSatisfiable(bytesReceived: resuming.bytesReceived)
         case 206:
-            let range = http.value(forHTTPHeaderField: "Content-Range")
-            guard let range, Self.start(ofContentRange: range) == resuming.bytesReceived else {
+            guard Self.contentRange(of: http)?.first == resuming.bytesReceived else {
+                let range = http.value(forHTTPHeaderField: "Content-Range")
                 return .contentRangeMismatch(expectedStart: resuming.bytesReceived, contentRange: range)
             }
             return nil
@@ -279,12 +286,33 @@ final class DownloadFile: DownloadAttempt {
         }
     }
 
-    /// The first byte of a `Content-Range: bytes START-END/TOTAL`, or `nil`.
-    static func start(ofContentRange value: String) -> Int64? {
+    /// The range of `response`'s `Content-Range`, or `nil` without one or for an invalid one.
+    private static func contentRange(of response: URLResponse) -> (first: Int64, last: Int64)? {
+        (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "Content-Range").flatMap(contentRange(_:))
+    }
+
+    /// The first and last byte of a `Content-Range: bytes FIRST-LAST/COMPLETE` (`COMPLETE` may be
+    /// `*`), or `nil` when it is not one or is invalid (RFC 9110 §14.4: `LAST` before `FIRST`, or
+    /// not before `COMPLETE`), which must not be joined to the partial file.
+    static func contentRange(_ value: String) -> (first: Int64, last: Int64)? {
         let trimmed = value.trimmingCharacters(in: .whitespaces)
         guard trimmed.lowercased().hasPrefix("bytes ") else { return nil }
         let spec = trimmed.dropFirst("bytes ".count).trimmingCharacters(in: .whitespaces)
-        guard let dash = spec.firstIndex(of: "-") else { return nil }
-        return Int64(spec[..<dash])
+        let parts = spec.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+        let bounds = parts[0].split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard parts.count == 2, bounds.count == 2, let first = digits(bounds[0]), let last = digits(bounds[1]),
+            first <= last, last < .max
+        else { return nil }
+        if parts[1] == "*" { return (first, last) }
+        guard let complete = digits(parts[1]), last < complete else { return nil }
+        return (first, last)
+    }
+
+    /// The number `text` writes in ASCII digits only (no sign), when it fits an `Int64`.
+    private static func digits(_ text: Substring) -> Int64? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+            return nil
+        }
+        return Int64(text)
     }
 }

@@ -68,6 +68,21 @@ struct DownloadTests {
         #expect(try scratch.names().isEmpty)
     }
 
+    @Test(
+        "a 304 (or 204) whose Content-Length is another response's is a status to judge, not a cut-off body",
+        arguments: [false, true])
+    func notModifiedWithLength(resumable: Bool) async throws {
+        let session = Session(
+            transport: StubTransport { _ in .stream(status: 304, headers: ["Content-Length": "10"], chunks: [String]()) },
+            retryPolicy: Self.immediateRetries)
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: session, resumable: resumable)
+        }
+        #expect(error?.statusCode == 304, "\(String(describing: error))")
+        #expect(error?.context.attempts == 1, "not retried as a lost connection")
+        #expect(try scratch.names().isEmpty)
+    }
+
     @Test("a body shorter than its Content-Length fails with incompleteBody and leaves nothing")
     func cutOffBody() async throws {
         let session = session(.stream(headers: ["Content-Length": "1000"], chunks: ["0123456789"]))

@@ -538,12 +538,73 @@ struct ResumableDownloadTests {
         #expect(try scratch.names() == ["body.bin"])
     }
 
-    @Test("Content-Range parsing: the first byte, or nil")
-    func contentRangeStart() {
-        #expect(DownloadFile.start(ofContentRange: "bytes 5-9/10") == 5)
-        #expect(DownloadFile.start(ofContentRange: "bytes 0-0/*") == 0)
-        #expect(DownloadFile.start(ofContentRange: "bytes */10") == nil)
-        #expect(DownloadFile.start(ofContentRange: "items 5-9/10") == nil)
+    @Test("Content-Range parsing: the first and last byte, or nil for one that is not valid (RFC 9110 §14.4)")
+    func contentRangeParsing() {
+        #expect(DownloadFile.contentRange("bytes 5-9/10").map { [$0.first, $0.last] } == [5, 9])
+        #expect(DownloadFile.contentRange(" bytes 0-0/* ").map { [$0.first, $0.last] } == [0, 0])
+        for invalid in [
+            "bytes */10", "items 5-9/10", "bytes 5-2/10", "bytes 5-9/7", "bytes 5-9/9", "bytes 5-9", "bytes 5-/10",
+            "bytes +5-9/10", "bytes 5-9/-1", "bytes 5-9/10/11", "bytes 99999999999999999999-9/10", "",
+        ] {
+            #expect(DownloadFile.contentRange(invalid) == nil, "\(invalid)")
+        }
+    }
+
+    @Test("a Content-Length of Int64.max on a resumed 206 fails as a short body, without a crash")
+    func hugeLengthOnResume() async throws {
+        let resume = try await interrupted()
+        let session = Session(
+            transport: StubTransport { _ in
+                .stream(
+                    status: 206, headers: ["Content-Range": "bytes 5-9/10", "Content-Length": "\(Int64.max)"],
+                    chunks: ["56789"])
+            })
+        let steps = Locked<[TransferProgress]>([])
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(
+                to: destination, using: session, resumingFrom: resume,
+                progress: { step in steps.withLock { $0.append(step) } })
+        }
+        guard case .transportFailed(DownloadError.incompleteBody(received: 10, expected: .max), _) = error else {
+            Issue.record("expected incompleteBody(10, Int64.max), got \(String(describing: error))")
+            return
+        }
+        #expect(steps.withLock { $0.first?.expectedBytesToReceive } == .max)
+    }
+
+    @Test(
+        "a 206 is held to its Content-Range: one without a Content-Length that ends early, or an invalid range, fails and keeps the partial file"
+    )
+    func rangeHoldsTheBody() async throws {
+        let resume = try await interrupted()
+        let short = Session(
+            transport: StubTransport { _ in
+                .stream(status: 206, headers: ["Content-Range": "bytes 5-9/10"], chunks: ["56"])
+            })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: short, resumingFrom: resume)
+        }
+        guard case .transportFailed(DownloadError.incompleteBody(received: 7, expected: 10), _) = error else {
+            Issue.record("expected incompleteBody(7, 10), got \(String(describing: error))")
+            return
+        }
+        let kept = try #require(error?.downloadResumeData, "the partial file is kept to resume")
+        #expect(kept.bytesReceived == 7)
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+
+        let invalid = Session(
+            transport: StubTransport { _ in
+                .stream(
+                    status: 206, headers: ["Content-Range": "bytes 7-9/8", "Content-Length": "3"], chunks: ["789"])
+            })
+        let rejected = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: invalid, resumingFrom: kept)
+        }
+        guard case .transportFailed(DownloadError.contentRangeMismatch(7, "bytes 7-9/8"), _) = rejected else {
+            Issue.record("expected contentRangeMismatch, got \(String(describing: rejected))")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
     }
 
     /// A 200 response with `headers`.
