@@ -28,7 +28,9 @@ public protocol Parser {
     associatedtype Object
 
     /// The media type this parser reads, sent as the request's `Accept` header;
-    /// `nil` sends no `Accept` header.
+    /// `nil` sends no `Accept` header. A value that is not a valid header value (one with a
+    /// control character) fails every request with `BuildError.invalidHeaderValue` naming
+    /// `Accept`.
     var contentType: String? { get }
 
     /// Parses a response body.

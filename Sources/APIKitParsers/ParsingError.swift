@@ -8,9 +8,10 @@
 ///
 /// ``description`` (and so `localizedDescription` and string interpolation)
 /// names the parser, the reason, the coding path and the body's length, but
-/// never the body's bytes: a body may hold tokens or personal data that must
-/// not reach logs by accident. Read ``bodyPrefix`` explicitly when you want
-/// to see them.
+/// never the body's values: a body may hold tokens or personal data that must
+/// not reach logs by accident (a key the reason names — a coding path, a key
+/// found twice — is shown, escaped). Read ``bodyPrefix`` explicitly when you
+/// want to see the bytes.
 ///
 /// ```swift
 /// do {

@@ -78,7 +78,9 @@ indirect enum FormValue {
         case let decimal as Decimal:
             guard decimal.isFinite else { throw .unsupported(.nonFiniteNumber) }
             return .text(decimal.description)
-        case let date as Date: return .date(date)
+        case let date as Date:
+            guard date.timeIntervalSince1970.isFinite else { throw .unsupported(.nonFiniteNumber) }
+            return .date(date)
         case let url as URL: return .text(url.absoluteString)
         case let uuid as UUID: return .text(uuid.uuidString)
         default: return nil

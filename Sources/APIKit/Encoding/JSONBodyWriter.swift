@@ -12,12 +12,7 @@
 enum JSONBodyWriter {
     /// The encoder for values the direct writer does not know; `JSONEncoder` is `Sendable`,
     /// and its options are never changed after this point.
-    private static let encoder: JSONEncoder = {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
-        encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
-        return encoder
-    }()
+    private static let encoder = makeEncoder(dates: .iso8601)
 
     /// Why a double could not be written.
     struct NonFiniteNumber: Error, CustomStringConvertible {
@@ -140,6 +135,11 @@ enum JSONBodyWriter {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
         encoder.dateEncodingStrategy = .custom { date, encoder in
+            // a date of NaN or infinite seconds has no text (Foundation writes one of year 506713)
+            guard date.timeIntervalSince1970.isFinite else {
+                throw EncodingError.invalidValue(
+                    date, .init(codingPath: encoder.codingPath, debugDescription: "a non-finite date"))
+            }
             var container = encoder.singleValueContainer()
             switch dates.kind {
             case .secondsSince1970: try container.encode(date.timeIntervalSince1970)

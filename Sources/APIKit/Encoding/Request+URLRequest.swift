@@ -44,11 +44,16 @@ extension Request {
     func encodedURLRequest(
         base: URL? = nil, reading: ParameterCollector.Reading = .automatic
     ) throws(BuildError) -> URLRequest {
+        let accepted = parser.contentType
+        if let accepted {
+            // it becomes the `Accept` header: held to the rules of every declared value
+            try HeaderRules.checkValue(accepted, name: "Accept", field: "\(type(of: parser)).contentType")
+        }
         let serializer = URLRequestSerializer(
             base: base ?? self.base,
             path: path,
             method: method,
-            acceptedContentType: parser.contentType,
+            acceptedContentType: accepted,
             strategy: encodingStrategy
         )
         // Read once: `configuration` is often computed (`var configuration: Self { self }`), and

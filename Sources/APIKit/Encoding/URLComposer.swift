@@ -48,16 +48,19 @@ enum URLComposer {
             let slashes = text[pathStart...].prefix { $0 == UInt8(ascii: "/") }.count
             if slashes > 0 { text.removeSubrange(pathStart..<pathStart + slashes) }
         }
-        // The base's query, if any, then a separator for the declared items.
+        // The base's query, if any, then a separator for the declared items (none after a
+        // query that ends with one).
+        var separated = true
         if query.count > 1 {
             absolute.withUTF8 { utf8 in text.append(contentsOf: utf8[query]) }
-            text.append(UInt8(ascii: "&"))
+            separated = text.last != UInt8(ascii: "&")
+            if separated { text.append(UInt8(ascii: "&")) }
         } else {
             text.append(UInt8(ascii: "?"))
         }
         let itemsStart = text.count
         try appendQuery(&text)
-        if text.count == itemsStart { text.removeLast() }  // no items: drop the "&" or "?"
+        if text.count == itemsStart, separated { text.removeLast() }  // no items: drop the "&" or "?"
         absolute.withUTF8 { utf8 in text.append(contentsOf: utf8[fragment]) }
         guard hasSchemeAndHost(text) else { return nil }
         return URL(string: String(decoding: text, as: UTF8.self))

@@ -44,8 +44,8 @@ public enum BuildError: Error, Sendable {
     /// A multipart filename holds a control character — U+0000–U+001F other than tab, or
     /// U+007F; CR, LF and NUL among them (<doc:DeclaringRequests#Control-characters>).
     case invalidFilename(_ filename: String, field: String, key: String)
-    /// A file to upload (``MultipartFile/file(_:filename:mimeType:)``) cannot be read; checked
-    /// when the request is built, so nothing is sent.
+    /// A file to upload (``MultipartFile/file(_:filename:mimeType:)``, or a ``FileBody``, whose
+    /// `key` is empty) cannot be read; checked when the request is built, so nothing is sent.
     case unreadableFile(field: String, key: String, path: String, reason: UnreadableFileReason)
 
     /// Why a file to upload cannot be read.
@@ -136,7 +136,7 @@ public enum BuildError: Error, Sendable {
         /// itself a `"list"` or an `"object"`, which the array strategy cannot write
         /// unambiguously; only ``ArrayEncoding/indexed`` can (`ids[0][0]=1`).
         case elementNotExpressible(at: String, element: String, arrays: ArrayEncoding)
-        /// A `Double` or `Float` that is infinite or NaN.
+        /// A `Double`, `Float` or `Decimal` that is infinite or NaN, or a `Date` that is.
         case nonFiniteNumber
         /// A raw body (``BodyEncoding/raw(contentType:)``) whose value is not `Data`; the type
         /// name is given.
@@ -203,13 +203,13 @@ extension BuildError: CustomStringConvertible {
         case .conflictingBodies(let first, let second):
             "properties `\(first)` and `\(second)` declare bodies of different encodings; a request has one body"
         case .duplicateBodyKey(let key, let fields):
-            "body key \"\(key)\" is declared more than once, by \(fields.backticked)"
+            "body key \"\(key.debugEscaped)\" is declared more than once, by \(fields.backticked)"
         case .emptyQueryKey(let field):
             "a query item of `\(field)` has an empty key; every item needs a name"
         case .unsupportedValue(let field, let key, let reason):
-            "value of \"\(key)\" (property `\(field)`) cannot be encoded: \(reason)"
+            "value of \"\(key.debugEscaped)\" (property `\(field)`) cannot be encoded: \(reason)"
         case .valueEncodingFailed(let field, let key, let underlying):
-            "value of \"\(key)\" (property `\(field)`) failed to encode: \(underlying)"
+            "value of \"\(key.debugEscaped)\" (property `\(field)`) failed to encode: \(underlying)"
         case .missingPathValue(let placeholder, let path):
             "placeholder {\(placeholder.debugEscaped)} in path \"\(path.debugEscaped)\" has no value"
         case .unusedPathValue(let name, let field, let path):
@@ -223,7 +223,9 @@ extension BuildError: CustomStringConvertible {
         case .invalidFilename(let filename, let field, let key):
             "filename \"\(filename.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) contains a control character"
         case .unreadableFile(let field, let key, let path, let reason):
-            "file \"\(path.debugEscaped)\" of part \"\(key.debugEscaped)\" (property `\(field)`) cannot be uploaded: \(reason)"
+            // a whole-body file (`@FileBody`) has no part: its key is empty
+            "file \"\(path.debugEscaped)\" \(key.isEmpty ? "" : "of part \"\(key.debugEscaped)\" ")(property `\(field)`) "
+                + "cannot be uploaded: \(reason)"
         case .framingHeader(let name, let source):
             "header \"\(name.debugEscaped)\" set by \(source.phrase) frames the message, which the transport does from the "
                 + "body's length; remove it"

@@ -1,4 +1,5 @@
-/// Declares a file part of the request's `multipart/form-data` body; `nil` sends nothing.
+/// Declares a file part of the request's `multipart/form-data` body; `nil` sends nothing, unless
+/// the request's ``NilEncoding`` sends nils (then a text part, empty or `null`).
 ///
 /// ```swift
 /// struct UploadAvatarRequest: JSONDecodableRequest, RequestConfiguration {
@@ -43,7 +44,8 @@ public struct FilePart<Value: Encodable & Sendable>: BodyProtocol, Sendable {
         self.wrappedValue = wrappedValue
     }
 
-    /// Declares an optional file part; `nil` sends nothing.
+    /// Declares an optional file part; `nil` sends nothing, unless the request's ``NilEncoding``
+    /// sends nils (then a text part, empty or `null`).
     ///
     /// A property wrapper declared with arguments needs an initial value, so a file the caller
     /// passes in is usually declared `@FilePart("avatar") var avatar: MultipartFile? = nil` and

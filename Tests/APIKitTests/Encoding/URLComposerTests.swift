@@ -38,6 +38,11 @@ struct URLComposerTests {
         #expect(request.url?.absoluteString == "https://h/api/users?key=abc&page=2")
         let noItems = try urlRequest(Empty(), base: "https://h/api?key=abc", path: "users")
         #expect(noItems.url?.absoluteString == "https://h/api/users?key=abc")
+        // a query that ends with its separator gets no second one, and keeps it without items
+        let separated = try urlRequest(Page(), base: "https://h/api?key=abc&", path: "users")
+        #expect(separated.url?.absoluteString == "https://h/api/users?key=abc&page=2")
+        let separatedNoItems = try urlRequest(Empty(), base: "https://h/api?key=abc&", path: "users")
+        #expect(separatedNoItems.url?.absoluteString == "https://h/api/users?key=abc&")
     }
 
     @Test("characters not allowed in a path are escaped; existing escapes are kept")

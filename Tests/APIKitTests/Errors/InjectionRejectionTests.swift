@@ -85,6 +85,55 @@ struct InjectionRejectionTests {
         }
     }
 
+    struct TwiceKeyed: RequestConfiguration, Sendable {
+        @JSON("a\nb") var first = 1
+        @JSON("a\nb") var second = 2
+    }
+
+    struct NaNKeyed: RequestConfiguration, Sendable {
+        @Query("a\r\nb") var value = Double.nan
+    }
+
+    @Test("a key named in a build error is escaped: its control characters never reach a log line")
+    func keysEscaped() throws {
+        for error in [APIKitTests.buildError(TwiceKeyed(), method: .post), APIKitTests.buildError(NaNKeyed())] {
+            let text = String(describing: try #require(error))
+            #expect(!text.contains("\n") && !text.contains("\r"), "\(text)")
+            #expect(text.contains(#""a\"#), "the key is still named, escaped: \(text)")
+        }
+    }
+
+    /// A parser whose media type, sent as `Accept`, holds `control`.
+    struct SneakyParser: Parser {
+        let control: String
+        var contentType: String? { "application/json\(control)X-Evil: 1" }
+        func parse(data: Data) throws -> Data { data }
+    }
+
+    struct SneakyRequest: Request, RequestConfiguration {
+        let control: String
+        var base: URL { URL(string: "https://api.example.test")! }
+        var path: String { "items" }
+        var method: HTTPMethod { .get }
+        var parser: SneakyParser { SneakyParser(control: control) }
+        func response(from object: Data, urlResponse: URLResponse) throws -> Data { object }
+    }
+
+    @Test("a parser's content type, sent as Accept, is held to the rules of every header value", arguments: controls)
+    func parserContentType(_ control: String) {
+        do {
+            let built = try SneakyRequest(control: control).makeURLRequest()
+            Issue.record("built with Accept \(String(describing: built.value(forHTTPHeaderField: "Accept")))")
+        } catch {
+            guard case .buildFailed(.invalidHeaderValue(name: "Accept", field: "SneakyParser.contentType"), _) = error
+            else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(!String(describing: error).contains("X-Evil: 1"))
+        }
+    }
+
     @Test("a rejected request never reaches the transport, through perform and async response()")
     func nothingSent() async {
         let transport = RecordingTransport(StubTransport { _ in .success() })

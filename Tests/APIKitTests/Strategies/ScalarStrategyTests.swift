@@ -60,6 +60,34 @@ struct ScalarStrategyTests {
         #expect(try urlRequest(Config()).percentEncodedQuery == "ms=1001&s=-5")
     }
 
+    @Test(
+        "a date that is NaN or infinite fails with nonFiniteNumber, in a query under every date strategy, and in a JSON body",
+        arguments: [DateEncoding.iso8601, .secondsSince1970, .millisecondsSince1970])
+    func nonFiniteDate(dates: DateEncoding) throws {
+        struct Config: RequestConfiguration, Sendable {
+            @Query("t") var t = Date(timeIntervalSince1970: .nan)
+        }
+        struct Infinite: RequestConfiguration, Sendable {
+            @Query("t") var t: Date? = Date(timeIntervalSince1970: -.infinity)
+        }
+        for error in [
+            buildError(Config(), strategy: .init(dates: dates)), buildError(Infinite(), strategy: .init(dates: dates)),
+        ] {
+            guard case .unsupportedValue(field: "t", key: "t", reason: .nonFiniteNumber)? = error else {
+                Issue.record("expected nonFiniteNumber, got \(String(describing: error))")
+                continue
+            }
+        }
+        struct Body: RequestConfiguration, Sendable {
+            @JSON("t") var t = Date(timeIntervalSince1970: .infinity)
+        }
+        let body = buildError(Body(), method: .post, strategy: .init(dates: dates))
+        guard case .valueEncodingFailed(field: "t", key: "t", _)? = body else {
+            Issue.record("expected valueEncodingFailed, got \(String(describing: body))")
+            return
+        }
+    }
+
     @Test("nil strategies: omit (default), empty key=, literal null; for nil values and nil elements")
     func nils() throws {
         struct Config: RequestConfiguration, Sendable {
