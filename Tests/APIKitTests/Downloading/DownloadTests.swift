@@ -73,7 +73,8 @@ struct DownloadTests {
         arguments: [false, true])
     func notModifiedWithLength(resumable: Bool) async throws {
         let session = Session(
-            transport: StubTransport { _ in .stream(status: 304, headers: ["Content-Length": "10"], chunks: [String]()) },
+            transport: StubTransport { _ in .stream(status: 304, headers: ["Content-Length": "10"], chunks: [String]())
+            },
             retryPolicy: Self.immediateRetries)
         let error = await #expect(throws: RequestError.self) {
             try await StreamedRequest().download(to: destination, using: session, resumable: resumable)
