@@ -119,7 +119,9 @@ final class CallChain: Sendable {
         } catch let error as RequestError {
             throw error
         } catch {
-            let madeContext = context(urlRequest.url, made.attempts)
+            // the URL last sent, which a link after this one may have changed
+            let made = made
+            let madeContext = context(made.url ?? urlRequest.url, made.attempts)
             if Task.isCancelled { throw .cancelled(context: madeContext) }
             if let response = pass.received {
                 throw rejection(error, response.data ?? Data(), response.urlResponse, madeContext)

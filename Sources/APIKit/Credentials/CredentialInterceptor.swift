@@ -17,6 +17,8 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
         context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
+        // a request of this store's own refresh (a token endpoint called through the session)
+        if CredentialRefreshScope.store == ObjectIdentifier(credentials) { return try await next(urlRequest) }
         var replayed = false
         while true {
             let authorized: URLRequest
@@ -45,7 +47,9 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
     /// The call's error when authorizing or refreshing threw `error`: its cancellation when the
     /// call was cancelled while waiting for a refresh.
     private static func failure(_ error: any Error, context: RequestContext) -> RequestError {
-        error is CancellationError && Task.isCancelled
+        // the error outlives the call: it keeps neither the chain nor the events
+        let context = context.with(detached: nil).with(events: nil)
+        return error is CancellationError && Task.isCancelled
             ? .cancelled(context: context) : .requestInterceptorFailed(error, context: context)
     }
 }

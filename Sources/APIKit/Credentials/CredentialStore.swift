@@ -32,7 +32,7 @@ public final class CredentialStore: Sendable {
 }
 
 /// What the pipeline needs from a ``CredentialStore``, without its credential type.
-protocol CredentialStoring: Sendable {
+protocol CredentialStoring: AnyObject, Sendable {
     /// Applies the current credential (after waiting for a refresh in flight); returns the
     /// request and a ticket naming the credential applied. Throws what `apply` threw, a
     /// ``CredentialRefreshFailed``, or `CancellationError` when the waiting task is cancelled.
@@ -94,9 +94,13 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             }
             _ = refreshes.lead(generation)
             // The refresh settles itself, even when every request waiting for it was cancelled.
+            // The requests it makes, through this store's session maybe, pass its link as they are.
             Task { [authenticator, generation] in
                 do {
-                    settle(generation, with: .success(try await authenticator.refresh()))
+                    let fresh = try await CredentialRefreshScope.$store.withValue(ObjectIdentifier(self)) {
+                        try await authenticator.refresh()
+                    }
+                    settle(generation, with: .success(fresh))
                 } catch {
                     settle(generation, with: .failure(error))
                 }
@@ -140,4 +144,11 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool {
         authenticator.isUnauthorized(response)
     }
+}
+
+/// The credential store whose refresh the current task runs, for the requests the
+/// authenticator's `refresh()` makes: they pass that store's link untouched, since waiting for
+/// the refresh they belong to would never end.
+enum CredentialRefreshScope {
+    @TaskLocal static var store: ObjectIdentifier?
 }

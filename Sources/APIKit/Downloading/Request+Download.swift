@@ -215,7 +215,9 @@ extension RequestPipeline {
             // a partial file being resumed stays resumable whatever stops the call
             result = .failure(decorated(error.with(downloadResumeData: partial.withLock { $0 })))
         }
-        // every step the transfer passed on comes before the outcome
+        // the outcome is decided (a failure too: the handle is finished, no step starts), and every
+        // step the transfer passed on comes before it
+        _ = handle.claimCompletion()
         if progress != nil { await handle.stepsEnded() }
         events?.end(result)
         return result

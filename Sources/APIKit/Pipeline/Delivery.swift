@@ -9,7 +9,9 @@ import Foundation
 /// transfer starts there, as a data task's would), and the task continues on this queue when
 /// the transport answers: the response stages and the completion then run where the task already is, with
 /// no hop of their own — for `perform(session:)`, on the delegate queue that delivered the
-/// data task's completion. One object per call.
+/// data task's completion. One object per call. (`Task.immediate` needs Swift 6.2 and, on
+/// Apple platforms, OS 26: before, the task starts on the cooperative pool and only the delivery
+/// hops to the queue.)
 final class Delivery: Sendable {
     let queue: DispatchQueue?
     let operationQueue: OperationQueue?

@@ -45,7 +45,8 @@ public struct Session: Sendable {
     public var transport: any Transport
     /// Where a completion-handler call runs once it has waited — its links, the response stages
     /// and the completion; `nil` for a global queue (concurrent: completions of several calls
-    /// may run at once).
+    /// may run at once). Built with a compiler before Swift 6.2, or on an Apple OS before 26, the
+    /// links run on Swift's cooperative pool and only the response stages and the completion here.
     public var completionQueue: DispatchQueue?
     /// Headers added to every request that does not declare a header of the same name
     /// (compared case-insensitively), before ``Request/intercept(urlRequest:)`` runs.

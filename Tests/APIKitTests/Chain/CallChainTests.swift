@@ -45,6 +45,24 @@ struct CallChainTests {
         #expect(body == Data("seen".utf8))
     }
 
+    @Test("an error a link throws after next names the URL last sent, which a link after it may have changed")
+    func errorNamesTheURLSent() async throws {
+        let validator = ClosureInterceptor { request, _, next in
+            _ = try await next(request)
+            throw ProbeFailure(stage: "after")
+        }
+        let rewriter = ClosureInterceptor { request, _, next in
+            var request = request
+            var components = try #require(request.url.flatMap { URLComponents(url: $0, resolvingAgainstBaseURL: true) })
+            components.host = "mirror.example.test"
+            request.url = components.url
+            return try await next(request)
+        }
+        let result = await TextRequest().result(session: session([validator, rewriter]))
+        #expect(result.errorValue?.stage == .responseValidation)
+        #expect(result.errorValue?.context.url?.host == "mirror.example.test")
+    }
+
     @Test("a RequestError an interceptor throws is the outcome as it is; an UnacceptableStatusCode is a status error")
     func requestErrorPassesThrough() async throws {
         let rethrowing = ClosureInterceptor { request, context, _ in

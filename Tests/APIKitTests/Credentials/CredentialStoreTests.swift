@@ -383,6 +383,53 @@ struct CredentialStoreTests {
         #expect(paths == ["first", "later"], "the later request was sent")
     }
 
+    /// Refreshes by calling a token endpoint through the session that holds its store.
+    struct SessionAuthenticator: Authenticator {
+        let session: Locked<Session?>
+
+        func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
+            urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
+        }
+
+        func refresh() async throws -> String {
+            let session = try #require(session.withLock { $0 })
+            return try await TextRequest(path: "token").response(using: session)
+        }
+    }
+
+    @Test(
+        "a refresh that calls the token endpoint through the same session: its request passes the credential step as it is, no wait for itself"
+    )
+    func refreshThroughTheSession() async throws {
+        let sent = Locked<[URLRequest]>([])
+        let transport = StubTransport { request in
+            sent.withLock { $0.append(request) }
+            if request.url?.lastPathComponent == "token" {
+                // the token endpoint rejects a stale credential, as many do: no refresh for it
+                return request.headerValue("Authorization") == nil
+                    ? .success(body: "fresh") : .success(status: 401, body: "stale")
+            }
+            return request.headerValue("Authorization") == "Bearer fresh"
+                ? .success(body: "ok") : .success(status: 401, body: "no")
+        }
+        let holder = Locked<Session?>(nil)
+        let session = Session(
+            transport: transport,
+            credentialStore: CredentialStore(SessionAuthenticator(session: holder), credential: "old"))
+        holder.withLock { $0 = session }
+        let call = Task { await TextRequest(path: "data").result(session: session) }
+        let ended = CompletionProbe<Result<String, RequestError>>()
+        Task { ended.record(await call.value) }
+        // 60 s only bounds a failure: the refresh waited for itself, for good
+        let outcome = await ended.first(timeout: 60)
+        if outcome == nil { call.cancel() }
+        #expect(try #require(outcome).get() == "ok")
+        let paths = sent.withLock {
+            $0.map { "\($0.url?.lastPathComponent ?? "") \($0.headerValue("Authorization") ?? "-")" }
+        }
+        #expect(paths == ["data Bearer old", "token -", "data Bearer fresh"])
+    }
+
     @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
     func staleRejectionAfterRefresh() async throws {
         let server = StubTransport { request in

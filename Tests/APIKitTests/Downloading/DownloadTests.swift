@@ -310,6 +310,15 @@ struct DownloadTests {
         #expect(try scratch.names() == ["body.bin"])
     }
 
+    @Test("a download that fails finishes its handle, as one that succeeds does")
+    func failedDownloadFinishesItsHandle() async throws {
+        let probe = CompletionProbe<Result<DownloadResponse, RequestError>>()
+        let handle = StreamedRequest().download(
+            to: destination, using: session(.stream(status: 404, chunks: ["gone"])), completion: probe.handler)
+        #expect(try #require(await probe.first()).errorValue?.statusCode == 404)
+        #expect(handle.isFinished)
+    }
+
     @Test("cancel racing the last chunk: the completion runs once; a file only with success, no temporary file left")
     func cancelRacesLastChunk() async throws {
         let session = session(.stream(chunks: ["a", "b", "c"]))
