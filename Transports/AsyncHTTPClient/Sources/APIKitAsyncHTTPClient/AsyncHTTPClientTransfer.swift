@@ -178,7 +178,7 @@ final class AsyncHTTPClientTransfer: IdleWatched {
         case .whole:
             if let expected, expected > 0 { data.reserveCapacity(Int(min(expected, 16 << 20))) }
         case .stream(let onEvent):
-            onEvent(.response(head))
+            callingCaller { onEvent(.response(head)) }
         }
         for try await buffer in response.body {
             let count = Int64(buffer.readableBytes)
@@ -190,9 +190,8 @@ final class AsyncHTTPClientTransfer: IdleWatched {
             case .whole:
                 data.append(contentsOf: buffer.readableBytesView)
             case .stream(let onEvent):
-                onEvent(.data(Data(buffer: buffer)))
                 // The idle clock measures the network, not the consumer.
-                touch()
+                callingCaller { onEvent(.data(Data(buffer: buffer))) }
             }
         }
         return TransportResponse(data: data, urlResponse: head)
@@ -226,6 +225,15 @@ final class AsyncHTTPClientTransfer: IdleWatched {
         idleness.withLockedValue { $0.clock.touch(at: now) }
     }
 
+    /// Runs `body`, the caller's code, with the idle clock standing still: a slow consumer or
+    /// progress handler is not an idle network.
+    private func callingCaller(_ body: () -> Void) {
+        idleness.withLockedValue { $0.clock.callerStarted() }
+        body()
+        let now = sweeper.now()
+        idleness.withLockedValue { $0.clock.callerReturned(at: now) }
+    }
+
     /// Whether the sweeper timed the transfer out.
     var isTimedOut: Bool {
         idleness.withLockedValue { $0.isTimedOut }
@@ -238,7 +246,7 @@ final class AsyncHTTPClientTransfer: IdleWatched {
             guard !state.isFinished else { return }
             update(&state.progress)
             // Under the lock: the end cannot be decided while a report is running.
-            if case .whole(let progress?, _) = delivery { progress(state.progress) }
+            if case .whole(let progress?, _) = delivery { callingCaller { progress(state.progress) } }
         }
     }
 }

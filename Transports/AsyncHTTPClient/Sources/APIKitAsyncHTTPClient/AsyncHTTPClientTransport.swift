@@ -40,7 +40,10 @@ public import NIOCore
 ///   connection error (`.cannotConnectToHost`, a refused certificate's) at the client's connect
 ///   timeout (`configuration.timeout.connect`), or with `.timedOut` at the request's timeout
 ///   when that comes first — over `HTTPClient.shared`, whose connect timeout is 90 s, at the
-///   default 60 s.
+///   default 60 s. The client's own read timeout applies too: `HTTPClient.shared`'s 90 s cuts
+///   a response silent for longer, whatever `timeoutInterval` says (a long poll or an event
+///   stream quiet for minutes needs a client configured with a longer one). Time spent in your
+///   code — a stream's `onEvent`, a progress handler — does not count as idle.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
 ///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
 ///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`

@@ -10,6 +10,9 @@ struct IdleClock {
     private(set) var limit: UInt64 = .max
     /// Whether the last look found the transfer idle too long.
     private var seemsIdle = false
+    /// How many calls into the caller's code (a stream's `onEvent`, a progress handler) are
+    /// running: the clock measures the network, and stands still meanwhile.
+    private var callersRunning = 0
 
     /// A clock that starts at `now`, with no limit yet.
     init(now: UInt64) {
@@ -38,9 +41,26 @@ struct IdleClock {
         lastActivity = max(lastActivity, now)
     }
 
+    /// Notes that the caller's code starts running: the transfer is not idle until it returns.
+    mutating func callerStarted() {
+        callersRunning += 1
+    }
+
+    /// Notes that the caller's code returned at `now`: the clock starts again from there.
+    mutating func callerReturned(at now: UInt64) {
+        callersRunning -= 1
+        touch(at: now)
+    }
+
     /// A look at the clock: idle too long only when the last look found it so too, a short
     /// while before (see ``IdleSweeper`` for why two looks).
     mutating func check(at now: UInt64) -> IdleCheck {
+        if callersRunning > 0 {
+            // the caller takes its time: look again once it could have been idle that long
+            seemsIdle = false
+            let (later, overflow) = now.addingReportingOverflow(limit)
+            return .lookAgain(overflow ? .max : later)
+        }
         let idleUntil = idleUntil
         if now < idleUntil {
             seemsIdle = false

@@ -16,6 +16,23 @@ struct IdleClockTests {
     }
 
     @Test(
+        "the caller's code running (a slow consumer, a progress handler) is not idleness; the clock restarts when it returns"
+    )
+    func callerRunning() {
+        var clock = IdleClock(now: 0)
+        _ = clock.start(at: 0, limit: 2)
+        clock.callerStarted()
+        // ten seconds in the caller's code: never idle, at any look
+        for look in [2, 3, 10] as [UInt64] {
+            #expect(clock.check(at: look * Self.second) == .lookAgain((look + 2) * Self.second))
+        }
+        clock.callerReturned(at: 10 * Self.second)
+        #expect(clock.check(at: 11 * Self.second) == .lookAgain(12 * Self.second))
+        #expect(clock.check(at: 12 * Self.second) == .lookAgain(12 * Self.second + 50_000_000))
+        #expect(clock.check(at: 12 * Self.second + 50_000_000) == .expired)
+    }
+
+    @Test(
         "a finite timeout too large for 64 bits of nanoseconds is no limit: no trap, no wrap-around, never idle",
         arguments: [1.8e10, 1e12, 1e300, Double.greatestFiniteMagnitude])
     func hugeLimit(seconds: Double) {

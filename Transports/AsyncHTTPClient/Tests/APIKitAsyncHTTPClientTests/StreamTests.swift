@@ -206,6 +206,25 @@ struct StreamTests {
         #expect(recording.body.count == 20)
     }
 
+    @Test("a consumer that holds an event longer than the idle timeout is not an idle network: the body ends whole")
+    func consumerLongerThanTheTimeout() async throws {
+        let recording = StreamRecording()
+        var request = URLRequest(
+            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.1")))
+        request.timeoutInterval = 2
+        let held = Protected(false)
+        // the first event (the head) is held 5 s, past the 2 s timeout; the bytes come 0.1 s apart
+        _ = transport.stream(
+            request,
+            onEvent: recording.handler(hold: {
+                guard !held.withLock({ $0 }) else { return }
+                held.withLock { $0 = true }
+                Thread.sleep(forTimeInterval: 5)
+            }))
+        #expect(try await ended(recording) == .finished)
+        #expect(recording.body.count == 20)
+    }
+
     @Test("a refused connection ends with .failed only, and no head")
     func refused() async throws {
         let recording = StreamRecording()
