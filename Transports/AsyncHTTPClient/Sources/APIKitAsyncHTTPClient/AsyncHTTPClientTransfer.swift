@@ -302,15 +302,19 @@ extension HTTPURLResponse {
         return made
     }
 
-    /// The header fields as Foundation takes them: those that came more than once joined
-    /// with ", ".
+    /// The header fields as Foundation takes them: those that came more than once — their
+    /// names compared without case, as HTTP does — joined with ", " under the first spelling.
     private static func fields(_ headers: HTTPHeaders) -> [String: String] {
         var fields: [String: String] = [:]
         // One allocation rather than one per doubling as the headers are added.
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
-            if let existing = fields[name] {
-                fields[name] = existing + ", " + value
+            let key =
+                fields[name] != nil
+                ? name
+                : fields.keys.first { $0.utf8.count == name.utf8.count && $0.lowercased() == name.lowercased() }
+            if let key, let existing = fields[key] {
+                fields[key] = existing + ", " + value
             } else {
                 fields[name] = value
             }

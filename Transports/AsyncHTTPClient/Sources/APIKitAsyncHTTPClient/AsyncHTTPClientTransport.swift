@@ -62,7 +62,9 @@ public import NIOCore
 ///   the OS has task executors: Linux, macOS 15, iOS 18), and calls back there. Neither runs on
 ///   Swift's cooperative pool, so that a process keeping that pool busy cannot hold a transfer
 ///   back while its timeout runs; callbacks come from Dispatch, as `URLSession` calls back on
-///   its delegate queue.
+///   its delegate queue. One exception: a streamed request body (a file, a multipart body with
+///   files, a foreign body stream) is read by a task AsyncHTTPClient starts itself, on the
+///   cooperative pool, and its upload progress is reported from there.
 /// - **Errors** are mapped to `URLError` where one fits, with AsyncHTTPClient's or SwiftNIO's
 ///   error as `userInfo[NSUnderlyingErrorKey]`:
 ///
@@ -257,6 +259,9 @@ public final class AsyncHTTPClientTransport: Transport {
     /// - Throws: The error that stopped the transfer, a `URLError` where one fits;
     ///   `URLError(.cancelled)` when the awaiting task is cancelled.
     public func send(_ request: URLRequest) async throws -> TransportResponse {
+        // a task cancelled before the call sends nothing (a transfer started, then cancelled,
+        // may have written its head on a warm connection)
+        if Task.isCancelled { throw URLError(.cancelled, underlying: nil, url: request.url) }
         let cancellation = TransferCancellation()
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in

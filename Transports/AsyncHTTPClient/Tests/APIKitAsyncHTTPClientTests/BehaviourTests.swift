@@ -160,6 +160,30 @@ struct BehaviourTests {
         try? await transport.shutdown()
     }
 
+    @Test("send(_:) in a task cancelled before the call throws cancelled and sends nothing")
+    func cancelledBeforeTheCall() async throws {
+        let transport = AsyncHTTPClientTransport()
+        // a warm connection: the race that wrote a cancelled request's head needed one
+        _ = try await send(URLRequest(url: FaultServer.baseURL.appendingPathComponent("ok")), through: transport)
+        let tag = UUID().uuidString
+        let url = try #require(URL(string: FaultServer.baseURL.absoluteString + "/ok?tag=\(tag)"))
+        for _ in 0..<20 {
+            let call = Task { () -> URLError.Code? in
+                withUnsafeCurrentTask { $0?.cancel() }
+                do {
+                    _ = try await transport.send(URLRequest(url: url))
+                    return nil
+                } catch {
+                    return (error as? URLError)?.code
+                }
+            }
+            #expect(await call.value == .cancelled)
+        }
+        // what was written reaches the server at once; a second's wait only widens the window
+        await pause(1)
+        #expect(try await faultServerPorts(tag: tag) == [])
+    }
+
     /// The client ports of the connections the fault server saw with `tag`.
     private func faultServerPorts(tag: String) async throws -> [Int] {
         var ports = URLComponents(url: FaultServer.baseURL, resolvingAgainstBaseURL: false)

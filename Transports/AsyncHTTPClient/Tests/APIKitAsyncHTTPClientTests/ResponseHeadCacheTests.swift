@@ -21,6 +21,15 @@ struct ResponseHeadCacheTests {
         HTTPClientResponse(version: .http1_1, status: status, headers: HTTPHeaders(headers))
     }
 
+    @Test("a header that comes twice in different cases is one field with both values, none lost")
+    func repeatedInAnotherCase() throws {
+        let response = try HTTPURLResponse.make(
+            Self.head([("Set-Cookie", "a=1"), ("Content-Type", "text/plain"), ("set-cookie", "b=2")]),
+            requestURL: Self.url, cache: ResponseHeadCache())
+        #expect(response.value(forHTTPHeaderField: "Set-Cookie") == "a=1, b=2")
+        #expect(response.allHeaderFields.count == 2)
+    }
+
     @Test("the same head twice: the same response, its fields readable")
     func reused() throws {
         let cache = ResponseHeadCache()
