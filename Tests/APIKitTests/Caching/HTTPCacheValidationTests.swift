@@ -184,6 +184,20 @@ extension Caching {
                 (["ETag": #""v1""#], ["Last-Modified": HTTPCacheFreshnessTests.start(-50)]),
             ])
         func unmatchedValidator(stored: [String: String], notModified: [String: String]) async throws {
+            let (harness, answer) = try await Self.revalidated(stored: stored, notModified: notModified)
+            #expect(answer.body == "v3", "asked for again, unconditionally")
+            #expect(answer.headers["cache-status"] == nil)
+            try #require(harness.requests.count == 3)
+            #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil)
+            #expect(harness.requests[2].value(forHTTPHeaderField: "If-Modified-Since") == nil)
+        }
+
+        /// A response stored with `stored` (`max-age=10`), then, once stale, validated: the server
+        /// answers the second request with a 304 carrying `notModified` (`max-age=100`), any other
+        /// with `v` and its number. Returns the harness and the answer to the second call.
+        private static func revalidated(
+            stored: [String: String], notModified: [String: String]
+        ) async throws -> (CacheHarness, CacheAnswer) {
             let harness = CacheHarness { _, count in
                 count == 2
                     ? .success(status: 304, headers: notModified.merging(["Cache-Control": "max-age=100"]) { $1 })
@@ -191,12 +205,7 @@ extension Caching {
             }
             _ = try await harness.send()
             harness.time.advance(by: 10)
-            let answer = try await harness.send()
-            #expect(answer.body == "v3", "asked for again, unconditionally")
-            #expect(answer.headers["cache-status"] == nil)
-            try #require(harness.requests.count == 3)
-            #expect(harness.requests[2].value(forHTTPHeaderField: "If-None-Match") == nil)
-            #expect(harness.requests[2].value(forHTTPHeaderField: "If-Modified-Since") == nil)
+            return (harness, try await harness.send())
         }
 
         @Test(
@@ -214,14 +223,7 @@ extension Caching {
                 (["Last-Modified": HTTPCacheFreshnessTests.start(-100)], [:]),
             ])
         func matchedValidator(stored: [String: String], notModified: [String: String]) async throws {
-            let harness = CacheHarness { _, count in
-                count == 2
-                    ? .success(status: 304, headers: notModified.merging(["Cache-Control": "max-age=100"]) { $1 })
-                    : .success(headers: stored.merging(["Cache-Control": "max-age=10"]) { $1 }, body: "v\(count)")
-            }
-            _ = try await harness.send()
-            harness.time.advance(by: 10)
-            let answer = try await harness.send()
+            let (harness, answer) = try await Self.revalidated(stored: stored, notModified: notModified)
             #expect(answer.body == "v1")
             #expect(answer.headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
             #expect(try await harness.send().fromCache, "the 304's max-age counts")
