@@ -64,8 +64,9 @@ public struct CallResponse: Sendable {
     /// ```
     ///
     /// - Parameter handler: Receives the number of body bytes received, or the transfer's error
-    ///   — for a stream that its reader stopped, why: the ``RequestError`` of an element that did
-    ///   not decode, ``ResponseStreamError/bufferLimitExceeded(limit:)``, or a cancellation.
+    ///   — for a stream that its reader stopped before the body ended, why: the ``RequestError``
+    ///   of an element that did not decode, ``ResponseStreamError/bufferLimitExceeded(limit:)``,
+    ///   or a cancellation. A body received whole has ended, whatever its reader makes of it.
     public func onBodyEnd(_ handler: @escaping @Sendable (Result<Int, any Error>) -> Void) {
         if let pending {
             pending.tap.onEnd(handler)

@@ -46,8 +46,9 @@ public protocol Authenticator: Sendable {
     /// Gets a new credential; never runs twice at the same time for one ``CredentialStore``.
     ///
     /// It may call a token endpoint through the session that holds the store: the requests it
-    /// makes (in its task, or in tasks it starts) pass the store's credential step as they are —
-    /// no credential applied, no refresh on their `401` — rather than wait for this refresh.
+    /// makes — in its task, or in tasks it starts with `Task {}`, which inherit its task-local
+    /// values (not `Task.detached`) — pass the store's credential step as they are: no credential
+    /// applied, no refresh on their `401`, rather than wait for this refresh.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in

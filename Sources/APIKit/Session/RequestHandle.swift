@@ -130,6 +130,7 @@ public final class RequestHandle: Sendable {
     /// Returns once no progress step is being passed on: after the outcome is decided, the
     /// steps that had started have returned.
     func stepsEnded() async {
+        guard phase.withLock({ $0.steps > 0 }) else { return }
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let running = phase.withLock { phase in
                 guard phase.steps > 0 else { return false }

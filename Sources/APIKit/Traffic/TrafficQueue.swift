@@ -197,7 +197,7 @@ final class TrafficQueue: Sendable {
     /// The number of hosts with an entry: those with calls in flight, waiting or paused, up to
     /// ``idleHostsKept`` idle ones, and idle ones whose bucket was still refilling when their last
     /// call ended, until the next ``sweep(_:)`` (the count stays within twice the others, and
-    /// at most `2 × idleHostsKept` when they are few).
+    /// at most `2 × idleHostsKept + 1` when they are few).
     var knownHostCount: Int {
         state.withLock { $0.hosts.count }
     }

@@ -194,6 +194,17 @@ struct CallEventRoadTests {
         #expect(await badLog.waitForEnds())
         #expect(
             badLog.names == ["callStarted", "attemptStarted(1)", "requestSent", "responseHead(200)", "failed(parsing)"])
+
+        // received whole before the reader found the bad line: the call's transfer finished
+        let whole = StubTransport { _ in .stream(chunks: ["{\"id\":1}\nnot json\n"]) }
+        let wholeLog = CallEventLog()
+        var lines = TextRequest().stream(using: Session(transport: whole, onCallEvent: wholeLog.observer))
+            .jsonLines(of: Item.self).makeAsyncIterator()
+        _ = try await lines.response()
+        #expect(await wholeLog.waitForEnds(), "the body ended before it was read")
+        #expect(try await lines.next()?.id == 1)
+        await #expect(throws: RequestError.self) { _ = try await lines.next() }
+        #expect(wholeLog.names.last == "finished")
     }
 
     /// Starts a call to `path` and waits until it is sent or waiting.

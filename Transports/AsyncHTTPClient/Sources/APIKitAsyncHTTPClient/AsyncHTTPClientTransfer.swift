@@ -309,10 +309,7 @@ extension HTTPURLResponse {
         // One allocation rather than one per doubling as the headers are added.
         fields.reserveCapacity(headers.count)
         for (name, value) in headers {
-            let key =
-                fields[name] != nil
-                ? name
-                : fields.keys.first { $0.utf8.count == name.utf8.count && $0.lowercased() == name.lowercased() }
+            let key = fields[name] != nil ? name : fields.keys.first { Self.namesEqual($0, name) }
             if let key, let existing = fields[key] {
                 fields[key] = existing + ", " + value
             } else {
@@ -320,6 +317,15 @@ extension HTTPURLResponse {
             }
         }
         return fields
+    }
+
+    /// Whether two header names are the same, ASCII letters compared without case; no string is
+    /// made (a head's names are compared with each other once per new head).
+    private static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        return zip(lhs.utf8, rhs.utf8).allSatisfy { left, right in
+            left == right || (left | 0x20 == right | 0x20 && (left | 0x20) >= 0x61 && (left | 0x20) <= 0x7A)
+        }
     }
 
     /// `HTTP/1.1`, `HTTP/2`: literals for the versions a response has in practice, rather than

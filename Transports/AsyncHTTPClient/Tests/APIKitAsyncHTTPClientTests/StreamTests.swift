@@ -210,16 +210,16 @@ struct StreamTests {
     func consumerLongerThanTheTimeout() async throws {
         let recording = StreamRecording()
         var request = URLRequest(
-            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.1")))
-        request.timeoutInterval = 2
+            url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.05")))
+        request.timeoutInterval = 1
         let held = Protected(false)
-        // the first event (the head) is held 5 s, past the 2 s timeout; the bytes come 0.1 s apart
+        // the first event (the head) is held 2.5 s, past the 1 s timeout; the bytes come 0.05 s apart
         _ = transport.stream(
             request,
             onEvent: recording.handler(hold: {
                 guard !held.withLock({ $0 }) else { return }
                 held.withLock { $0 = true }
-                Thread.sleep(forTimeInterval: 5)
+                Thread.sleep(forTimeInterval: 2.5)
             }))
         #expect(try await ended(recording) == .finished)
         #expect(recording.body.count == 20)
