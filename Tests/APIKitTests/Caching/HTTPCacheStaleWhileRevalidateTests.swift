@@ -70,11 +70,16 @@ extension Caching {
             #expect(try await harness.send().body == "body 2")
         }
 
-        @Test("A 304 to the background validation freshens the stored response")
-        func notModified() async throws {
+        /// A response stored with `max-age=10, stale-while-revalidate=60` and `ETag: "v1"`, asked
+        /// for 20 s later (answered stale, validated in the background, where the server answers
+        /// `answered`), then asked for once the validation has finished. Returns the harness and
+        /// that last answer.
+        private static func afterBackgroundValidation(
+            answered: StubResponse
+        ) async throws -> (CacheHarness, CacheAnswer) {
             let harness = CacheHarness { request, _ in
                 request.value(forHTTPHeaderField: "If-None-Match") != nil
-                    ? .success(status: 304, headers: ["Cache-Control": "max-age=50", "ETag": #""v1""#])
+                    ? answered
                     : .success(
                         headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""v1""#],
                         body: "stored")
@@ -83,7 +88,13 @@ extension Caching {
             harness.time.advance(by: 20)
             #expect(try await harness.send().body == "stored")
             await harness.cache.revalidationsFinished()
-            let fresh = try await harness.send()
+            return (harness, try await harness.send())
+        }
+
+        @Test("A 304 to the background validation freshens the stored response")
+        func notModified() async throws {
+            let (harness, fresh) = try await Self.afterBackgroundValidation(
+                answered: .success(status: 304, headers: ["Cache-Control": "max-age=50", "ETag": #""v1""#]))
             #expect(fresh.headers["cache-status"] == "APIKit; hit; ttl=50")
             #expect(harness.requests.count == 2)
         }
@@ -92,18 +103,8 @@ extension Caching {
             "A 500, 502, 503 or 504 to the background validation leaves the store as it was, even when it may be stored",
             arguments: [500, 502, 503, 504])
         func serverErrorLeavesTheStore(status: Int) async throws {
-            let harness = CacheHarness { request, _ in
-                request.value(forHTTPHeaderField: "If-None-Match") != nil
-                    ? .success(status: status, headers: ["Cache-Control": "max-age=300"], body: "down")
-                    : .success(
-                        headers: ["Cache-Control": "max-age=10, stale-while-revalidate=60", "ETag": #""v1""#],
-                        body: "stored")
-            }
-            _ = try await harness.send()
-            harness.time.advance(by: 20)
-            #expect(try await harness.send().body == "stored")
-            await harness.cache.revalidationsFinished()
-            let next = try await harness.send()
+            let (_, next) = try await Self.afterBackgroundValidation(
+                answered: .success(status: status, headers: ["Cache-Control": "max-age=300"], body: "down"))
             #expect(next.body == "stored", "the error response replaced the stored one")
             #expect(next.headers["cache-status"] == "APIKit; hit; ttl=-10; detail=stale-while-revalidate")
         }

@@ -74,19 +74,31 @@ extension Caching {
             #expect(harness.requests.count == 2)
         }
 
-        @Test("A 304 without Age starts the response's age again: the stored Age is dropped (§4.2.3, §5.1)")
-        func validationResetsAge() async throws {
+        /// A response stored with `ETag: "a"`, `max-age=120` and `stored`, validated once 130 s
+        /// old — the server answers a conditional request with a 304 carrying the same ETag and
+        /// max-age and `notModified`, any other with `v` and its number — then asked for 10 s
+        /// later. Returns the harness, the validated answer and that last answer.
+        private static func hitAfterValidation(
+            stored: [String: String], notModified: [String: String]
+        ) async throws -> (CacheHarness, validation: CacheAnswer, hit: CacheAnswer) {
+            let validator = ["ETag": #""a""#, "Cache-Control": "max-age=120"]
             let harness = CacheHarness { request, count in
                 request.value(forHTTPHeaderField: "If-None-Match") == #""a""#
-                    ? .success(status: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=120"])
-                    : .success(
-                        headers: ["ETag": #""a""#, "Age": "200", "Cache-Control": "max-age=120"], body: "v\(count)")
+                    ? .success(status: 304, headers: validator.merging(notModified) { $1 })
+                    : .success(headers: validator.merging(stored) { $1 }, body: "v\(count)")
             }
             _ = try await harness.send()
             harness.time.advance(by: 130)
-            #expect(try await harness.send().headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
+            let validation = try await harness.send()
             harness.time.advance(by: 10)
-            let hit = try await harness.send()
+            return (harness, validation, try await harness.send())
+        }
+
+        @Test("A 304 without Age starts the response's age again: the stored Age is dropped (§4.2.3, §5.1)")
+        func validationResetsAge() async throws {
+            let (harness, validation, hit) = try await Self.hitAfterValidation(
+                stored: ["Age": "200"], notModified: [:])
+            #expect(validation.headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
             #expect(hit.body == "v1")
             #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=110", "10 s old, not 210 s")
             #expect(hit.headers["age"] == "10")
@@ -95,46 +107,17 @@ extension Caching {
 
         @Test("A 304 without Date is not aged by the stored Date: its age counts from the validation")
         func validationWithoutDate() async throws {
-            let harness = CacheHarness { request, count in
-                request.value(forHTTPHeaderField: "If-None-Match") == #""a""#
-                    ? .success(status: 304, headers: ["ETag": #""a""#, "Cache-Control": "max-age=120"])
-                    : .success(
-                        headers: [
-                            "ETag": #""a""#, "Date": HTTPCacheFreshnessTests.start(0), "Cache-Control": "max-age=120",
-                        ],
-                        body: "v\(count)")
-            }
-            _ = try await harness.send()
-            harness.time.advance(by: 130)
-            _ = try await harness.send()
-            harness.time.advance(by: 10)
-            let hit = try await harness.send()
+            let (harness, _, hit) = try await Self.hitAfterValidation(
+                stored: ["Date": HTTPCacheFreshnessTests.start(0)], notModified: [:])
             #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=110", "10 s old, not 140 s")
             #expect(harness.requests.count == 2)
         }
 
         @Test("A 304 with Age and Date: its own Age and Date count, not the stored ones")
         func validationWithAgeAndDate() async throws {
-            let harness = CacheHarness { request, count in
-                request.value(forHTTPHeaderField: "If-None-Match") == #""a""#
-                    ? .success(
-                        status: 304,
-                        headers: [
-                            "ETag": #""a""#, "Cache-Control": "max-age=120", "Age": "30",
-                            "Date": HTTPCacheFreshnessTests.start(120),
-                        ])
-                    : .success(
-                        headers: [
-                            "ETag": #""a""#, "Age": "200", "Date": HTTPCacheFreshnessTests.start(0),
-                            "Cache-Control": "max-age=120",
-                        ],
-                        body: "v\(count)")
-            }
-            _ = try await harness.send()
-            harness.time.advance(by: 130)
-            _ = try await harness.send()
-            harness.time.advance(by: 10)
-            let hit = try await harness.send()
+            let (harness, _, hit) = try await Self.hitAfterValidation(
+                stored: ["Age": "200", "Date": HTTPCacheFreshnessTests.start(0)],
+                notModified: ["Age": "30", "Date": HTTPCacheFreshnessTests.start(120)])
             #expect(hit.headers["age"] == "40", "the 304's Age (30), above its apparent age (10), then 10 s stored")
             #expect(hit.headers["cache-status"] == "APIKit; hit; ttl=80")
             #expect(harness.requests.count == 2)
