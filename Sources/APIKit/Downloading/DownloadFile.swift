@@ -124,8 +124,11 @@ final class DownloadFile: DownloadAttempt {
     /// concurrently.
     func receive(_ event: TransportStreamEvent) {
         var unresumable: DownloadError?
-        if case .response(let response) = event {
-            unresumable = resumeFailure(response)
+        // a resumed attempt's Content-Range, read once: checked here, held to below
+        var range: (first: Int64, last: Int64)?
+        if case .response(let response) = event, resuming != nil {
+            range = Self.contentRange(of: response)
+            unresumable = resumeFailure(response, range: range)
         }
         var report: TransferProgress?
         var cancelling: (any TransportTask)?
@@ -141,7 +144,7 @@ final class DownloadFile: DownloadAttempt {
                 // a 206 continues the partial file, any other 2xx rewrites it, any other
                 // status's body goes to a file of its own
                 let appending = resuming != nil && (response as? HTTPURLResponse)?.statusCode == 206
-                if appending { state.rangeLength = Self.contentRange(of: response).map { $0.last - $0.first + 1 } }
+                if appending { state.rangeLength = range.map { $0.last - $0.first + 1 } }
                 if state.isErrorBody, resuming != nil {
                     state.writer.fileURL = Self.temporaryURL(for: destination)
                     state.fileExists = false
@@ -269,14 +272,15 @@ final class DownloadFile: DownloadAttempt {
     }
 
     /// Why the response to a resumed request cannot continue the partial file: a `416`, or a
-    /// `206` whose `Content-Range` does not start where the file ends. `nil` otherwise.
-    private func resumeFailure(_ response: URLResponse) -> DownloadError? {
+    /// `206` whose `Content-Range` (`range`, when valid) does not start where the file ends. `nil`
+    /// otherwise.
+    private func resumeFailure(_ response: URLResponse, range: (first: Int64, last: Int64)?) -> DownloadError? {
         guard let resuming, let http = response as? HTTPURLResponse else { return nil }
         switch http.statusCode {
         case 416:
             return .rangeNotSatisfiable(bytesReceived: resuming.bytesReceived)
         case 206:
-            guard Self.contentRange(of: http)?.first == resuming.bytesReceived else {
+            guard range?.first == resuming.bytesReceived else {
                 let range = http.value(forHTTPHeaderField: "Content-Range")
                 return .contentRangeMismatch(expectedStart: resuming.bytesReceived, contentRange: range)
             }

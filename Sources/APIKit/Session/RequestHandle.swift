@@ -60,13 +60,13 @@ public final class RequestHandle: Sendable {
     public func cancel() {
         let running: (task: (any TransportTask)?, deliver: (@Sendable () -> Void)?)? = phase.withLock { phase in
             guard let onCancel = phase.onCancel else { return nil }
-            let url = phase.url
-            let running = (phase.task, { @Sendable in onCancel(url) })
+            let (task, url) = (phase.task, phase.url)
+            let deliver: @Sendable () -> Void = { onCancel(url) }
             phase.finish()
             // delivered once the steps being passed on have returned: every step before the completion
-            guard phase.steps > 0 else { return running }
-            phase.afterSteps.append(running.1)
-            return (running.0, nil)
+            guard phase.steps > 0 else { return (task, deliver) }
+            phase.afterSteps.append(deliver)
+            return (task, nil)
         }
         guard let running else { return }
         running.task?.cancel()

@@ -89,6 +89,7 @@ final class StreamBuffer: Sendable {
     /// Takes one event from the transport.
     func receive(_ event: TransportStreamEvent) {
         var cancelling: (any TransportTask)?
+        // the buffer's own end of the stream, which cancels the transfer
         var failure: (any Error)?
         let resume = state.withLock { state -> (CheckedContinuation<Item, Never>, Item)? in
             guard state.end == nil else { return nil }
@@ -98,15 +99,9 @@ final class StreamBuffer: Sendable {
                 state.headArrived = true
             case .data where !state.headArrived:
                 failure = URLError(.badServerResponse)
-                state.end = .failure(URLError(.badServerResponse))
-                cancelling = state.task
-                state.task = nil
             case .data(let chunk):
                 if state.waiter == nil, state.bytes + chunk.count > limit {
                     failure = ResponseStreamError.bufferLimitExceeded(limit: limit)
-                    state.end = .failure(ResponseStreamError.bufferLimitExceeded(limit: limit))
-                    cancelling = state.task
-                    state.task = nil
                 } else {
                     state.chunks.append(chunk)
                     state.bytes += chunk.count
@@ -116,6 +111,11 @@ final class StreamBuffer: Sendable {
                 state.task = nil
             case .failed(let error):
                 state.end = .failure(error)
+                state.task = nil
+            }
+            if let failure {
+                state.end = .failure(failure)
+                cancelling = state.task
                 state.task = nil
             }
             guard let waiter = state.waiter, let item = state.take() else { return nil }

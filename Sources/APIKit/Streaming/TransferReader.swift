@@ -55,27 +55,30 @@ struct TransferReader: ElementReader {
     /// Ends the iteration on an element that did not decode: the transfer is cancelled and
     /// the error is the one to throw.
     mutating func decodingFailed(_ error: ResponseStreamError) -> RequestError {
-        guard let (response, context) = opened else {
-            connection.cancel()
-            return .cancelled(context: connection.source.context(nil))
-        }
-        phase = .done
-        let failure = RequestError.parsingFailed(error, body: Data(), response: response, context: context)
-        connection.cancel(because: failure)
-        return failure
+        stop { response, context in .parsingFailed(error, body: Data(), response: response, context: context) }
     }
 
     /// Ends the iteration on a response head that the caller rejects after the request's
     /// own checks passed: the transfer is cancelled and the error is the one to throw.
     mutating func responseRejected(_ error: any Error) -> RequestError {
+        stop { response, context in
+            .responseInterceptorFailed(error, body: Data(), response: response, context: context)
+        }
+    }
+
+    /// Ends the iteration with the error `failure` makes of the transfer's head and context, and
+    /// cancels the transfer with it as the reason; the cancellation when nothing was opened.
+    private mutating func stop(
+        with failure: (URLResponse, RequestContext) -> RequestError
+    ) -> RequestError {
         guard let (response, context) = opened else {
             connection.cancel()
             return .cancelled(context: connection.source.context(nil))
         }
         phase = .done
-        let failure = RequestError.responseInterceptorFailed(error, body: Data(), response: response, context: context)
-        connection.cancel(because: failure)
-        return failure
+        let error = failure(response, context)
+        connection.cancel(because: error)
+        return error
     }
 
     /// The head and context of the transfer, while it streams or once its body has ended.

@@ -271,16 +271,17 @@ final class TrafficQueue: Sendable {
         state.hosts = state.hosts.filter { _, entry in
             var entry = entry
             fill(&entry, at: now)
-            if let end = entry.pausedUntil, now >= end { entry.pausedUntil = nil }
+            _ = isOpen(&entry, at: now)
             return !entry.isIdle
         }
         state.sweepAt = max(2 * state.hosts.count, 2 * Self.idleHostsKept)
     }
 
-    /// Whether `entry` is not paused; clears a pause that has passed.
-    private func isOpen(_ entry: inout Host) -> Bool {
+    /// Whether `entry` is not paused at `now` (the clock's time unless given); clears a pause
+    /// that has passed.
+    private func isOpen(_ entry: inout Host, at now: Duration? = nil) -> Bool {
         guard let end = entry.pausedUntil else { return true }
-        guard clock.elapsed() >= end else { return false }
+        guard (now ?? clock.elapsed()) >= end else { return false }
         entry.pausedUntil = nil
         return true
     }

@@ -32,7 +32,12 @@ struct IdleClock {
     /// When the transfer is idle too long, unless something happens before; `.max` when that
     /// is beyond the clock.
     private var idleUntil: UInt64 {
-        let (sum, overflow) = lastActivity.addingReportingOverflow(limit)
+        Self.after(lastActivity, limit)
+    }
+
+    /// `limit` after `moment`, or `.max` when that is beyond the clock.
+    private static func after(_ moment: UInt64, _ limit: UInt64) -> UInt64 {
+        let (sum, overflow) = moment.addingReportingOverflow(limit)
         return overflow ? .max : sum
     }
 
@@ -58,8 +63,7 @@ struct IdleClock {
         if callersRunning > 0 {
             // the caller takes its time: look again once it could have been idle that long
             seemsIdle = false
-            let (later, overflow) = now.addingReportingOverflow(limit)
-            return .lookAgain(overflow ? .max : later)
+            return .lookAgain(Self.after(now, limit))
         }
         let idleUntil = idleUntil
         if now < idleUntil {
