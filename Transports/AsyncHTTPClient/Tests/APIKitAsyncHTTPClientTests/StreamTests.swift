@@ -211,15 +211,16 @@ struct StreamTests {
         let recording = StreamRecording()
         var request = URLRequest(
             url: try #require(URL(string: FaultServer.baseURL.absoluteString + "/drip?interval=0.05")))
-        request.timeoutInterval = 1
+        request.timeoutInterval = 3
         let held = Protected(false)
-        // the first event (the head) is held 2.5 s, past the 1 s timeout; the bytes come 0.05 s apart
+        // the first event (the head) is held 6 s, past the 3 s timeout; the bytes come 0.05 s apart
+        // (3 s of slack for a machine busy with other builds)
         _ = transport.stream(
             request,
             onEvent: recording.handler(hold: {
                 guard !held.withLock({ $0 }) else { return }
                 held.withLock { $0 = true }
-                Thread.sleep(forTimeInterval: 2.5)
+                Thread.sleep(forTimeInterval: 6)
             }))
         #expect(try await ended(recording) == .finished)
         #expect(recording.body.count == 20)
