@@ -157,7 +157,10 @@ final class DownloadFile: DownloadAttempt {
                     return end(&state, .failed(error))
                 }
                 state.fileExists = true
-                state.validator = DownloadResumeData.validator(of: response) ?? (appending ? state.validator : nil)
+                state.validator =
+                    appending
+                    ? DownloadResumeData.validator(continuing: state.validator, from: response)
+                    : DownloadResumeData.validator(of: response)
                 return nil
             case .data(let chunk):
                 do {

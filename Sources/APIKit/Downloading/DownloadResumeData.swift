@@ -32,7 +32,8 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// if that is a strong validator (at least 60 seconds before the response's `Date`); sent as
     /// `If-Range` so that a changed resource is sent whole. `nil` when there is no such
     /// validator: a resumed download then asks for the whole body again, from byte 0, rather
-    /// than append bytes that may belong to another version.
+    /// than append bytes that may belong to another version. After a `206` without a strong
+    /// `ETag`, the validator the bytes before it came with.
     var validator: String?
 
     /// Creates resume data; APIKit makes it when a resumable download fails. Callers get one
@@ -67,6 +68,19 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
             sent.timeIntervalSince(modifiedDate) >= Self.strongLastModifiedAge
         else { return nil }
         return modified
+    }
+
+    /// The validator after `response`, a `206`, continued a file whose bytes came with
+    /// `previous`: the response's own strong `ETag`, else `previous`, which the `206` matched. A
+    /// `Last-Modified` of the `206` never replaces an entity tag already known for the
+    /// representation (RFC 9110 13.1.5).
+    static func validator(continuing previous: String?, from response: URLResponse) -> String? {
+        if let etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"), !etag.isEmpty,
+            !etag.hasPrefix("W/")
+        {
+            return etag
+        }
+        return previous ?? validator(of: response)
     }
 
     /// How long before the response's `Date` a `Last-Modified` must be to be a strong validator.

@@ -633,6 +633,41 @@ struct ResumableDownloadTests {
         #expect(DownloadResumeData.validator(of: response(["Last-Modified": "yesterday", "Date": modified])) == nil)
     }
 
+    @Test("a 206 without an ETag, cut off again: the next resume still sends the ETag, not the 206's Last-Modified")
+    func resumedWithoutEntityTagKeepsIt() async throws {
+        let resume = try await interrupted()
+        // a strong Last-Modified, but RFC 9110 13.1.5: no date in If-Range while an entity tag is known
+        let cutAgain = Session(
+            transport: StubTransport { _ in
+                .stream(
+                    status: 206,
+                    headers: [
+                        "Content-Range": "bytes 5-9/10", "Content-Length": "5",
+                        "Last-Modified": "Mon, 23 Nov 2026 10:00:00 GMT", "Date": "Thu, 26 Nov 2026 10:00:00 GMT",
+                    ],
+                    chunks: ["56"])
+            })
+        let error = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: cutAgain, resumingFrom: resume)
+        }
+        let kept = try #require(error?.downloadResumeData)
+        #expect(kept.bytesReceived == 7)
+        #expect(kept.validator == #""v1""#)
+        // a 206 with a strong ETag of its own: that one is kept
+        let tagged = Session(
+            transport: StubTransport { _ in
+                .stream(
+                    status: 206, headers: ["Content-Range": "bytes 7-9/10", "Content-Length": "3", "ETag": #""v2""#],
+                    chunks: ["7"])
+            })
+        let again = await #expect(throws: RequestError.self) {
+            try await StreamedRequest().download(to: destination, using: tagged, resumingFrom: kept)
+        }
+        #expect(again?.downloadResumeData?.validator == #""v2""#)
+        #expect(again?.downloadResumeData?.bytesReceived == 8)
+        try FileManager.default.removeItem(at: try #require(again?.downloadResumeData?.partialFileURL))
+    }
+
     @Test("a partial file without a validator is not resumed: no Range, no If-Range; the 200 rewrites it from byte 0")
     func noValidatorStartsAgain() async throws {
         let session = Session(
