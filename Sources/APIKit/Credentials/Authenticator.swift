@@ -48,7 +48,9 @@ public protocol Authenticator: Sendable {
     /// It may call a token endpoint through the session that holds the store: the requests it
     /// makes — in its task, or in tasks it starts with `Task {}`, which inherit its task-local
     /// values (not `Task.detached`) — pass the store's credential step as they are: no credential
-    /// applied, no refresh on their `401`, rather than wait for this refresh.
+    /// applied, no refresh on their `401`, rather than wait for this refresh. So do the requests
+    /// of a refresh it causes in turn: when the token endpoint is behind another store's
+    /// credential, whose refresh calls through this store's session, neither waits for the other.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in

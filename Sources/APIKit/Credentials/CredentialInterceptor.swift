@@ -18,7 +18,7 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         // a request of this store's own refresh (a token endpoint called through the session)
-        if CredentialRefreshScope.store == ObjectIdentifier(credentials) { return try await next(urlRequest) }
+        if CredentialRefreshScope.stores.contains(ObjectIdentifier(credentials)) { return try await next(urlRequest) }
         var replayed = false
         while true {
             let authorized: URLRequest

@@ -97,7 +97,8 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             // The requests it makes, through this store's session maybe, pass its link as they are.
             Task { [authenticator, generation] in
                 do {
-                    let fresh = try await CredentialRefreshScope.$store.withValue(ObjectIdentifier(self)) {
+                    let scope = CredentialRefreshScope.stores.union([ObjectIdentifier(self)])
+                    let fresh = try await CredentialRefreshScope.$stores.withValue(scope) {
                         try await authenticator.refresh()
                     }
                     settle(generation, with: .success(fresh))
@@ -146,9 +147,11 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     }
 }
 
-/// The credential store whose refresh the current task runs, for the requests the
-/// authenticator's `refresh()` makes: they pass that store's link untouched, since waiting for
-/// the refresh they belong to would never end.
+/// The credential stores whose refresh the current task is part of, for the requests an
+/// authenticator's `refresh()` makes: they pass those stores' links untouched, since waiting for
+/// a refresh they belong to would never end. A set: a refresh of one store may need the refresh
+/// of another (its token endpoint behind that store's credential), which then calls through the
+/// first store's session.
 enum CredentialRefreshScope {
-    @TaskLocal static var store: ObjectIdentifier?
+    @TaskLocal static var stores: Set<ObjectIdentifier> = []
 }

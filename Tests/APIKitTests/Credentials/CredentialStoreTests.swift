@@ -430,6 +430,67 @@ struct CredentialStoreTests {
         #expect(paths == ["data Bearer old", "token -", "data Bearer fresh"])
     }
 
+    /// Refreshes by calling `path` through the session in `session`.
+    struct TokenAuthenticator: Authenticator {
+        let path: String
+        let session: Locked<Session?>
+
+        func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
+            urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
+        }
+
+        func refresh() async throws -> String {
+            let session = try #require(session.withLock { $0 })
+            return try await TextRequest(path: path).response(using: session)
+        }
+    }
+
+    @Test(
+        "refreshes nested across two stores: B's refresh, made for A's, calls through A's session and passes A's step"
+    )
+    func nestedRefreshesAcrossStores() async throws {
+        let sent = Locked<[URLRequest]>([])
+        let transport = StubTransport { request in
+            sent.withLock { $0.append(request) }
+            let authorization = request.headerValue("Authorization")
+            switch request.url?.lastPathComponent {
+            case "token-a":  // A's token endpoint is behind B's credential
+                return authorization == "Bearer b-fresh" ? .success(body: "a-fresh") : .success(status: 401)
+            case "token-b":  // B's is open, and rejects a stale credential
+                return authorization == nil ? .success(body: "b-fresh") : .success(status: 401)
+            default:
+                return authorization == "Bearer a-fresh" ? .success(body: "ok") : .success(status: 401)
+            }
+        }
+        let (holderA, holderB) = (Locked<Session?>(nil), Locked<Session?>(nil))
+        // A refreshes through B's session, B through A's
+        let sessionA = Session(
+            transport: transport,
+            credentialStore: CredentialStore(TokenAuthenticator(path: "token-a", session: holderB), credential: "a-old")
+        )
+        let sessionB = Session(
+            transport: transport,
+            credentialStore: CredentialStore(TokenAuthenticator(path: "token-b", session: holderA), credential: "b-old")
+        )
+        holderA.withLock { $0 = sessionA }
+        holderB.withLock { $0 = sessionB }
+        let call = Task { await TextRequest(path: "data").result(session: sessionA) }
+        let ended = CompletionProbe<Result<String, RequestError>>()
+        Task { ended.record(await call.value) }
+        // 60 s only bounds a failure: B's refresh waited for A's, which waited for B's
+        let outcome = await ended.first(timeout: 60)
+        if outcome == nil { call.cancel() }
+        #expect(try #require(outcome).get() == "ok")
+        let paths = sent.withLock {
+            $0.map { "\($0.url?.lastPathComponent ?? "") \($0.headerValue("Authorization") ?? "-")" }
+        }
+        #expect(
+            paths == [
+                "data Bearer a-old", "token-a Bearer b-old", "token-b -", "token-a Bearer b-fresh",
+                "data Bearer a-fresh",
+            ])
+    }
+
     @Test("a 401 for a credential already replaced replays with the new one, without a second refresh")
     func staleRejectionAfterRefresh() async throws {
         let server = StubTransport { request in
