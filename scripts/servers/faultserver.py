@@ -23,6 +23,14 @@ Listens on 127.0.0.1:PORT (scripts/servers/serve.sh picks a free one). Each path
     /swallow                reads the request and its whole body (every byte until the client
                             closes) and never answers (holds the socket 120 s): an upload to it
                             goes out whole and can only end by the client's cancellation
+    /slow-read?chunk=B&interval=S&tail=B
+                            reads the request's body (its Content-Length) slowly: B bytes
+                            (65536 by default) every S seconds (0.1 by default) until at most
+                            tail bytes (8 MiB by default) are left, those at once; then answers
+                            200 with {"received": N}. Read at once, the tail is what the
+                            sockets' buffers hold when the client's last write completes: the
+                            client sees no progress while the server drains those, on any
+                            transport, so only the client's writes are slow
     /traffic/limited?key=K&window=S
                             the first request for K opens a window of S seconds (2 by default):
                             429 with Retry-After: S (rounded up) inside it, 200 after
@@ -111,6 +119,7 @@ def traffic(conn, path, params):
 
 
 def read_request(conn):
+    """The request target, and every byte read: the head and what came of the body with it."""
     data = b""
     conn.settimeout(10)
     while b"\r\n\r\n" not in data and len(data) < 65536:
@@ -120,7 +129,39 @@ def read_request(conn):
         data += chunk
     line = data.split(b"\r\n", 1)[0].decode("latin-1")
     parts = line.split(" ")
-    return parts[1] if len(parts) > 1 else "/"
+    return (parts[1] if len(parts) > 1 else "/"), data
+
+
+def slow_read(conn, data, params):
+    """/slow-read: the body read slowly, then its size answered."""
+    head, _, received = data.partition(b"\r\n\r\n")
+    length = 0
+    for line in head.split(b"\r\n")[1:]:
+        name, _, value = line.partition(b":")
+        if name.strip().lower() == b"content-length":
+            length = int(value.strip())
+    chunk = int(params.get("chunk", "65536"))
+    interval = float(params.get("interval", "0.1"))
+    tail = int(params.get("tail", str(8 << 20)))
+    count = len(received)
+    conn.settimeout(60)
+    while count < length:
+        if length - count > tail:
+            time.sleep(interval)
+            wanted = chunk
+        else:
+            wanted = length - count
+        while wanted > 0 and count < length:
+            piece = conn.recv(min(wanted, length - count, 1 << 20))
+            if not piece:
+                conn.close()
+                return
+            count += len(piece)
+            wanted -= len(piece)
+    body = json.dumps({"received": count}).encode()
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\n"
+                 b"Connection: close\r\n\r\n%s" % (len(body), body))
+    conn.close()
 
 
 def reset(conn):
@@ -137,7 +178,7 @@ def short_body(params):
 
 def handle(conn, client_port):
     try:
-        target = read_request(conn)
+        target, data = read_request(conn)
         path, _, query = target.partition("?")
         params = dict(item.partition("=")[::2] for item in query.split("&") if item)
         if "tag" in params and path != "/ports":
@@ -210,6 +251,8 @@ def handle(conn, client_port):
         elif path == "/never":
             time.sleep(120)
             conn.close()
+        elif path == "/slow-read":
+            slow_read(conn, data, params)
         elif path == "/swallow":
             conn.settimeout(120)
             while conn.recv(65536):
