@@ -69,6 +69,37 @@ struct UploadTests {
         #expect(report.received == 12)
     }
 
+    @Test(
+        "a body in memory redirected with 307 or 308 arrives whole at the new location, on both roads",
+        arguments: [307, 308], [false, true])
+    func redirectedInMemoryBody(status: Int, withProgress: Bool) async throws {
+        // several slices and a short last one: the event-loop road writes the body in slices, and
+        // AsyncHTTPClient writes it again from its first byte for the new location; with a
+        // progress handler the transfer takes the task road, where it is one write
+        let count = (1 << 20) + 3
+        let body = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+        let target = LengthServer.baseURL.appendingPathComponent("redirected").absoluteString
+        var components = try #require(URLComponents(url: HTTPBin.baseURL, resolvingAgainstBaseURL: false))
+        components.path = "/redirect-to"
+        components.queryItems = [
+            URLQueryItem(name: "url", value: target), URLQueryItem(name: "status_code", value: String(status)),
+        ]
+        var request = URLRequest(url: try #require(components.url))
+        request.httpMethod = "POST"
+        request.httpBody = body
+        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+        var progress: (@Sendable (TransferProgress) -> Void)? = nil
+        if withProgress { progress = { _ in } }
+        _ = AsyncHTTPClientTransport(client: .shared).send(request, progress: progress, completion: probe.handler)
+        let response = try #require(await probe.first()).get()
+        #expect((response.urlResponse as? HTTPURLResponse)?.url?.path == "/redirected")
+        let report = try LengthServerReport.decode(response.data)
+        #expect(report.method == "POST")
+        #expect(report.contentLength == body.count)
+        #expect(report.received == body.count)
+        #expect(report.sha256 == SHA256.hex(body))
+    }
+
     @Test("a foreign body stream (no known length) is sent chunked and arrives whole at httpbin")
     func foreignStream() async throws {
         var request = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
