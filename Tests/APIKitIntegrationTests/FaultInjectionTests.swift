@@ -47,6 +47,21 @@ struct NeverAnsweredRequest: Request, RequestConfiguration {
     var options: RequestOptions { RequestOptions(timeout: timeout) }
 }
 
+/// `/slow-read` on the fault server: a body it reads slowly, `chunk` bytes every `interval`
+/// seconds until its last 8 MiB, which it reads at once; it answers with the bytes it received.
+struct SlowlyReadUpload: Request, RequestConfiguration {
+    @DataBody("application/octet-stream") var body: Data? = nil
+    @Query("chunk") var chunk: Int? = nil
+    @Query("interval") var interval: Double? = nil
+    var idleTimeout: TimeInterval
+    var base = FaultServer.url ?? URL(string: "http://127.0.0.1:9")!
+    var path = "slow-read"
+    var method: HTTPMethod = .post
+    var configuration: Self { self }
+    var parser: RawDataParser { RawDataParser() }
+    var options: RequestOptions { RequestOptions(timeout: idleTimeout) }
+}
+
 @Suite(
     "Faulty servers: a clear RequestError, exactly once, in time",
     .enabled(if: FaultServer.url != nil, FaultServer.skipReason))
@@ -240,6 +255,24 @@ struct FaultInjectionTests {
         let result = try await inFlight.result(timeout: 180)
         #expect((try? result.get()) == Data(repeating: UInt8(ascii: "x"), count: 20), "\(result)")
         #expect(ContinuousClock.now - inFlight.started > .seconds(idleTimeout))
+    }
+
+    @Test("a large body the server reads slowly is not an idle timeout while it moves: it arrives whole")
+    func slowlyReadUpload() async throws {
+        // real time: the server takes 256 KiB every 0.1 s, so the 24 MiB before its 8 MiB tail
+        // take some 10 s to go out, more than twice the 4 s idle timeout: a transport that saw no
+        // progress until the whole body was written would time out. Written in slices, the body
+        // moves the clock each time the connection takes one, every few of the server's reads:
+        // the timeout is 40 of those reads.
+        let idleTimeout: TimeInterval = 4
+        let size = 32 << 20
+        let request = SlowlyReadUpload(
+            body: Data(repeating: 0x61, count: size), chunk: 256 << 10, interval: 0.1, idleTimeout: idleTimeout)
+        let started = ContinuousClock.now
+        let data = try await request.response(using: Session(transport: TestTransport.make()))
+        struct Received: Decodable { var received: Int }
+        #expect(try JSONDecoder().decode(Received.self, from: data).received == size)
+        #expect(ContinuousClock.now - started > .seconds(idleTimeout), "the upload did not outlast the timeout")
     }
 
     @Test("a malformed status line")

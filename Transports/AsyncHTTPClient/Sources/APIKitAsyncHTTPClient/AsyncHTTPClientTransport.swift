@@ -28,22 +28,30 @@ public import NIOCore
 /// What it does with a request:
 ///
 /// - **Body**: every body APIKit builds goes out with its `Content-Length`, read from
-///   `URLRequest.requestBody`: bytes in memory as they are, a file or a multipart body with
-///   files streamed from disk in chunks of 64 KiB, never through a temporary file and never
-///   chunked. A body stream APIKit did not make (a foreign `httpBodyStream`) has no known
+///   `URLRequest.requestBody`: bytes in memory written from one buffer in slices of 64 KiB (in
+///   one piece when the transfer runs in a task: see **Timeout**), a file or a multipart body
+///   with files streamed from disk in chunks of 64 KiB, never through a temporary file and
+///   never chunked. A body stream APIKit did not make (a foreign `httpBodyStream`) has no known
 ///   length and goes out chunked. `Content-Length` and `Transfer-Encoding` headers on the
 ///   request are ignored: the body decides its framing.
 /// - **Timeout**: `URLRequest.timeoutInterval` is an idle timeout, as with `URLSession`: the
 ///   transfer fails with `URLError(.timedOut)` when nothing is sent or received for that
-///   long, from the start: the wait for a connection and for the response head count. A
-///   connection that cannot be made (AsyncHTTPClient retrying it) fails with the last
-///   connection error (`.cannotConnectToHost`, a refused certificate's) at the client's connect
-///   timeout (`configuration.timeout.connect`), or with `.timedOut` at the request's timeout
-///   when that comes first — over `HTTPClient.shared`, whose connect timeout is 90 s, at the
-///   default 60 s. The client's own read timeout applies too: `HTTPClient.shared`'s 90 s cuts
-///   a response silent for longer, whatever `timeoutInterval` says (a long poll or an event
-///   stream quiet for minutes needs a client configured with a longer one). Time spent in your
-///   code — a stream's `onEvent`, a progress handler — does not count as idle.
+///   long, from the start: the wait for a connection and for the response head count. Each
+///   slice or chunk of the body the connection takes counts as sent, so a large upload over a
+///   slow link does not time out while it moves. One exception: a transfer with a progress
+///   handler, or through ``stream(_:onEvent:)``, runs in a task (see **Threads**) through
+///   AsyncHTTPClient's `async` API, which follows a redirect that keeps the body (307, 308) only
+///   for a body written in one piece; there a body in memory is one write, which counts as sent
+///   once its last byte left, so connecting, its whole upload and the wait for the head must fit
+///   in the timeout. A connection that cannot be made (AsyncHTTPClient retrying it) fails with
+///   the last connection error (`.cannotConnectToHost`, a refused certificate's) at the
+///   client's connect timeout (`configuration.timeout.connect`), or with `.timedOut` at the
+///   request's timeout when that comes first — over `HTTPClient.shared`, whose connect timeout
+///   is 90 s, at the default 60 s. The client's own read timeout applies too:
+///   `HTTPClient.shared`'s 90 s cuts a response silent for longer, whatever `timeoutInterval`
+///   says (a long poll or an event stream quiet for minutes needs a client configured with a
+///   longer one). Time spent in your code — a stream's `onEvent`, a progress handler — does not
+///   count as idle.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
 ///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
 ///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`

@@ -120,14 +120,15 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     }
 
     /// AsyncHTTPClient's request for `urlRequest`: its method, its header fields but those that
-    /// frame the body (AsyncHTTPClient sets them from the body), and its body.
+    /// frame the body (AsyncHTTPClient sets them from the body), and its body, written in slices
+    /// so that the idle clock moves while a large one goes out.
     static func makeRequest(_ urlRequest: URLRequest) throws -> HTTPClient.Request {
         guard let url = urlRequest.url else { throw URLError(.badURL, underlying: nil, url: nil) }
         return try HTTPClient.Request(
             url: url,
             method: NIOHTTP1.HTTPMethod(rawValue: urlRequest.httpMethod ?? "GET"),
             headers: OutgoingRequest.headers(of: urlRequest),
-            body: urlRequest.httpBody.map { .byteBuffer(ByteBuffer(data: $0)) })
+            body: urlRequest.httpBody.map { .slices(of: ByteBuffer(data: $0), size: OutgoingRequest.chunkSize) })
     }
 
     /// Keeps `task` to cancel it, starts the idle clock, and ends the transfer when the task does.
@@ -203,6 +204,7 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         touch()
     }
 
+    /// Called as each slice of the body has been written to the connection.
     func didSendRequestPart(task: HTTPClient.Task<TransportResponse>, _ part: IOData) {
         touch()
     }

@@ -21,7 +21,8 @@ struct OutgoingRequest: Sendable {
     /// `URLRequest.timeoutInterval`, when positive and finite.
     var idleTimeout: TimeInterval?
 
-    /// The chunk size for bodies streamed from disk or from a foreign stream.
+    /// The chunk size for bodies streamed from disk or from a foreign stream, and the size of
+    /// the slices a body in memory is written in on the event-loop road.
     static let chunkSize = 64 * 1024
 
     /// Converts `urlRequest`.
@@ -40,7 +41,8 @@ struct OutgoingRequest: Sendable {
         if let body = urlRequest.requestBody {
             expectedBytesToSend = body.length
             // a body in memory is the request's httpBody (its requestBody's data() without a
-            // copy); one with a file is read in chunks
+            // copy), written in one piece: this API sends a streamed body only once, and so
+            // follows no redirect that keeps it (307, 308); one with a file is read in chunks
             if let data = urlRequest.httpBody {
                 request.body = .bytes(ByteBuffer(data: data))
                 bytesInMemory = Int64(data.count)
@@ -96,6 +98,38 @@ extension OutgoingRequest {
             zip(name, expected).allSatisfy { byte, wanted in
                 byte == wanted || (byte >= UInt8(ascii: "A") && byte <= UInt8(ascii: "Z") && byte | 0x20 == wanted)
             }
+        }
+    }
+}
+
+extension HTTPClient.Body {
+    /// `buffer` written in slices of `size` bytes, each once the connection took the one before:
+    /// AsyncHTTPClient reports each slice as it is written (`didSendRequestPart`), so a large
+    /// body moves the idle clock while it goes out, where one write would be reported only once
+    /// the last byte left.
+    ///
+    /// The slices share the buffer's storage (nothing is copied), and every call of the stream
+    /// closure starts again from the first byte: AsyncHTTPClient calls it again when it follows
+    /// a redirect that keeps the body (307, 308), as it does for a body written in one go.
+    static func slices(of buffer: ByteBuffer, size: Int) -> Self {
+        .stream(contentLength: Int64(buffer.readableBytes)) { writer in
+            writeSlices(of: buffer, size: size, to: writer)
+        }
+    }
+
+    /// Writes the first slice of `rest`, then the others once it was taken.
+    private static func writeSlices(
+        of rest: ByteBuffer, size: Int, to writer: StreamWriter
+    ) -> EventLoopFuture<Void> {
+        var rest = rest
+        let slice = rest.readSlice(length: min(size, rest.readableBytes)) ?? ByteBuffer()
+        let written = writer.write(.byteBuffer(slice))
+        guard rest.readableBytes > 0 else { return written }
+        let remaining = rest
+        return written.flatMapWithEventLoop { _, loop in
+            // submitted rather than called: a write that completes at once would otherwise add a
+            // stack frame per slice
+            loop.flatSubmit { writeSlices(of: remaining, size: size, to: writer) }
         }
     }
 }
