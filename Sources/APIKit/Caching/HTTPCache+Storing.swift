@@ -27,7 +27,8 @@ extension HTTPCache {
             varyFingerprint: CacheKey.varyFingerprint(of: request, names: names),
             requestTime: requestTime, responseTime: responseTime,
             url: (head.url ?? request.url).map(CacheKey.normalised) ?? "",
-            status: head.statusCode, headers: Self.storedHeaders(of: head), body: body)
+            status: head.statusCode, headers: Self.dated(Self.storedHeaders(of: head), received: responseTime),
+            body: body)
         var record = await storedRecord(key) ?? StoredRecord(variants: [])
         record.variants.removeAll { old in
             old.partition == partition
@@ -87,7 +88,8 @@ extension HTTPCache {
     /// `Age` and `Date` describe the response the server sent, not the stored one (§4.2.3, §5.1:
     /// an age counts from the last validation at the origin): a stored `Age` or `Date` that the
     /// 304 does not replace is dropped, not kept against the new response time. Without them the
-    /// age counts from the validation, as for a response stored without them.
+    /// age counts from the validation: as for a response stored without a `Date`, the second
+    /// the 304 was received in becomes its `Date` (``dated(_:received:)``).
     static func freshened(
         _ stored: StoredResponse, with head: HTTPURLResponse, requestTime: Date, responseTime: Date
     ) -> StoredResponse {
@@ -100,9 +102,29 @@ extension HTTPCache {
             updated.headers.removeAll { $0.name.caseInsensitiveCompare(header.name) == .orderedSame }
             updated.headers.append(header)
         }
+        updated.headers = dated(updated.headers, received: responseTime)
         updated.requestTime = requestTime
         updated.responseTime = responseTime
         return updated
+    }
+
+    /// `headers` with a `Date`: RFC 9110 §6.6.1 has a recipient with a clock that stores a
+    /// response without one add the time it was received; one whose `Date` is not a date has
+    /// it replaced so (a recipient may). Headers with a `Date` that reads are returned as they are.
+    ///
+    /// An HTTP date names a whole second: `received` is written rounded down, never later than
+    /// it is. The response's apparent age (RFC 9111 §4.2.3, `response_time - date_value`) is
+    /// then under a second and never negative; an `Expires` counts from that `Date`, so the
+    /// response is not stale before its `Expires`; a `max-age` counts from the start of the
+    /// second it was received in, as it does for a response whose server sent that `Date`.
+    static func dated(_ headers: [StoredResponse.Header], received: Date) -> [StoredResponse.Header] {
+        if let date = StoredResponse.header("Date", in: headers), HTTPDate.parse(date, now: received) != nil {
+            return headers
+        }
+        guard let value = HTTPDate.format(received) else { return headers }
+        var dated = headers.filter { !FieldName.same($0.name, "Date") }
+        dated.append(StoredResponse.Header(name: "Date", value: value))
+        return dated
     }
 
     /// The headers of `head` a cache keeps (§3.1): all but the hop-by-hop ones and those

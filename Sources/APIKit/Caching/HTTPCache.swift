@@ -57,7 +57,10 @@
 /// may add cookies from its storage, which the cache does not see). A
 /// response whose URL is not the request's — where a redirect the transport followed led — is
 /// neither stored nor used to update a stored response (RFC 9111 §4): it answers another URL,
-/// and the cache never saw the redirect nor its freshness.
+/// and the cache never saw the redirect nor its freshness. A response without a `Date` (or with
+/// one that is not a date) is stored with one, the second it was received in (RFC 9110
+/// §6.6.1), as is a stored response freshened by a `304` or a `HEAD` that sends no `Date` of
+/// its own: a response the cache serves carries a `Date`.
 ///
 /// **`HEAD`** (RFC 9111 §4, §4.3.5). A `HEAD` is answered with the head of the stored `GET`
 /// response it selects while that may be reused, with no body (`Cache-Status: APIKit; hit`);

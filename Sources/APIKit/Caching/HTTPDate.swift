@@ -1,10 +1,12 @@
 /// Reads an HTTP date (RFC 9110 §5.6.7) by hand: the preferred IMF-fixdate
 /// (`Sun, 06 Nov 1994 08:49:37 GMT`) and the two obsolete forms every recipient must accept,
-/// rfc850-date (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime-date (`Sun Nov  6 08:49:37 1994`).
+/// rfc850-date (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime-date (`Sun Nov  6 08:49:37 1994`);
+/// and writes the IMF-fixdate, the one form a sender generates.
 ///
 /// The one reader of HTTP dates: the cache's `Date`, `Expires` and `Last-Modified`, a
-/// `Retry-After` date, a download's validator. A small parser rather than a `DateFormatter`,
-/// which costs far more to make and to run than these few comparisons.
+/// `Retry-After` date, a download's validator; and the one writer, of the `Date` the cache adds
+/// to a response stored without one. A small parser rather than a `DateFormatter`, which costs
+/// far more to make and to run than these few comparisons.
 /// The day name is checked to be one, not checked against the date (recipients are told to be
 /// tolerant); the time must be in range (a leap second `60` is accepted); anything else is not
 /// a date, and the caller decides what that means (an invalid `Expires` is in the past).
@@ -28,6 +30,58 @@ enum HTTPDate {
         }
         guard isOne(of: longDays, dayName) else { return nil }
         return rfc850(rest, now: now)
+    }
+
+    /// The IMF-fixdate of `date` (`Sun, 06 Nov 1994 08:49:37 GMT`), which ``parse(_:now:)``
+    /// reads back as the start of the second `date` is in.
+    ///
+    /// An HTTP date names a whole second: the fraction is dropped, rounding down — before 1970
+    /// too, where the seconds since 1970 are negative — so the date written is never later than
+    /// `date`. A date the form cannot write is `nil`: not finite, or outside the years 0000 to
+    /// 9999 (four digits).
+    ///
+    /// - Parameter date: The date.
+    /// - Returns: The IMF-fixdate, or `nil`.
+    static func format(_ date: Date) -> String? {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        // the first second of 0000-01-01 and the last of 9999-12-31; also false for NaN
+        guard seconds >= -62_167_219_200, seconds <= 253_402_300_799 else { return nil }
+        let whole = Int64(seconds)
+        // floored division: a second before 1970 belongs to the day that starts before it
+        let days = whole >= 0 ? whole / 86_400 : (whole - 86_399) / 86_400
+        let time = Int(whole - days * 86_400)
+        let (year, month, day) = civil(daysSince1970: Int(days))
+        // 1970-01-01 was a Thursday, `shortDays[3]`
+        let weekday = Int(((days + 3) % 7 + 7) % 7)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(29)
+        func capitalised(_ name: StaticString) {
+            bytes.append(name.utf8Start[0] - 0x20)
+            bytes.append(contentsOf: UnsafeBufferPointer(start: name.utf8Start + 1, count: name.utf8CodeUnitCount - 1))
+        }
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(0x30 + UInt8(value / divisor % 10))
+                divisor /= 10
+            }
+        }
+        capitalised(shortDays[weekday])
+        bytes.append(contentsOf: ", ".utf8)
+        digits(day, 2)
+        bytes.append(0x20)
+        capitalised(months[month - 1])
+        bytes.append(0x20)
+        digits(year, 4)
+        bytes.append(0x20)
+        digits(time / 3600, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time / 60 % 60, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(time % 60, 2)
+        bytes.append(contentsOf: " GMT".utf8)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// ` 06 Nov 1994 08:49:37 GMT`
@@ -92,6 +146,20 @@ enum HTTPDate {
         let dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
         let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
         return era * 146_097 + dayOfEra - 719_468
+    }
+
+    /// The date of the proleptic Gregorian calendar `days` days after 1970-01-01 (H. Hinnant's
+    /// `civil_from_days`, the inverse of ``daysSince1970(year:month:day:)``).
+    private static func civil(daysSince1970 days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = (z >= 0 ? z : z - 146_096) / 146_097
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     private static let shortDays: [StaticString] = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
