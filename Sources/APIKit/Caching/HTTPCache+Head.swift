@@ -20,9 +20,12 @@ extension HTTPCache {
         }
         try? context.report(.cacheOutcome(.miss))
         if directives.onlyIfCached { throw RequestError.notCached(context: context.with(detached: nil)) }
+        let ticket = writes.begin(key)
+        defer { writes.end(ticket) }
         let requestTime = time.now
         let response = try await next(Self.bypassingURLCache(request))
-        await freshen(key: key, for: request, partition: partition, with: response, requestTime: requestTime)
+        await freshen(
+            key: key, for: request, partition: partition, with: response, requestTime: requestTime, ticket: ticket)
         return response
     }
 
@@ -30,9 +33,11 @@ extension HTTPCache {
     /// selects (§4.3.5): one whose validators and length agree with the `HEAD`'s takes its
     /// header fields and starts its age again, as after a `304` (§3.2); one that disagrees — the
     /// resource changed — is removed, so that the next `GET` asks the server. A `200` from
-    /// another URL (a redirect the transport followed) changes nothing.
+    /// another URL (a redirect the transport followed) changes nothing, nor does one whose
+    /// exchange an invalidation of `key` overlapped (`ticket`, see ``RecordWrites``).
     private func freshen(
-        key: String, for request: URLRequest, partition: [UInt8], with response: CallResponse, requestTime: Date
+        key: String, for request: URLRequest, partition: [UInt8], with response: CallResponse, requestTime: Date,
+        ticket: RecordWrites.Ticket
     ) async {
         guard let head = response.urlResponse as? HTTPURLResponse, head.statusCode == 200,
             CacheKey.isSameTarget(head.url, as: request.url), var record = await load(key)
@@ -51,7 +56,7 @@ extension HTTPCache {
         if record.variants.isEmpty {
             await store.removeRecord(forKey: key)
         } else {
-            await store.setRecord(record.encoded(), forKey: key)
+            await write(record, key: key, ticket: ticket)
         }
     }
 

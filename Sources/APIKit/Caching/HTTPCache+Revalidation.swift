@@ -39,6 +39,8 @@ extension HTTPCache {
         through detached: DetachedChain
     ) async {
         let conditional = Self.conditional(request, for: stored)
+        let ticket = writes.begin(key)
+        defer { writes.end(ticket) }
         let requestTime = time.now
         guard let response = try? await detached.send(Self.bypassingURLCache(conditional ?? request)) else { return }
         let responseTime = time.now
@@ -48,11 +50,11 @@ extension HTTPCache {
         if conditional != nil, let head, head.statusCode == 304 {
             guard Self.validates(stored, head, for: request) else { return }
             let updated = Self.freshened(stored, with: head, requestTime: requestTime, responseTime: responseTime)
-            await replace(stored, with: updated, key: key)
+            await replace(stored, with: updated, key: key, ticket: ticket)
             return
         }
         await storeIfAllowed(
             response, for: request, key: key, directives: directives, requestTime: requestTime,
-            responseTime: responseTime)
+            responseTime: responseTime, ticket: ticket)
     }
 }

@@ -2,10 +2,11 @@ extension HTTPCache {
     /// Stores `response` to `request` as a variant of its URL when §3 allows it: replaces the
     /// variant the same request selects, keeps the others. A response from another URL — where
     /// a redirect the transport followed led — is not stored (§4): it is not the answer to the
-    /// URL asked for, and the redirect's own freshness is unknown.
+    /// URL asked for, and the redirect's own freshness is unknown. Nor is a response whose
+    /// exchange (`ticket`) an invalidation of `key` overlapped (see ``RecordWrites``).
     func storeIfAllowed(
         _ response: CallResponse, for request: URLRequest, key: String, directives: CacheControl,
-        requestTime: Date, responseTime: Date
+        requestTime: Date, responseTime: Date, ticket: RecordWrites.Ticket
     ) async {
         // Only a body read whole: a stream's or a download's is not in memory.
         guard response.pending == nil, let body = response.data,
@@ -36,16 +37,31 @@ extension HTTPCache {
         }
         record.variants.append(variant)
         record.variants.removeFirst(max(0, record.variants.count - StoredRecord.maxVariants))
-        await store.setRecord(record.encoded(), forKey: key)
+        await write(record, key: key, ticket: ticket)
     }
 
-    /// Puts `updated` where `stored` was, if it is still there.
-    func replace(_ stored: StoredResponse, with updated: StoredResponse, key: String) async {
+    /// Puts `updated` where `stored` was, if it is still there and no invalidation overlapped
+    /// the exchange that brought `updated` (`ticket`).
+    func replace(_ stored: StoredResponse, with updated: StoredResponse, key: String, ticket: RecordWrites.Ticket)
+        async
+    {
         guard var record = await storedRecord(key), let index = record.variants.firstIndex(of: stored) else {
             return
         }
         record.variants[index] = updated
+        await write(record, key: key, ticket: ticket)
+    }
+
+    /// Writes `record`, read and changed by the exchange of `ticket`, under `key`: not when an
+    /// invalidation of `key` overlapped that exchange, and removed again when one began while it
+    /// was written, so that the write never brings back what the invalidation removed (see
+    /// ``RecordWrites``). That removal is an invalidation too: an exchange that read the record
+    /// in the moment it was back writes nothing back either.
+    func write(_ record: StoredRecord, key: String, ticket: RecordWrites.Ticket) async {
+        guard !writes.isOvertaken(ticket) else { return }
         await store.setRecord(record.encoded(), forKey: key)
+        guard writes.isOvertaken(ticket) else { return }
+        await writes.invalidate(key) { await store.removeRecord(forKey: key) }
     }
 
     private func storedRecord(_ key: String) async -> StoredRecord? {

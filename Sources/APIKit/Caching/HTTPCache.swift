@@ -72,7 +72,10 @@
 ///
 /// **Invalidation.** A response that is not an error (below 400) to any method other than
 /// `GET`, `HEAD`, `OPTIONS` and `TRACE` removes what is stored for its URL, and for the URLs
-/// of its `Location` and `Content-Location` on the same origin.
+/// of its `Location` and `Content-Location` on the same origin. A `GET` or `HEAD` of one of
+/// those URLs under way meanwhile — its request sent before the removal ended — stores and
+/// updates nothing: its response may show the resource as it was before the change, and its
+/// write would bring back what was removed.
 ///
 /// **Telling what came from the cache.** A response built from what the cache stored carries
 /// a `Cache-Status` header (RFC 9211) ending with `APIKit; hit` (served without asking the
@@ -130,6 +133,9 @@ public final class HTTPCache: Interceptor {
     /// The background revalidations under way (`stale-while-revalidate`), one per stored
     /// response at most, each removing itself when it ends.
     let revalidations = Locked<[String: Task<Void, Never>]>([:])
+    /// The exchanges that may write back to a record, for an invalidation to void their
+    /// write-backs.
+    let writes = RecordWrites()
 
     /// A cache keeping its responses in `store`.
     ///
@@ -270,6 +276,8 @@ public final class HTTPCache: Interceptor {
         context: RequestContext, next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         let conditional = Self.conditional(request, for: stored)
+        let ticket = writes.begin(key)
+        defer { writes.end(ticket) }
         let requestTime = time.now
         let response: CallResponse
         do {
@@ -290,7 +298,7 @@ public final class HTTPCache: Interceptor {
             try? context.report(.cacheOutcome(.miss))
             await storeIfAllowed(
                 response, for: request, key: key, directives: directives, requestTime: requestTime,
-                responseTime: responseTime)
+                responseTime: responseTime, ticket: ticket)
             return response
         }
         guard Self.validates(stored, head, for: request) else {
@@ -299,7 +307,7 @@ public final class HTTPCache: Interceptor {
             return try await fetch(request, key: key, directives: directives, next: next)
         }
         let updated = Self.freshened(stored, with: head, requestTime: requestTime, responseTime: responseTime)
-        await replace(stored, with: updated, key: key)
+        await replace(stored, with: updated, key: key, ticket: ticket)
         try? context.report(.cacheOutcome(.revalidated))
         return served(
             updated, freshness: CacheFreshness(of: updated, now: responseTime), status: "fwd=stale; fwd-status=304")
@@ -327,11 +335,13 @@ public final class HTTPCache: Interceptor {
         _ request: URLRequest, key: String, directives: CacheControl,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws(RequestError) -> CallResponse {
+        let ticket = writes.begin(key)
+        defer { writes.end(ticket) }
         let requestTime = time.now
         let response = try await next(Self.bypassingURLCache(request))
         await storeIfAllowed(
             response, for: request, key: key, directives: directives, requestTime: requestTime,
-            responseTime: time.now)
+            responseTime: time.now, ticket: ticket)
         return response
     }
 

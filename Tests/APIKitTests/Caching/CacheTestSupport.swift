@@ -95,14 +95,16 @@ final class CacheHarness: Sendable {
     ///   - answersStreamsAndDownloads: The cache's setting.
     ///   - after: Links between the cache and the network (what a transport does below the
     ///     cache, such as following a redirect).
+    ///   - cacheStore: The cache's store in place of ``store``.
     ///   - respond: Answers the n-th request (from 1) that reaches the network.
     init(
         maxBytes: Int = 1 << 20, collapsesRequests: Bool = false, answersStreamsAndDownloads: Bool = false,
-        after: [any Interceptor] = [], _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse
+        after: [any Interceptor] = [], cacheStore: (any HTTPCacheStore)? = nil,
+        _ respond: @escaping @Sendable (URLRequest, Int) -> StubResponse
     ) {
         store = MemoryCacheStore(maxBytes: maxBytes)
         cache = HTTPCache(
-            store: store, time: time, collapsesRequests: collapsesRequests,
+            store: cacheStore ?? store, time: time, collapsesRequests: collapsesRequests,
             answersStreamsAndDownloads: answersStreamsAndDownloads)
         script = Locked(respond)
         self.after = after

@@ -87,3 +87,154 @@ extension Caching {
         }
     }
 }
+
+extension Caching {
+    @Suite("HTTP cache: an invalidation overlapping a GET's or HEAD's exchange is not undone by its write-back")
+    struct HTTPCacheInvalidationRaceTests {
+        /// A GET is answered `v<n>`, fresh for 10 s with `ETag: "a"`, a conditional
+        /// one with a 304, a POST with a 204; `before` runs, once, before the first request that
+        /// `when` picks reaches the network, and the request then goes on.
+        private static func harness(
+            when: @escaping @Sendable (URLRequest) -> Bool, before step: Locked<(@Sendable () async -> Void)?>
+        ) -> CacheHarness {
+            CacheHarness(after: [RunsBefore(when: when, step: step)]) { request, count in
+                if request.httpMethod == "POST" { return .success(status: 204) }
+                if request.value(forHTTPHeaderField: "If-None-Match") != nil { return .success(status: 304) }
+                return .success(headers: ["Cache-Control": "max-age=10", "ETag": #""a""#], body: "v\(count)")
+            }
+        }
+
+        @Test("A POST that completes while a 304 is on its way: the 304 does not bring the response back")
+        func invalidatedDuringValidation() async throws {
+            let step = Locked<(@Sendable () async -> Void)?>(nil)
+            let harness = Self.harness(when: { $0.value(forHTTPHeaderField: "If-None-Match") != nil }, before: step)
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            step.withLock { $0 = { _ = try? await harness.send(CacheCall(method: .post)) } }
+            #expect(try await harness.send().headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
+            let after = try await harness.send()
+            #expect(!after.fromCache)
+            #expect(after.body == "v4")
+            #expect(harness.requests.map(\.httpMethod) == ["GET", "POST", "GET", "GET"], "the POST before the 304")
+        }
+
+        @Test(
+            "A POST that completes while a GET is on its way: the GET's response, maybe of before the change, is not stored"
+        )
+        func invalidatedDuringFetch() async throws {
+            let step = Locked<(@Sendable () async -> Void)?>(nil)
+            let harness = Self.harness(when: { $0.httpMethod == "GET" }, before: step)
+            step.withLock { $0 = { _ = try? await harness.send(CacheCall(method: .post)) } }
+            let first = try await harness.send()
+            #expect(first.body == "v2", "the GET reached the network after the POST (request 1)")
+            let second = try await harness.send()
+            #expect(!second.fromCache)
+            #expect(second.body == "v3")
+            #expect(try await harness.send().fromCache, "an exchange no invalidation overlapped is stored")
+        }
+
+        @Test("A POST that completes while a HEAD is on its way: the HEAD's 200 freshens nothing")
+        func invalidatedDuringHead() async throws {
+            let step = Locked<(@Sendable () async -> Void)?>(nil)
+            let harness = Self.harness(when: { $0.httpMethod == "HEAD" }, before: step)
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            step.withLock { $0 = { _ = try? await harness.send(CacheCall(method: .post)) } }
+            _ = try await harness.send(CacheCall(method: .head))
+            #expect(try await !harness.send().fromCache)
+        }
+
+        @Test("An invalidation between a 304's read of the record and its write: the write is undone")
+        func invalidatedBetweenReadAndWriteOfValidation() async throws {
+            let (harness, store) = Self.interleaved()
+            _ = try await harness.send()
+            harness.time.advance(by: 10)
+            store.beforeNextWrite { _ = try? await harness.send(CacheCall(method: .post)) }
+            #expect(try await harness.send().headers["cache-status"] == "APIKit; fwd=stale; fwd-status=304")
+            #expect(store.writesHeld == 1)
+            let after = try await harness.send()
+            #expect(!after.fromCache, "not served from the record the POST removed")
+            #expect(after.body == "v4")
+        }
+
+        @Test("An invalidation between a new response's read of the record and its write: no variant comes back")
+        func invalidatedBetweenReadAndWriteOfStore() async throws {
+            let (harness, store) = Self.interleaved(headers: ["Vary": "Accept"])
+            let json = CacheCall(headers: ["Accept": "application/json"])
+            let text = CacheCall(headers: ["Accept": "text/plain"])
+            _ = try await harness.send(json)
+            store.beforeNextWrite { _ = try? await harness.send(CacheCall(method: .post)) }
+            _ = try await harness.send(text)
+            #expect(store.writesHeld == 1)
+            #expect(try await !harness.send(json).fromCache, "the variant stored before the POST is gone")
+            #expect(try await !harness.send(text).fromCache, "the response received before the POST is not kept")
+        }
+
+        /// A harness whose store runs a step of the test between a read and a write.
+        private static func interleaved(
+            headers: [String: String] = [:]
+        ) -> (CacheHarness, InterleavingStore) {
+            let store = InterleavingStore()
+            let harness = CacheHarness(cacheStore: store) { request, count in
+                if request.httpMethod == "POST" { return .success(status: 204) }
+                if request.value(forHTTPHeaderField: "If-None-Match") != nil { return .success(status: 304) }
+                return .success(
+                    headers: ["Cache-Control": "max-age=10", "ETag": #""a""#].merging(headers) { $1 }, body: "v\(count)"
+                )
+            }
+            return (harness, store)
+        }
+    }
+}
+
+/// A link after the cache that runs a step of the test, once, before the first request `when`
+/// picks goes on: what another call could do while that request is on its way.
+private struct RunsBefore: Interceptor {
+    var when: @Sendable (URLRequest) -> Bool
+    var step: Locked<(@Sendable () async -> Void)?>
+
+    func intercept(
+        _ urlRequest: URLRequest, context: RequestContext,
+        next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+    ) async throws -> CallResponse {
+        if when(urlRequest),
+            let run = step.withLock({ step in
+                defer { step = nil }; return step
+            })
+        {
+            await run()
+        }
+        return try await next(urlRequest)
+    }
+}
+
+/// A store that runs a step of the test, once, when the next record is written, before writing
+/// it: what another task could do between the cache's read of a record and its write. Not a
+/// `DecodingCacheStore`: every read goes through `record(forKey:)`.
+final class InterleavingStore: HTTPCacheStore {
+    private let inner = MemoryCacheStore()
+    private let step = Locked<(@Sendable () async -> Void)?>(nil)
+    private let held = Locked(0)
+
+    /// Runs `run` when the next record is written, before it is.
+    func beforeNextWrite(_ run: @escaping @Sendable () async -> Void) {
+        step.withLock { $0 = run }
+    }
+
+    /// How many writes ran a step.
+    var writesHeld: Int { held.withLock { $0 } }
+
+    func record(forKey key: String) async -> Data? { await inner.record(forKey: key) }
+
+    func setRecord(_ record: Data, forKey key: String) async {
+        if let run = step.withLock({ step in
+            defer { step = nil }; return step
+        }) {
+            held.withLock { $0 += 1 }
+            await run()
+        }
+        await inner.setRecord(record, forKey: key)
+    }
+
+    func removeRecord(forKey key: String) async { await inner.removeRecord(forKey: key) }
+}
