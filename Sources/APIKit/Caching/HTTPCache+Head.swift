@@ -54,7 +54,8 @@ extension HTTPCache {
         }
         guard touched else { return }
         if record.variants.isEmpty {
-            await store.removeRecord(forKey: key)
+            // as an invalidation: a write-back under way would bring back what the HEAD found changed
+            await invalidateRecord(key)
         } else {
             await write(record, key: key, ticket: ticket)
         }

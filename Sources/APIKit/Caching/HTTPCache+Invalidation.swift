@@ -7,18 +7,18 @@ extension HTTPCache {
         guard let head = response.urlResponse as? HTTPURLResponse, (200..<400).contains(head.statusCode) else {
             return
         }
-        await remove(CacheKey.record(method: "GET", url: url))
+        await invalidateRecord(CacheKey.record(method: "GET", url: url))
         for name in ["Location", "Content-Location"] {
             guard let value = head.value(forHTTPHeaderField: name),
                 let target = URL(string: value.trimmingCharacters(in: .whitespaces), relativeTo: url)?.absoluteURL,
                 Self.origin(of: target) == Self.origin(of: url)
             else { continue }
-            await remove(CacheKey.record(method: "GET", url: target))
+            await invalidateRecord(CacheKey.record(method: "GET", url: target))
         }
     }
 
     /// Removes the record of `key`, voiding the write-backs of the exchanges it overlaps.
-    private func remove(_ key: String) async {
+    func invalidateRecord(_ key: String) async {
         await writes.invalidate(key) { await store.removeRecord(forKey: key) }
     }
 

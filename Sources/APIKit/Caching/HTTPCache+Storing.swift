@@ -61,7 +61,7 @@ extension HTTPCache {
         guard !writes.isOvertaken(ticket) else { return }
         await store.setRecord(record.encoded(), forKey: key)
         guard writes.isOvertaken(ticket) else { return }
-        await writes.invalidate(key) { await store.removeRecord(forKey: key) }
+        await invalidateRecord(key)
     }
 
     private func storedRecord(_ key: String) async -> StoredRecord? {
@@ -131,7 +131,7 @@ extension HTTPCache {
     /// An HTTP date names a whole second: `received` is written rounded down, never later than
     /// it is. The response's apparent age (RFC 9111 §4.2.3, `response_time - date_value`) is
     /// then under a second and never negative; an `Expires` counts from that `Date`, so the
-    /// response is not stale before its `Expires`; a `max-age` counts from the start of the
+    /// response is never fresh past its `Expires`; a `max-age` counts from the start of the
     /// second it was received in, as it does for a response whose server sent that `Date`.
     static func dated(_ headers: [StoredResponse.Header], received: Date) -> [StoredResponse.Header] {
         if let date = StoredResponse.header("Date", in: headers), HTTPDate.parse(date, now: received) != nil {

@@ -60,7 +60,7 @@
 /// and the cache never saw the redirect nor its freshness. A response without a `Date` (or with
 /// one that is not a date) is stored with one, the second it was received in (RFC 9110
 /// §6.6.1), as is a stored response freshened by a `304` or a `HEAD` that sends no `Date` of
-/// its own: a response the cache serves carries a `Date`.
+/// its own: a response the cache stores carries a `Date`.
 ///
 /// **`HEAD`** (RFC 9111 §4, §4.3.5). A `HEAD` is answered with the head of the stored `GET`
 /// response it selects while that may be reused, with no body (`Cache-Status: APIKit; hit`);

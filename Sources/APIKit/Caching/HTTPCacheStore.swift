@@ -9,7 +9,9 @@
 /// A store may drop any record at any time (to keep within a size limit): the cache then asks
 /// the server again. A record it cannot keep, or cannot read back whole, is best left out: the
 /// cache treats bytes it cannot read as absent and removes them. Calls come from many tasks at
-/// once; a store serialises them as it needs.
+/// once; a store serialises them as it needs. A write or a removal has taken effect when its
+/// call returns: a read that starts after it sees it. The cache counts on that to keep an
+/// invalidation from being undone by a write of a response fetched before it.
 ///
 /// ```swift
 /// final class PrintingStore: HTTPCacheStore {

@@ -170,6 +170,33 @@ extension Caching {
             #expect(try await !harness.send(text).fromCache, "the response received before the POST is not kept")
         }
 
+        @Test(
+            "A HEAD that finds the stored response changed removes it as an invalidation; a GET under way does not undo it"
+        )
+        func headRemovalIsAnInvalidation() async throws {
+            let store = InterleavingStore()
+            // the HEAD tells of another version than the one stored
+            let harness = CacheHarness(cacheStore: store) { request, count in
+                .success(
+                    headers: [
+                        "Cache-Control": "max-age=10", "Vary": "Accept",
+                        "ETag": request.httpMethod == "HEAD" ? #""b""# : #""a""#,
+                    ], body: "v\(count)")
+            }
+            let json = CacheCall(headers: ["Accept": "application/json"])
+            _ = try await harness.send(json)
+            harness.time.advance(by: 10)
+            // between the text GET's read of the record and its write, the HEAD removes the json variant
+            store.beforeNextWrite { _ = try? await harness.send(CacheCall(method: .head, headers: json.headers)) }
+            _ = try await harness.send(CacheCall(headers: ["Accept": "text/plain"]))
+            #expect(store.writesHeld == 1)
+            _ = try await harness.send(json)
+            #expect(harness.requests.map(\.httpMethod) == ["GET", "GET", "HEAD", "GET"])
+            #expect(
+                harness.requests.last?.value(forHTTPHeaderField: "If-None-Match") == nil,
+                "the json variant the HEAD found changed came back, and was validated")
+        }
+
         /// A harness whose store runs a step of the test between a read and a write.
         private static func interleaved(
             headers: [String: String] = [:]
