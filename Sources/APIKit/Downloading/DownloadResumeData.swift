@@ -71,14 +71,14 @@ public struct DownloadResumeData: Sendable, Hashable, Codable {
     }
 
     /// The validator after `response`, a `206`, continued a file whose bytes came with
-    /// `previous`: the response's own strong `ETag`, else `previous`, which the `206` matched. A
-    /// `Last-Modified` of the `206` never replaces an entity tag already known for the
-    /// representation (RFC 9110 13.1.5).
+    /// `previous`: the response's own strong `ETag`, else `previous`, which the `206` matched.
+    /// A `Last-Modified` of the `206` never replaces an entity tag already known for the
+    /// representation, and once a `206` has a weak `ETag` no date is one either: `previous` stays
+    /// only when it is an entity tag (RFC 9110 13.1.5).
     static func validator(continuing previous: String?, from response: URLResponse) -> String? {
-        if let etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"), !etag.isEmpty,
-            !etag.hasPrefix("W/")
-        {
-            return etag
+        if let etag = (response as? HTTPURLResponse)?.value(forHTTPHeaderField: "ETag"), !etag.isEmpty {
+            guard etag.hasPrefix("W/") else { return etag }
+            return previous.flatMap { $0.hasPrefix("\"") ? $0 : nil }
         }
         return previous ?? validator(of: response)
     }

@@ -633,6 +633,21 @@ struct ResumableDownloadTests {
         #expect(DownloadResumeData.validator(of: response(["Last-Modified": "yesterday", "Date": modified])) == nil)
     }
 
+    @Test("If-Range after a 206: its strong ETag, else the validator before it; no date once any entity tag is known")
+    func validatorAfterPartialContent() {
+        let modified = "Mon, 23 Nov 2026 10:00:00 GMT"
+        let dated = ["Last-Modified": modified, "Date": "Thu, 26 Nov 2026 10:00:00 GMT"]
+        func after(_ previous: String?, _ headers: [String: String]) -> String? {
+            DownloadResumeData.validator(continuing: previous, from: response(headers))
+        }
+        #expect(after(#""v1""#, dated) == #""v1""#)
+        #expect(after(#""v1""#, ["ETag": #""v2""#]) == #""v2""#)
+        #expect(after(modified, ["ETag": #""v2""#]) == #""v2""#)
+        #expect(after(#""v1""#, ["ETag": #"W/"v2""#]) == #""v1""#)
+        #expect(after(modified, ["ETag": #"W/"v2""#].merging(dated) { $1 }) == nil)
+        #expect(after(nil, dated) == modified)
+    }
+
     @Test("a 206 without an ETag, cut off again: the next resume still sends the ETag, not the 206's Last-Modified")
     func resumedWithoutEntityTagKeepsIt() async throws {
         let resume = try await interrupted()
