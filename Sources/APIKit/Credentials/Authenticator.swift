@@ -49,8 +49,12 @@ public protocol Authenticator: Sendable {
     /// makes — in its task, or in tasks it starts with `Task {}`, which inherit its task-local
     /// values (not `Task.detached`) — pass the store's credential step as they are: no credential
     /// applied, no refresh on their `401`, rather than wait for this refresh. So do the requests
-    /// of a refresh it causes in turn: when the token endpoint is behind another store's
+    /// of a refresh it starts in turn: when the token endpoint is behind another store's
     /// credential, whose refresh calls through this store's session, neither waits for the other.
+    /// A refresh of that other store already running — started by a request of its own — does
+    /// not know of this one, and its requests through this store's session wait for this refresh,
+    /// which waits for it: two stores whose refreshes call through each other's sessions need
+    /// their token endpoints reached through a session without a store.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in
