@@ -259,15 +259,16 @@ struct FaultInjectionTests {
 
     @Test("a large body the server reads slowly is not an idle timeout while it moves: it arrives whole")
     func slowlyReadUpload() async throws {
-        // real time: the server takes 256 KiB every 0.1 s, so the 24 MiB before its 8 MiB tail
-        // take some 10 s to go out, more than twice the 4 s idle timeout: a transport that saw no
-        // progress until the whole body was written would time out. Written in slices, the body
-        // moves the clock each time the connection takes one, every few of the server's reads:
-        // the timeout is 40 of those reads.
-        let idleTimeout: TimeInterval = 4
-        let size = 32 << 20
+        // real time: the server takes 64 KiB every 0.1 s, so the 32 MiB before its 8 MiB tail take
+        // some 51 s to go out, well past the 30 s idle timeout even with the sockets' buffers
+        // holding several MiB: a transport that saw no progress until the whole body was written
+        // would time out. Written in slices, the body moves the clock each time the connection
+        // takes one, every few of the server's reads; as for the drip above, only a stall of the
+        // process of about 30 s would fail it (`slack`).
+        let idleTimeout: TimeInterval = 30
+        let size = 40 << 20
         let request = SlowlyReadUpload(
-            body: Data(repeating: 0x61, count: size), chunk: 256 << 10, interval: 0.1, idleTimeout: idleTimeout)
+            body: Data(repeating: 0x61, count: size), chunk: 64 << 10, interval: 0.1, idleTimeout: idleTimeout)
         let started = ContinuousClock.now
         let data = try await request.response(using: Session(transport: TestTransport.make()))
         struct Received: Decodable { var received: Int }

@@ -261,6 +261,15 @@ def handle(conn, client_port):
         else:
             conn.sendall(b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
             conn.close()
+    except ValueError as error:
+        # a malformed number in the query or a Content-Length: a clear 400, not a silent socket
+        body = str(error).encode()
+        try:
+            conn.sendall(b"HTTP/1.1 400 Bad Request\r\nContent-Type: text/plain\r\nContent-Length: %d\r\n"
+                         b"Connection: close\r\n\r\n%s" % (len(body), body))
+            conn.close()
+        except OSError:
+            pass
     except OSError:
         try:
             conn.close()
