@@ -48,13 +48,14 @@ public protocol Authenticator: Sendable {
     /// It may call a token endpoint through the session that holds the store: the requests it
     /// makes — in its task, or in tasks it starts with `Task {}`, which inherit its task-local
     /// values (not `Task.detached`) — pass the store's credential step as they are: no credential
-    /// applied, no refresh on their `401`, rather than wait for this refresh. So do the requests
-    /// of a refresh it starts in turn: when the token endpoint is behind another store's
-    /// credential, whose refresh calls through this store's session, neither waits for the other.
-    /// A refresh of that other store already running — started by a request of its own — does
-    /// not know of this one, and its requests through this store's session wait for this refresh,
-    /// which waits for it: two stores whose refreshes call through each other's sessions need
-    /// their token endpoints reached through a session without a store.
+    /// applied, no refresh on their `401`, rather than wait for this refresh. Two stores whose
+    /// refreshes call through each other's sessions never wait for each other: a request of one
+    /// refresh passes the other store's step as it is when that store's refresh waits (directly
+    /// or through others) for the first — whether it started from the first's request or was
+    /// already running. A token endpoint that needs the credential being refreshed then gets
+    /// none, and its refresh fails; in the rare order where a request has its credential applied
+    /// before the wait shows, its replay after a `401` fails with a ``CredentialRefreshFailed``
+    /// that names the refresh it could not wait for.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in

@@ -18,16 +18,18 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
         // a request of this store's own refresh (a token endpoint called through the session)
-        if CredentialRefreshScope.stores.contains(ObjectIdentifier(credentials)) { return try await next(urlRequest) }
+        if CredentialRefreshScope.passes(ObjectIdentifier(credentials)) { return try await next(urlRequest) }
         var replayed = false
         while true {
-            let authorized: URLRequest
-            let ticket: CredentialTicket
+            let authorization: (URLRequest, ticket: CredentialTicket)?
             do {
-                (authorized, ticket) = try await credentials.authorize(urlRequest)
+                authorization = try await credentials.authorize(urlRequest)
             } catch {
                 throw Self.failure(error, context: context)
             }
+            // `nil`: the refresh in flight waits for one this task is part of
+            guard let authorization else { return try await next(urlRequest) }
+            let (authorized, ticket) = authorization
             do {
                 // scoped: a rejected response is dropped (a stream's transfer ends) before the refresh
                 let response = try await next(authorized)

@@ -34,13 +34,17 @@ public final class CredentialStore: Sendable {
 /// What the pipeline needs from a ``CredentialStore``, without its credential type.
 protocol CredentialStoring: AnyObject, Sendable {
     /// Applies the current credential (after waiting for a refresh in flight); returns the
-    /// request and a ticket naming the credential applied. Throws what `apply` threw, a
-    /// ``CredentialRefreshFailed``, or `CancellationError` when the waiting task is cancelled.
-    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket)
+    /// request and a ticket naming the credential applied, or `nil` when the request is to pass
+    /// as it is: the refresh in flight waits for one the calling task is part of
+    /// (``CredentialRefreshScope``). Throws what `apply` threw, a ``CredentialRefreshFailed``,
+    /// or `CancellationError` when the waiting task is cancelled.
+    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket)?
     /// Refreshes the credential of `ticket`, or waits for the refresh in flight, or returns at
     /// once when the credential was refreshed since, or throws the failure of a refresh that
     /// ended while this request was out with that credential (``CredentialRefreshFailed``);
-    /// `CancellationError` when the waiting task is cancelled, the refresh going on for the others.
+    /// `CancellationError` when the waiting task is cancelled, the refresh going on for the
+    /// others; a ``CredentialRefreshFailed`` of a ``CredentialRefreshCycle`` when the refresh
+    /// waits for one the calling task is part of.
     func refresh(after ticket: CredentialTicket) async throws
     /// Whether `response` rejects the credential.
     nonisolated func isUnauthorized(_ response: HTTPURLResponse) -> Bool
@@ -77,8 +81,8 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
         self.credential = credential
     }
 
-    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket) {
-        try await waitForRefresh()
+    func authorize(_ urlRequest: URLRequest) async throws -> (URLRequest, ticket: CredentialTicket)? {
+        guard try await waitForRefresh() else { return nil }
         var request = urlRequest
         if let credential {
             try authenticator.apply(credential, to: &request)
@@ -107,7 +111,9 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
                 }
             }
         }
-        try await waitForRefresh()
+        guard try await waitForRefresh() else {
+            throw CredentialRefreshFailed(underlyingError: CredentialRefreshCycle(authenticator: authenticatorName))
+        }
     }
 
     /// Whether a refresh is in flight.
@@ -116,16 +122,20 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     /// How many requests wait for a refresh: for tests.
     nonisolated var waitingForRefresh: Int { refreshes.waiting }
 
-    /// Waits for the refresh in flight, if any, and throws its failure. A waiter whose task is
-    /// cancelled stops waiting at once with `CancellationError`; the refresh goes on.
-    private func waitForRefresh() async throws {
+    /// Waits for the refresh in flight, if any, and throws its failure; `false`, without
+    /// waiting, when that refresh waits (through others) for a refresh the calling task is part
+    /// of, which would then never end. A waiter whose task is cancelled stops waiting at once
+    /// with `CancellationError`; the refresh goes on.
+    private func waitForRefresh() async throws -> Bool {
         let (waited, failed) = (generation, failures)
-        guard refreshes.isUnderWay(waited) else { return }
+        guard refreshes.isUnderWay(waited) else { return true }
+        guard CredentialRefreshScope.wait(for: ObjectIdentifier(self)) else { return false }
         await refreshes.wait(waited)
         if Task.isCancelled { throw CancellationError() }
         if generation == waited, failures > failed, let lastFailure {
             throw CredentialRefreshFailed(underlyingError: lastFailure)
         }
+        return true
     }
 
     /// Records the outcome of the refresh of generation `refreshed` — the new credential, or the
@@ -139,6 +149,7 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             failures += 1
             lastFailure = error
         }
+        CredentialRefreshScope.ended(ObjectIdentifier(self))
         refreshes.land(refreshed)
     }
 
@@ -147,11 +158,61 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     }
 }
 
-/// The credential stores whose refresh the current task is part of, for the requests an
-/// authenticator's `refresh()` makes: they pass those stores' links untouched, since waiting for
-/// a refresh they belong to would never end. A set: a refresh of one store may need the refresh
-/// of another (its token endpoint behind that store's credential), which then calls through the
-/// first store's session.
+/// The credential stores whose refresh the current task is part of, and which refreshes wait for
+/// which: the requests an authenticator's `refresh()` makes pass a store's link untouched when
+/// waiting for its credential would never end.
+///
+/// A refresh of one store may need another's (its token endpoint behind that store's
+/// credential), whose refresh may call through the first store's session. A refresh started by
+/// another's task is part of both (``stores``, inherited). One that was already running when
+/// the other's token request came to wait for it is told of that wait (``wait(for:)``): a
+/// request of its own then passes the waiting store's link. The check and the record of a wait
+/// are made under one lock, so of two refreshes about to wait for each other the second sees
+/// the first's wait and does not wait.
 enum CredentialRefreshScope {
+    /// The stores whose refresh the current task runs.
     @TaskLocal static var stores: Set<ObjectIdentifier> = []
+
+    /// For each store whose refresh is under way, the stores whose refreshes wait for it.
+    private static let waits = Locked<[ObjectIdentifier: Set<ObjectIdentifier>]>([:])
+
+    /// Whether a request of the current task passes `store`'s credential step as it is: the task
+    /// is part of the store's refresh, or of one that the store's refresh waits for.
+    static func passes(_ store: ObjectIdentifier) -> Bool {
+        let stores = self.stores
+        guard !stores.isEmpty else { return false }
+        if stores.contains(store) { return true }
+        return waits.withLock { waitingFor(stores, in: $0).contains(store) }
+    }
+
+    /// Records that the current task's refreshes wait for `store`'s; `false`, recording nothing,
+    /// when `store`'s refresh waits (through others) for one of them.
+    static func wait(for store: ObjectIdentifier) -> Bool {
+        let stores = self.stores
+        guard !stores.isEmpty else { return true }
+        return waits.withLock { waits in
+            guard !waitingFor(stores, in: waits).contains(store) else { return false }
+            waits[store, default: []].formUnion(stores)
+            return true
+        }
+    }
+
+    /// Forgets the waits for `store`'s refresh, which ended.
+    static func ended(_ store: ObjectIdentifier) {
+        waits.withLock { _ = $0.removeValue(forKey: store) }
+    }
+
+    /// `stores` and the stores whose refreshes wait for theirs, through any number of others.
+    private static func waitingFor(
+        _ stores: Set<ObjectIdentifier>, in waits: [ObjectIdentifier: Set<ObjectIdentifier>]
+    ) -> Set<ObjectIdentifier> {
+        var found = stores
+        var unvisited = Array(stores)
+        while let store = unvisited.popLast() {
+            for waiting in waits[store] ?? [] where found.insert(waiting).inserted {
+                unvisited.append(waiting)
+            }
+        }
+        return found
+    }
 }

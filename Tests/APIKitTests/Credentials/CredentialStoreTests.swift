@@ -430,19 +430,140 @@ struct CredentialStoreTests {
         #expect(paths == ["data Bearer old", "token -", "data Bearer fresh"])
     }
 
-    /// Refreshes by calling `path` through the session in `session`.
+    /// Refreshes by calling `path` through the session in `session`, once `hold` lets it.
     struct TokenAuthenticator: Authenticator {
         let path: String
         let session: Locked<Session?>
+        var hold: RefreshHold?
 
         func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
             urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
         }
 
         func refresh() async throws -> String {
+            await hold?.pass()
             let session = try #require(session.withLock { $0 })
             return try await TextRequest(path: path).response(using: session)
         }
+    }
+
+    /// Holds a refresh at its start until the test opens it.
+    final class RefreshHold: Sendable {
+        let started = CompletionProbe<Bool>()
+        private let gate = AsyncStream<Void>.makeStream()
+
+        func pass() async {
+            started.record(true)
+            for await _ in gate.stream {}
+        }
+
+        func open() {
+            gate.continuation.finish()
+        }
+    }
+
+    /// Two sessions over `transport`: A's store refreshes through `token-a` on B's session, B's
+    /// through `token-b` on A's, each held by its `hold` when there is one.
+    static func crossedSessions(
+        _ transport: StubTransport, holdA: RefreshHold? = nil, holdB: RefreshHold? = nil
+    ) -> (a: Session, b: Session, storeA: CredentialStore, storeB: CredentialStore) {
+        let (holderA, holderB) = (Locked<Session?>(nil), Locked<Session?>(nil))
+        let storeA = CredentialStore(
+            TokenAuthenticator(path: "token-a", session: holderB, hold: holdA), credential: "a-old")
+        let storeB = CredentialStore(
+            TokenAuthenticator(path: "token-b", session: holderA, hold: holdB), credential: "b-old")
+        let sessionA = Session(transport: transport, credentialStore: storeA)
+        let sessionB = Session(transport: transport, credentialStore: storeB)
+        holderA.withLock { $0 = sessionA }
+        holderB.withLock { $0 = sessionB }
+        return (sessionA, sessionB, storeA, storeB)
+    }
+
+    /// Waits until `count` requests wait for the refresh of `store` (120 s only bounds a failure).
+    static func waiters(_ count: Int, of store: CredentialStore) async throws {
+        let typed = try #require(store.storage as? TypedCredentialStore<TokenAuthenticator>)
+        for _ in 0..<12_000 where typed.waitingForRefresh < count {
+            try await Task.sleep(nanoseconds: 10_000_000)
+        }
+        #expect(typed.waitingForRefresh == count)
+    }
+
+    /// `(path, Authorization)` of each request `sent`, in order.
+    static func paths(_ sent: Locked<[URLRequest]>) -> [String] {
+        sent.withLock { $0.map { "\($0.url?.lastPathComponent ?? "") \($0.headerValue("Authorization") ?? "-")" } }
+    }
+
+    /// A's token endpoint is behind B's credential, B's is open and rejects a stale credential;
+    /// `data-a` and `data-b` want the fresh credential of A and of B.
+    static func crossedServer(_ sent: Locked<[URLRequest]>) -> StubTransport {
+        StubTransport { request in
+            sent.withLock { $0.append(request) }
+            let authorization = request.headerValue("Authorization")
+            switch request.url?.lastPathComponent {
+            case "token-a": return authorization == "Bearer b-fresh" ? .success(body: "a-fresh") : .success(status: 401)
+            case "token-b": return authorization == nil ? .success(body: "b-fresh") : .success(status: 401)
+            case "data-a": return authorization == "Bearer a-fresh" ? .success(body: "ok") : .success(status: 401)
+            default: return authorization == "Bearer b-fresh" ? .success(body: "ok") : .success(status: 401)
+            }
+        }
+    }
+
+    @Test(
+        "crossed refreshes, B's already running when A's token request waits for it: B's request passes A's step"
+    )
+    func crossedRefreshesRunningFirst() async throws {
+        let sent = Locked<[URLRequest]>([])
+        let holdB = RefreshHold()
+        let sessions = Self.crossedSessions(Self.crossedServer(sent), holdB: holdB)
+        let callB = Task { await TextRequest(path: "data-b").result(session: sessions.b) }
+        #expect(await holdB.started.first() == true, "B's refresh did not start")
+        let callA = Task { await TextRequest(path: "data-a").result(session: sessions.a) }
+        // data-b and A's token request wait for B's refresh
+        try await Self.waiters(2, of: sessions.storeB)
+        holdB.open()
+        let ended = CompletionProbe<[Result<String, RequestError>]>()
+        Task { ended.record([await callA.value, await callB.value]) }
+        // 60 s only bounds a failure: B's token request waited for A's refresh, which waited for B's
+        let outcomes = await ended.first(timeout: 60)
+        if outcomes == nil {
+            callA.cancel()
+            callB.cancel()
+        }
+        #expect(try #require(outcomes).map { try $0.get() } == ["ok", "ok"])
+        let paths = Self.paths(sent)
+        // A's token request waited for B's refresh before anything was applied, and was not sent then
+        #expect(Array(paths.prefix(3)) == ["data-b Bearer b-old", "data-a Bearer a-old", "token-b -"])
+        #expect(
+            Set(paths.dropFirst(3)) == ["data-b Bearer b-fresh", "token-a Bearer b-fresh", "data-a Bearer a-fresh"])
+        #expect(paths.last == "data-a Bearer a-fresh")
+    }
+
+    @Test(
+        "crossed refreshes, B's token request waiting for A's first: A's token request passes B's step, and both fail clearly"
+    )
+    func crossedRefreshesWaitingFirst() async throws {
+        let sent = Locked<[URLRequest]>([])
+        let holdA = RefreshHold()
+        let sessions = Self.crossedSessions(Self.crossedServer(sent), holdA: holdA)
+        let callA = Task { await TextRequest(path: "data-a").result(session: sessions.a) }
+        #expect(await holdA.started.first() == true, "A's refresh did not start")
+        let callB = Task { await TextRequest(path: "data-b").result(session: sessions.b) }
+        // data-a and B's token request wait for A's refresh
+        try await Self.waiters(2, of: sessions.storeA)
+        holdA.open()
+        let ended = CompletionProbe<[Result<String, RequestError>]>()
+        Task { ended.record([await callA.value, await callB.value]) }
+        // 60 s only bounds a failure: A's token request waited for B's refresh, which waited for A's
+        let outcomes = try #require(await ended.first(timeout: 60))
+        for outcome in outcomes {
+            // A's token endpoint wants B's credential, which waits for A: A's refresh fails, and B's with it
+            guard case .failure(.requestInterceptorFailed(let failure as CredentialRefreshFailed, _)) = outcome else {
+                Issue.record("expected a failed refresh, got \(outcome)")
+                continue
+            }
+            #expect(failure.underlyingError is RequestError)
+        }
+        #expect(Self.paths(sent).contains("token-a -"), "A's token request passed B's step as it was")
     }
 
     @Test(

@@ -1,0 +1,14 @@
+/// Why a request in a credential refresh could not wait for another store's refresh: that
+/// refresh waits, through others, for the one the request belongs to, so neither would end.
+///
+/// It reaches the caller as the ``CredentialRefreshFailed/underlyingError`` of the refresh that
+/// gave up. Two stores whose refreshes call through each other's sessions need their token
+/// endpoints reached through a session without a store.
+struct CredentialRefreshCycle: Error, CustomStringConvertible {
+    /// The type name of the authenticator whose refresh could not be waited for.
+    let authenticator: String
+
+    var description: String {
+        "the refresh of \(authenticator)'s credential waits for the refresh this request belongs to"
+    }
+}
