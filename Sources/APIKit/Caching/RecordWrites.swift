@@ -68,10 +68,12 @@ final class RecordWrites: Sendable {
     /// Gives `ticket` back.
     func end(_ ticket: Ticket) {
         state.withLock { state in
-            guard let index = state.out.firstIndex(where: { $0.started == ticket.started }) else { return }
+            // most tickets out are recent ones, at the end
+            guard let index = state.out.lastIndex(where: { $0.started == ticket.started }) else { return }
             state.out[index].tickets -= 1
-            guard index == 0 else { return }
-            while let first = state.out.first, first.tickets == 0 { state.out.removeFirst() }
+            guard index == 0, state.out[0].tickets == 0 else { return }
+            let ended = state.out.prefix { $0.tickets == 0 }.count
+            state.out.removeFirst(ended)
             guard !state.lastStarted.isEmpty else { return }
             // a mark matters to the tickets taken before it, and none of those may be out any more
             if let oldest = state.out.first?.started {

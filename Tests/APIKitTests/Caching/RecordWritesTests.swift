@@ -36,6 +36,24 @@ extension Caching {
             #expect(!writes.isOvertaken(writes.begin("a")))
         }
 
+        @Test("Tickets given back out of order: an invalidation's mark stays while a ticket older than it is out")
+        func outOfOrder() async {
+            let writes = RecordWrites()
+            let oldest = writes.begin("a")
+            await writes.invalidate("a") {}
+            let middle = writes.begin("b")
+            await writes.invalidate("b") {}
+            let newest = writes.begin("b")
+            writes.end(middle)
+            #expect(writes.isOvertaken(oldest), "the mark of a stays while the oldest ticket is out")
+            #expect(!writes.isOvertaken(newest), "taken after b's invalidation ended")
+            writes.end(oldest)
+            #expect(!writes.isOvertaken(newest))
+            #expect(!writes.isEmpty, "one ticket out")
+            writes.end(newest)
+            #expect(writes.isEmpty)
+        }
+
         @Test("Tickets given back and invalidations ended leave nothing behind")
         func forgets() async {
             let writes = RecordWrites()
