@@ -49,13 +49,14 @@ public protocol Authenticator: Sendable {
     /// makes — in its task, or in tasks it starts with `Task {}`, which inherit its task-local
     /// values (not `Task.detached`) — pass the store's credential step as they are: no credential
     /// applied, no refresh on their `401`, rather than wait for this refresh. Two stores whose
-    /// refreshes call through each other's sessions never wait for each other: a request of one
-    /// refresh passes the other store's step as it is when that store's refresh waits (directly
-    /// or through others) for the first — whether it started from the first's request or was
-    /// already running. A token endpoint that needs the credential being refreshed then gets
-    /// none, and its refresh fails; in the rare order where a request has its credential applied
-    /// before the wait shows, its replay after a `401` fails with a ``CredentialRefreshFailed``
-    /// that names the refresh it could not wait for.
+    /// refreshes call through each other's sessions never wait for each other forever: a request
+    /// of one refresh passes the other store's step as it is when that store's refresh waits
+    /// (directly or through others) for the first — whether it started from the first's request
+    /// or was already running. Which request passes depends on which refresh waited first: a
+    /// token endpoint that then gets no credential and needs one fails its refresh, and the
+    /// refresh waiting for it fails too. In the rare order where a request had its credential
+    /// applied before the wait showed, its replay after a `401` fails with a
+    /// ``CredentialRefreshFailed`` that names the refresh it could not wait for.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in

@@ -17,7 +17,8 @@ struct CredentialInterceptor: Interceptor, HeaderSourceNaming {
         context: RequestContext,
         next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
     ) async throws -> CallResponse {
-        // a request of this store's own refresh (a token endpoint called through the session)
+        // a request of this store's own refresh (a token endpoint called through the session), or
+        // of a refresh this store's refresh waits for
         if CredentialRefreshScope.passes(ObjectIdentifier(credentials)) { return try await next(urlRequest) }
         var replayed = false
         while true {

@@ -129,8 +129,9 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     private func waitForRefresh() async throws -> Bool {
         let (waited, failed) = (generation, failures)
         guard refreshes.isUnderWay(waited) else { return true }
-        guard CredentialRefreshScope.wait(for: ObjectIdentifier(self)) else { return false }
+        guard let waiting = CredentialRefreshScope.wait(for: ObjectIdentifier(self)) else { return false }
         await refreshes.wait(waited)
+        CredentialRefreshScope.stopWaiting(waiting)
         if Task.isCancelled { throw CancellationError() }
         if generation == waited, failures > failed, let lastFailure {
             throw CredentialRefreshFailed(underlyingError: lastFailure)
@@ -149,7 +150,6 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             failures += 1
             lastFailure = error
         }
-        CredentialRefreshScope.ended(ObjectIdentifier(self))
         refreshes.land(refreshed)
     }
 
@@ -164,17 +164,24 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
 ///
 /// A refresh of one store may need another's (its token endpoint behind that store's
 /// credential), whose refresh may call through the first store's session. A refresh started by
-/// another's task is part of both (``stores``, inherited). One that was already running when
-/// the other's token request came to wait for it is told of that wait (``wait(for:)``): a
-/// request of its own then passes the waiting store's link. The check and the record of a wait
-/// are made under one lock, so of two refreshes about to wait for each other the second sees
-/// the first's wait and does not wait.
+/// another's task is part of both (``stores``, inherited). A task of a refresh that waits for
+/// another store's refresh records that wait while it waits (``wait(for:)``, then
+/// ``stopWaiting(_:)``): a request of that other refresh then passes the waiting store's link.
+/// The check and the record of a wait are made under one lock, so of two refreshes about to
+/// wait for each other the second sees the first's wait and does not wait.
 enum CredentialRefreshScope {
     /// The stores whose refresh the current task runs.
     @TaskLocal static var stores: Set<ObjectIdentifier> = []
 
-    /// For each store whose refresh is under way, the stores whose refreshes wait for it.
-    private static let waits = Locked<[ObjectIdentifier: Set<ObjectIdentifier>]>([:])
+    /// A wait recorded by ``wait(for:)``: the refreshes of ``stores`` wait for ``store``'s.
+    struct Waiting: Sendable {
+        let store: ObjectIdentifier
+        let stores: Set<ObjectIdentifier>
+    }
+
+    /// For each store, the stores whose refreshes a task is waiting for it in, each with how
+    /// many such tasks there are.
+    private static let waits = Locked<[ObjectIdentifier: [ObjectIdentifier: Int]]>([:])
 
     /// Whether a request of the current task passes `store`'s credential step as it is: the task
     /// is part of the store's refresh, or of one that the store's refresh waits for.
@@ -185,31 +192,39 @@ enum CredentialRefreshScope {
         return waits.withLock { waitingFor(stores, in: $0).contains(store) }
     }
 
-    /// Records that the current task's refreshes wait for `store`'s; `false`, recording nothing,
-    /// when `store`'s refresh waits (through others) for one of them.
-    static func wait(for store: ObjectIdentifier) -> Bool {
+    /// Records that the current task's refreshes wait for `store`'s, until ``stopWaiting(_:)``;
+    /// `nil`, recording nothing, when `store`'s refresh waits (through others) for one of them.
+    static func wait(for store: ObjectIdentifier) -> Waiting? {
         let stores = self.stores
-        guard !stores.isEmpty else { return true }
+        let waiting = Waiting(store: store, stores: stores)
+        guard !stores.isEmpty else { return waiting }
         return waits.withLock { waits in
-            guard !waitingFor(stores, in: waits).contains(store) else { return false }
-            waits[store, default: []].formUnion(stores)
-            return true
+            guard !waitingFor(stores, in: waits).contains(store) else { return nil }
+            for waiter in stores { waits[store, default: [:]][waiter, default: 0] += 1 }
+            return waiting
         }
     }
 
-    /// Forgets the waits for `store`'s refresh, which ended.
-    static func ended(_ store: ObjectIdentifier) {
-        waits.withLock { _ = $0.removeValue(forKey: store) }
+    /// Forgets a wait ``wait(for:)`` recorded, which ended.
+    static func stopWaiting(_ waiting: Waiting) {
+        guard !waiting.stores.isEmpty else { return }
+        waits.withLock { waits in
+            for waiter in waiting.stores {
+                let count = (waits[waiting.store]?[waiter] ?? 1) - 1
+                waits[waiting.store]?[waiter] = count > 0 ? count : nil
+            }
+            if waits[waiting.store]?.isEmpty == true { waits[waiting.store] = nil }
+        }
     }
 
     /// `stores` and the stores whose refreshes wait for theirs, through any number of others.
     private static func waitingFor(
-        _ stores: Set<ObjectIdentifier>, in waits: [ObjectIdentifier: Set<ObjectIdentifier>]
+        _ stores: Set<ObjectIdentifier>, in waits: [ObjectIdentifier: [ObjectIdentifier: Int]]
     ) -> Set<ObjectIdentifier> {
         var found = stores
         var unvisited = Array(stores)
         while let store = unvisited.popLast() {
-            for waiting in waits[store] ?? [] where found.insert(waiting).inserted {
+            for waiting in waits[store]?.keys ?? [:].keys where found.insert(waiting).inserted {
                 unvisited.append(waiting)
             }
         }

@@ -19,34 +19,54 @@ struct CredentialRefreshCycleTests {
     }
 
     @Test("which refresh waits for which: a task passes the steps of the refreshes that wait for its own")
-    func waits() {
-        let identities = (Identity(), Identity(), Identity(), Identity())
-        let (a, b, c, d) = (
-            ObjectIdentifier(identities.0), ObjectIdentifier(identities.1), ObjectIdentifier(identities.2),
-            ObjectIdentifier(identities.3)
-        )
-        // a task outside every refresh passes no step and records no wait
-        #expect(!CredentialRefreshScope.passes(a))
-        #expect(CredentialRefreshScope.wait(for: a))
-        // B's refresh waits for C's, and A's for B's
-        #expect(CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.wait(for: c) })
-        #expect(CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) })
-        CredentialRefreshScope.$stores.withValue([c]) {
-            #expect(CredentialRefreshScope.passes(c), "its own store")
-            #expect(CredentialRefreshScope.passes(b))
-            #expect(CredentialRefreshScope.passes(a), "A waits for C through B")
-            #expect(!CredentialRefreshScope.passes(d))
-            #expect(!CredentialRefreshScope.wait(for: a), "C waiting for A would never end")
-            #expect(CredentialRefreshScope.wait(for: d))
-        }
-        // B's refresh ended: A's no longer waits for C through it
-        CredentialRefreshScope.ended(b)
-        CredentialRefreshScope.$stores.withValue([c]) {
+    func waits() throws {
+        let identities = [Identity(), Identity(), Identity(), Identity()]
+        try withExtendedLifetime(identities) {
+            let (a, b, c, d) = (
+                ObjectIdentifier(identities[0]), ObjectIdentifier(identities[1]), ObjectIdentifier(identities[2]),
+                ObjectIdentifier(identities[3])
+            )
+            // a task outside every refresh passes no step and records no wait
             #expect(!CredentialRefreshScope.passes(a))
+            let outside = try #require(CredentialRefreshScope.wait(for: a))
+            #expect(outside.stores.isEmpty)
+            // B's refresh waits for C's, and A's for B's
+            let bWaits = CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.wait(for: c) }
+            let aWaits = CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) }
+            let cWaits = try CredentialRefreshScope.$stores.withValue([c]) {
+                #expect(CredentialRefreshScope.passes(c), "its own store")
+                #expect(CredentialRefreshScope.passes(b))
+                #expect(CredentialRefreshScope.passes(a), "A waits for C through B")
+                #expect(!CredentialRefreshScope.passes(d))
+                #expect(CredentialRefreshScope.wait(for: a) == nil, "C waiting for A would never end")
+                return try #require(CredentialRefreshScope.wait(for: d))
+            }
+            // A's refresh no longer waits for B's: C's refresh waits for A's no more through it
+            CredentialRefreshScope.stopWaiting(try #require(aWaits))
+            CredentialRefreshScope.$stores.withValue([c]) {
+                #expect(!CredentialRefreshScope.passes(a))
+                #expect(CredentialRefreshScope.passes(b))
+            }
+            for waiting in [bWaits, cWaits, outside] { CredentialRefreshScope.stopWaiting(try #require(waiting)) }
+            CredentialRefreshScope.$stores.withValue([c]) {
+                #expect(!CredentialRefreshScope.passes(b), "no wait left")
+            }
         }
-        for store in [a, c, d] { CredentialRefreshScope.ended(store) }
-        CredentialRefreshScope.$stores.withValue([c]) {
-            #expect(!CredentialRefreshScope.passes(b), "every refresh ended")
+    }
+
+    @Test("two tasks of one refresh waiting for another: the wait stays recorded until both stopped")
+    func countedWaits() throws {
+        let identities = [Identity(), Identity()]
+        try withExtendedLifetime(identities) {
+            let (a, b) = (ObjectIdentifier(identities[0]), ObjectIdentifier(identities[1]))
+            let first = try #require(
+                CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) })
+            let second = try #require(
+                CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) })
+            CredentialRefreshScope.stopWaiting(first)
+            #expect(CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.passes(a) })
+            CredentialRefreshScope.stopWaiting(second)
+            #expect(!CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.passes(a) })
         }
     }
 
@@ -63,9 +83,11 @@ struct CredentialRefreshCycleTests {
         // the store's refresh now waits for another's, whose requests come to this store
         let other = Identity()
         let requester = ObjectIdentifier(other)
-        CredentialRefreshScope.$stores.withValue([ObjectIdentifier(store)]) {
-            #expect(CredentialRefreshScope.wait(for: requester))
-        }
+        let storeWaits = try #require(
+            CredentialRefreshScope.$stores.withValue([ObjectIdentifier(store)]) {
+                CredentialRefreshScope.wait(for: requester)
+            })
+        defer { CredentialRefreshScope.stopWaiting(storeWaits) }
         let (authorization, refreshed) = await CredentialRefreshScope.$stores.withValue([requester]) {
             (
                 await Self.outcome { try await store.authorize(URLRequest(url: stubBase)) },
@@ -84,6 +106,6 @@ struct CredentialRefreshCycleTests {
         try await waiting.value
         #expect(
             try await store.authorize(URLRequest(url: stubBase))?.0.headerValue("Authorization") == "Bearer token-1")
-        CredentialRefreshScope.ended(requester)
+        withExtendedLifetime(other) {}
     }
 }
