@@ -46,9 +46,10 @@ public protocol Authenticator: Sendable {
     /// Gets a new credential; never runs twice at the same time for one ``CredentialStore``.
     ///
     /// It may call a token endpoint through the session that holds the store: the requests it
-    /// makes — in its task, or in tasks it starts with `Task {}`, which inherit its task-local
-    /// values (not `Task.detached`) — pass the store's credential step as they are: no credential
-    /// applied, no refresh on their `401`, rather than wait for this refresh. Two stores whose
+    /// makes while it runs — in its task, or in tasks it starts with `Task {}`, which inherit its
+    /// task-local values (not `Task.detached`) — pass the store's credential step as they are: no
+    /// credential applied, no refresh on their `401`, rather than wait for this refresh. Once it
+    /// has returned, a task it started sends its requests as any other. Two stores whose
     /// refreshes call through each other's sessions never wait for each other forever: a request
     /// of one refresh passes the other store's step as it is when that store's refresh waits
     /// (directly or through others) for the first — whether it started from the first's request

@@ -97,17 +97,19 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
                 throw CredentialRefreshFailed(underlyingError: lastFailure)
             }
             _ = refreshes.lead(generation)
+            let refresh = CredentialRefreshScope.started(ObjectIdentifier(self))
             // The refresh settles itself, even when every request waiting for it was cancelled.
-            // The requests it makes, through this store's session maybe, pass its link as they are.
+            // The requests it makes, through this store's session maybe, pass its link as they
+            // are while it runs.
             Task { [authenticator, generation] in
                 do {
-                    let scope = CredentialRefreshScope.stores.union([ObjectIdentifier(self)])
-                    let fresh = try await CredentialRefreshScope.$stores.withValue(scope) {
+                    let scope = CredentialRefreshScope.refreshes.merging([refresh.store: refresh.number]) { $1 }
+                    let fresh = try await CredentialRefreshScope.$refreshes.withValue(scope) {
                         try await authenticator.refresh()
                     }
-                    settle(generation, with: .success(fresh))
+                    settle(generation, refresh, with: .success(fresh))
                 } catch {
-                    settle(generation, with: .failure(error))
+                    settle(generation, refresh, with: .failure(error))
                 }
             }
         }
@@ -141,7 +143,9 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
 
     /// Records the outcome of the refresh of generation `refreshed` — the new credential, or the
     /// failure that the requests out with the old one fail with — then wakes its waiters.
-    private func settle(_ refreshed: Int, with result: Result<A.Credential, any Error>) {
+    private func settle(
+        _ refreshed: Int, _ refresh: CredentialRefreshScope.Refresh, with result: Result<A.Credential, any Error>
+    ) {
         switch result {
         case .success(let fresh):
             credential = fresh
@@ -150,6 +154,7 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
             failures += 1
             lastFailure = error
         }
+        CredentialRefreshScope.ended(refresh)
         refreshes.land(refreshed)
     }
 
@@ -158,20 +163,24 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
     }
 }
 
-/// The credential stores whose refresh the current task is part of, and which refreshes wait for
-/// which: the requests an authenticator's `refresh()` makes pass a store's link untouched when
-/// waiting for its credential would never end.
+/// The credential refreshes the current task is part of, and which refreshes wait for which:
+/// the requests an authenticator's `refresh()` makes pass a store's link untouched when waiting
+/// for its credential would never end.
 ///
 /// A refresh of one store may need another's (its token endpoint behind that store's
 /// credential), whose refresh may call through the first store's session. A refresh started by
-/// another's task is part of both (``stores``, inherited). A task of a refresh that waits for
+/// another's task is part of both (``refreshes``, inherited). A task of a refresh that waits for
 /// another store's refresh records that wait while it waits (``wait(for:)``, then
 /// ``stopWaiting(_:)``): a request of that other refresh then passes the waiting store's link.
 /// The check and the record of a wait are made under one lock, so of two refreshes about to
-/// wait for each other the second sees the first's wait and does not wait.
+/// wait for each other the second sees the first's wait and does not wait. Only refreshes still
+/// running count: a task a refresh started that outlives it sends its requests as any other.
 enum CredentialRefreshScope {
-    /// The stores whose refresh the current task runs.
-    @TaskLocal static var stores: Set<ObjectIdentifier> = []
+    /// One refresh of a store: the store, and the number of the refresh.
+    struct Refresh: Sendable {
+        let store: ObjectIdentifier
+        let number: UInt64
+    }
 
     /// A wait recorded by ``wait(for:)``: the refreshes of ``stores`` wait for ``store``'s.
     struct Waiting: Sendable {
@@ -179,55 +188,88 @@ enum CredentialRefreshScope {
         let stores: Set<ObjectIdentifier>
     }
 
-    /// For each store, the stores whose refreshes a task is waiting for it in, each with how
-    /// many such tasks there are.
-    private static let waits = Locked<[ObjectIdentifier: [ObjectIdentifier: Int]]>([:])
+    private struct Graph {
+        var numbered: UInt64 = 0
+        /// The number of each store's refresh under way.
+        var running: [ObjectIdentifier: UInt64] = [:]
+        /// For each store, the stores whose refreshes a task is waiting for it in, each with how
+        /// many such tasks there are.
+        var waits: [ObjectIdentifier: [ObjectIdentifier: Int]] = [:]
+
+        /// The stores of `refreshes` whose refresh is still the one under way.
+        func live(_ refreshes: [ObjectIdentifier: UInt64]) -> Set<ObjectIdentifier> {
+            Set(refreshes.lazy.filter { running[$0.key] == $0.value }.map(\.key))
+        }
+
+        /// `stores` and the stores whose refreshes wait for theirs, through any number of others.
+        func waitingFor(_ stores: Set<ObjectIdentifier>) -> Set<ObjectIdentifier> {
+            var found = stores
+            var unvisited = Array(stores)
+            while let store = unvisited.popLast() {
+                for waiting in waits[store]?.keys ?? [:].keys where found.insert(waiting).inserted {
+                    unvisited.append(waiting)
+                }
+            }
+            return found
+        }
+    }
+
+    /// The refreshes the current task is part of: for each store, the number of its refresh.
+    @TaskLocal static var refreshes: [ObjectIdentifier: UInt64] = [:]
+
+    private static let graph = Locked(Graph())
+
+    /// Numbers the refresh of `store` that starts now.
+    static func started(_ store: ObjectIdentifier) -> Refresh {
+        graph.withLock { graph in
+            graph.numbered += 1
+            graph.running[store] = graph.numbered
+            return Refresh(store: store, number: graph.numbered)
+        }
+    }
+
+    /// The refresh of `store` under way, if any: for tests.
+    static func refresh(of store: ObjectIdentifier) -> Refresh? {
+        graph.withLock { graph in graph.running[store].map { Refresh(store: store, number: $0) } }
+    }
+
+    /// Records that `refresh` ended: the tasks it started no longer pass its store's link.
+    static func ended(_ refresh: Refresh) {
+        graph.withLock { graph in
+            if graph.running[refresh.store] == refresh.number { graph.running[refresh.store] = nil }
+        }
+    }
 
     /// Whether a request of the current task passes `store`'s credential step as it is: the task
     /// is part of the store's refresh, or of one that the store's refresh waits for.
     static func passes(_ store: ObjectIdentifier) -> Bool {
-        let stores = self.stores
-        guard !stores.isEmpty else { return false }
-        if stores.contains(store) { return true }
-        return waits.withLock { waitingFor(stores, in: $0).contains(store) }
+        let refreshes = self.refreshes
+        guard !refreshes.isEmpty else { return false }
+        return graph.withLock { $0.waitingFor($0.live(refreshes)).contains(store) }
     }
 
     /// Records that the current task's refreshes wait for `store`'s, until ``stopWaiting(_:)``;
     /// `nil`, recording nothing, when `store`'s refresh waits (through others) for one of them.
     static func wait(for store: ObjectIdentifier) -> Waiting? {
-        let stores = self.stores
-        let waiting = Waiting(store: store, stores: stores)
-        guard !stores.isEmpty else { return waiting }
-        return waits.withLock { waits in
-            guard !waitingFor(stores, in: waits).contains(store) else { return nil }
-            for waiter in stores { waits[store, default: [:]][waiter, default: 0] += 1 }
-            return waiting
+        let refreshes = self.refreshes
+        guard !refreshes.isEmpty else { return Waiting(store: store, stores: []) }
+        return graph.withLock { graph in
+            let stores = graph.live(refreshes)
+            guard !graph.waitingFor(stores).contains(store) else { return nil }
+            for waiter in stores { graph.waits[store, default: [:]][waiter, default: 0] += 1 }
+            return Waiting(store: store, stores: stores)
         }
     }
 
     /// Forgets a wait ``wait(for:)`` recorded, which ended.
     static func stopWaiting(_ waiting: Waiting) {
         guard !waiting.stores.isEmpty else { return }
-        waits.withLock { waits in
+        graph.withLock { graph in
             for waiter in waiting.stores {
-                let count = (waits[waiting.store]?[waiter] ?? 1) - 1
-                waits[waiting.store]?[waiter] = count > 0 ? count : nil
+                let count = (graph.waits[waiting.store]?[waiter] ?? 1) - 1
+                graph.waits[waiting.store]?[waiter] = count > 0 ? count : nil
             }
-            if waits[waiting.store]?.isEmpty == true { waits[waiting.store] = nil }
+            if graph.waits[waiting.store]?.isEmpty == true { graph.waits[waiting.store] = nil }
         }
-    }
-
-    /// `stores` and the stores whose refreshes wait for theirs, through any number of others.
-    private static func waitingFor(
-        _ stores: Set<ObjectIdentifier>, in waits: [ObjectIdentifier: [ObjectIdentifier: Int]]
-    ) -> Set<ObjectIdentifier> {
-        var found = stores
-        var unvisited = Array(stores)
-        while let store = unvisited.popLast() {
-            for waiting in waits[store]?.keys ?? [:].keys where found.insert(waiting).inserted {
-                unvisited.append(waiting)
-            }
-        }
-        return found
     }
 }

@@ -18,38 +18,50 @@ struct CredentialRefreshCycleTests {
         }
     }
 
+    /// The task-local scope of a task of `refreshes`.
+    static func scope(_ refreshes: CredentialRefreshScope.Refresh...) -> [ObjectIdentifier: UInt64] {
+        Dictionary(uniqueKeysWithValues: refreshes.map { ($0.store, $0.number) })
+    }
+
     @Test("which refresh waits for which: a task passes the steps of the refreshes that wait for its own")
     func waits() throws {
         let identities = [Identity(), Identity(), Identity(), Identity()]
         try withExtendedLifetime(identities) {
             let (a, b, c, d) = (
-                ObjectIdentifier(identities[0]), ObjectIdentifier(identities[1]), ObjectIdentifier(identities[2]),
-                ObjectIdentifier(identities[3])
+                CredentialRefreshScope.started(ObjectIdentifier(identities[0])),
+                CredentialRefreshScope.started(ObjectIdentifier(identities[1])),
+                CredentialRefreshScope.started(ObjectIdentifier(identities[2])),
+                CredentialRefreshScope.started(ObjectIdentifier(identities[3]))
             )
+            defer { for refresh in [a, b, c, d] { CredentialRefreshScope.ended(refresh) } }
             // a task outside every refresh passes no step and records no wait
-            #expect(!CredentialRefreshScope.passes(a))
-            let outside = try #require(CredentialRefreshScope.wait(for: a))
+            #expect(!CredentialRefreshScope.passes(a.store))
+            let outside = try #require(CredentialRefreshScope.wait(for: a.store))
             #expect(outside.stores.isEmpty)
             // B's refresh waits for C's, and A's for B's
-            let bWaits = CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.wait(for: c) }
-            let aWaits = CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) }
-            let cWaits = try CredentialRefreshScope.$stores.withValue([c]) {
-                #expect(CredentialRefreshScope.passes(c), "its own store")
-                #expect(CredentialRefreshScope.passes(b))
-                #expect(CredentialRefreshScope.passes(a), "A waits for C through B")
-                #expect(!CredentialRefreshScope.passes(d))
-                #expect(CredentialRefreshScope.wait(for: a) == nil, "C waiting for A would never end")
-                return try #require(CredentialRefreshScope.wait(for: d))
+            let bWaits = CredentialRefreshScope.$refreshes.withValue(Self.scope(b)) {
+                CredentialRefreshScope.wait(for: c.store)
+            }
+            let aWaits = CredentialRefreshScope.$refreshes.withValue(Self.scope(a)) {
+                CredentialRefreshScope.wait(for: b.store)
+            }
+            let cWaits = try CredentialRefreshScope.$refreshes.withValue(Self.scope(c)) {
+                #expect(CredentialRefreshScope.passes(c.store), "its own store")
+                #expect(CredentialRefreshScope.passes(b.store))
+                #expect(CredentialRefreshScope.passes(a.store), "A waits for C through B")
+                #expect(!CredentialRefreshScope.passes(d.store))
+                #expect(CredentialRefreshScope.wait(for: a.store) == nil, "C waiting for A would never end")
+                return try #require(CredentialRefreshScope.wait(for: d.store))
             }
             // A's refresh no longer waits for B's: C's refresh waits for A's no more through it
             CredentialRefreshScope.stopWaiting(try #require(aWaits))
-            CredentialRefreshScope.$stores.withValue([c]) {
-                #expect(!CredentialRefreshScope.passes(a))
-                #expect(CredentialRefreshScope.passes(b))
+            CredentialRefreshScope.$refreshes.withValue(Self.scope(c)) {
+                #expect(!CredentialRefreshScope.passes(a.store))
+                #expect(CredentialRefreshScope.passes(b.store))
             }
             for waiting in [bWaits, cWaits, outside] { CredentialRefreshScope.stopWaiting(try #require(waiting)) }
-            CredentialRefreshScope.$stores.withValue([c]) {
-                #expect(!CredentialRefreshScope.passes(b), "no wait left")
+            CredentialRefreshScope.$refreshes.withValue(Self.scope(c)) {
+                #expect(!CredentialRefreshScope.passes(b.store), "no wait left")
             }
         }
     }
@@ -58,15 +70,39 @@ struct CredentialRefreshCycleTests {
     func countedWaits() throws {
         let identities = [Identity(), Identity()]
         try withExtendedLifetime(identities) {
-            let (a, b) = (ObjectIdentifier(identities[0]), ObjectIdentifier(identities[1]))
-            let first = try #require(
-                CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) })
-            let second = try #require(
-                CredentialRefreshScope.$stores.withValue([a]) { CredentialRefreshScope.wait(for: b) })
-            CredentialRefreshScope.stopWaiting(first)
-            #expect(CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.passes(a) })
-            CredentialRefreshScope.stopWaiting(second)
-            #expect(!CredentialRefreshScope.$stores.withValue([b]) { CredentialRefreshScope.passes(a) })
+            let a = CredentialRefreshScope.started(ObjectIdentifier(identities[0]))
+            let b = CredentialRefreshScope.started(ObjectIdentifier(identities[1]))
+            defer { for refresh in [a, b] { CredentialRefreshScope.ended(refresh) } }
+            let waits = try (0..<2).map { _ in
+                try #require(
+                    CredentialRefreshScope.$refreshes.withValue(Self.scope(a)) {
+                        CredentialRefreshScope.wait(for: b.store)
+                    })
+            }
+            CredentialRefreshScope.stopWaiting(waits[0])
+            #expect(
+                CredentialRefreshScope.$refreshes.withValue(Self.scope(b)) { CredentialRefreshScope.passes(a.store) })
+            CredentialRefreshScope.stopWaiting(waits[1])
+            #expect(
+                !CredentialRefreshScope.$refreshes.withValue(Self.scope(b)) { CredentialRefreshScope.passes(a.store) })
+        }
+    }
+
+    @Test("a refresh that ended counts no more: a task it started, still running, passes no step")
+    func endedRefresh() {
+        let identity = Identity()
+        withExtendedLifetime(identity) {
+            let refresh = CredentialRefreshScope.started(ObjectIdentifier(identity))
+            let scope = Self.scope(refresh)
+            #expect(CredentialRefreshScope.$refreshes.withValue(scope) { CredentialRefreshScope.passes(refresh.store) })
+            CredentialRefreshScope.ended(refresh)
+            #expect(
+                !CredentialRefreshScope.$refreshes.withValue(scope) { CredentialRefreshScope.passes(refresh.store) })
+            // a later refresh of the same store is another one
+            let later = CredentialRefreshScope.started(ObjectIdentifier(identity))
+            #expect(
+                !CredentialRefreshScope.$refreshes.withValue(scope) { CredentialRefreshScope.passes(refresh.store) })
+            CredentialRefreshScope.ended(later)
         }
     }
 
@@ -82,18 +118,22 @@ struct CredentialRefreshCycleTests {
         }
         // the store's refresh now waits for another's, whose requests come to this store
         let other = Identity()
-        let requester = ObjectIdentifier(other)
+        let requester = CredentialRefreshScope.started(ObjectIdentifier(other))
+        defer { CredentialRefreshScope.ended(requester) }
+        let storeRefresh = try #require(CredentialRefreshScope.refresh(of: ObjectIdentifier(store)))
         let storeWaits = try #require(
-            CredentialRefreshScope.$stores.withValue([ObjectIdentifier(store)]) {
-                CredentialRefreshScope.wait(for: requester)
+            CredentialRefreshScope.$refreshes.withValue(Self.scope(storeRefresh)) {
+                CredentialRefreshScope.wait(for: requester.store)
             })
         defer { CredentialRefreshScope.stopWaiting(storeWaits) }
-        let (authorization, refreshed) = await CredentialRefreshScope.$stores.withValue([requester]) {
+        let (authorization, refreshed) = await CredentialRefreshScope.$refreshes.withValue(Self.scope(requester)) {
             (
                 await Self.outcome { try await store.authorize(URLRequest(url: stubBase)) },
                 await Self.outcome { try await store.refresh(after: ticket) }
             )
         }
+        gate.record(true)
+        try await waiting.value
         #expect(try authorization.get() == nil, "to pass as it is")
         guard case .failure(let failure as CredentialRefreshFailed) = refreshed,
             let cycle = failure.underlyingError as? CredentialRefreshCycle
@@ -102,8 +142,6 @@ struct CredentialRefreshCycleTests {
             return
         }
         #expect(cycle.description.contains("CountingAuthenticator"))
-        gate.record(true)
-        try await waiting.value
         #expect(
             try await store.authorize(URLRequest(url: stubBase))?.0.headerValue("Authorization") == "Bearer token-1")
         withExtendedLifetime(other) {}

@@ -430,6 +430,46 @@ struct CredentialStoreTests {
         #expect(paths == ["data Bearer old", "token -", "data Bearer fresh"])
     }
 
+    /// Refreshes with a fixed credential and starts a task that, once `later` is opened, calls
+    /// through the session in `session`: a task the refresh started that outlives it.
+    struct LingeringAuthenticator: Authenticator {
+        let session: Locked<Session?>
+        let later = RefreshHold()
+        let lingering = Locked<Task<Result<String, RequestError>, Never>?>(nil)
+
+        func apply(_ credential: String, to urlRequest: inout URLRequest) throws {
+            urlRequest.setValue("Bearer \(credential)", forHTTPHeaderField: "Authorization")
+        }
+
+        func refresh() async throws -> String {
+            let session = try #require(session.withLock { $0 })
+            let later = later
+            lingering.withLock {
+                $0 = Task {
+                    await later.pass()
+                    return await TextRequest(path: "later").result(session: session)
+                }
+            }
+            return "fresh"
+        }
+    }
+
+    @Test("a task a refresh started that outlives it sends its requests with the credential, as any other")
+    func taskOutlivingItsRefresh() async throws {
+        let transport = StubTransport { request in
+            request.headerValue("Authorization") == "Bearer fresh" ? .success(body: "ok") : .success(status: 401)
+        }
+        let holder = Locked<Session?>(nil)
+        let authenticator = LingeringAuthenticator(session: holder)
+        let session = Session(transport: transport, credentialStore: CredentialStore(authenticator, credential: "old"))
+        holder.withLock { $0 = session }
+        #expect(try await TextRequest(path: "data").result(session: session).get() == "ok")
+        // the refresh has ended: its task's request is authorized, not passed as it is
+        authenticator.later.open()
+        let lingering = try #require(authenticator.lingering.withLock { $0 })
+        #expect(try await lingering.value.get() == "ok")
+    }
+
     /// Refreshes by calling `path` through the session in `session`, once `hold` lets it.
     struct TokenAuthenticator: Authenticator {
         let path: String
