@@ -56,8 +56,8 @@ public protocol Authenticator: Sendable {
     /// or was already running. Which request passes depends on which refresh waited first: a
     /// token endpoint that then gets no credential and needs one fails its refresh, and the
     /// refresh waiting for it fails too. In the rare order where a request had its credential
-    /// applied before the wait showed, its replay after a `401` fails with a
-    /// ``CredentialRefreshFailed`` that names the refresh it could not wait for.
+    /// applied before the wait showed, it fails after its `401`, without a replay, with a
+    /// ``CredentialRefreshFailed`` whose description names the refresh it could not wait for.
     ///
     /// - Returns: The credential for the requests waiting and all later ones.
     /// - Throws: Any error; every request waiting for this refresh fails with it, wrapped in

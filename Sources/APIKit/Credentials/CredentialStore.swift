@@ -177,36 +177,38 @@ actor TypedCredentialStore<A: Authenticator>: CredentialStoring {
 /// running count: a task a refresh started that outlives it sends its requests as any other.
 enum CredentialRefreshScope {
     /// One refresh of a store: the store, and the number of the refresh.
-    struct Refresh: Sendable {
+    struct Refresh: Sendable, Hashable {
         let store: ObjectIdentifier
         let number: UInt64
     }
 
-    /// A wait recorded by ``wait(for:)``: the refreshes of ``stores`` wait for ``store``'s.
+    /// A wait recorded by ``wait(for:)``: ``waiters`` wait for ``refresh``.
     struct Waiting: Sendable {
-        let store: ObjectIdentifier
-        let stores: Set<ObjectIdentifier>
+        let refresh: Refresh?
+        let waiters: Set<Refresh>
     }
 
     private struct Graph {
         var numbered: UInt64 = 0
         /// The number of each store's refresh under way.
         var running: [ObjectIdentifier: UInt64] = [:]
-        /// For each store, the stores whose refreshes a task is waiting for it in, each with how
-        /// many such tasks there are.
-        var waits: [ObjectIdentifier: [ObjectIdentifier: Int]] = [:]
+        /// For each refresh, the refreshes a task is waiting for it in, each with how many such
+        /// tasks there are.
+        var waits: [Refresh: [Refresh: Int]] = [:]
 
-        /// The stores of `refreshes` whose refresh is still the one under way.
-        func live(_ refreshes: [ObjectIdentifier: UInt64]) -> Set<ObjectIdentifier> {
-            Set(refreshes.lazy.filter { running[$0.key] == $0.value }.map(\.key))
+        /// Whether `refresh` is under way.
+        func isLive(_ refresh: Refresh) -> Bool {
+            running[refresh.store] == refresh.number
         }
 
-        /// `stores` and the stores whose refreshes wait for theirs, through any number of others.
-        func waitingFor(_ stores: Set<ObjectIdentifier>) -> Set<ObjectIdentifier> {
-            var found = stores
-            var unvisited = Array(stores)
-            while let store = unvisited.popLast() {
-                for waiting in waits[store]?.keys ?? [:].keys where found.insert(waiting).inserted {
+        /// The refreshes under way among `refreshes`, and those under way that wait for them,
+        /// through any number of others.
+        func waitingFor(_ refreshes: [ObjectIdentifier: UInt64]) -> Set<Refresh> {
+            var found = Set(refreshes.lazy.map { Refresh(store: $0.key, number: $0.value) }.filter(isLive))
+            var unvisited = Array(found)
+            while let refresh = unvisited.popLast() {
+                for waiting in waits[refresh]?.keys ?? [:].keys where isLive(waiting) && found.insert(waiting).inserted
+                {
                     unvisited.append(waiting)
                 }
             }
@@ -233,43 +235,48 @@ enum CredentialRefreshScope {
         graph.withLock { graph in graph.running[store].map { Refresh(store: store, number: $0) } }
     }
 
-    /// Records that `refresh` ended: the tasks it started no longer pass its store's link.
+    /// Records that `refresh` ended: the tasks it started no longer pass its store's link, and
+    /// the waits of its tasks count no more.
     static func ended(_ refresh: Refresh) {
         graph.withLock { graph in
-            if graph.running[refresh.store] == refresh.number { graph.running[refresh.store] = nil }
+            if graph.isLive(refresh) { graph.running[refresh.store] = nil }
         }
     }
 
     /// Whether a request of the current task passes `store`'s credential step as it is: the task
-    /// is part of the store's refresh, or of one that the store's refresh waits for.
+    /// is part of the store's refresh under way, or of one that the store's refresh waits for.
     static func passes(_ store: ObjectIdentifier) -> Bool {
         let refreshes = self.refreshes
         guard !refreshes.isEmpty else { return false }
-        return graph.withLock { $0.waitingFor($0.live(refreshes)).contains(store) }
+        return graph.withLock { $0.waitingFor(refreshes).contains { $0.store == store } }
     }
 
-    /// Records that the current task's refreshes wait for `store`'s, until ``stopWaiting(_:)``;
-    /// `nil`, recording nothing, when `store`'s refresh waits (through others) for one of them.
+    /// Records that the current task's refreshes under way wait for `store`'s, until
+    /// ``stopWaiting(_:)``; `nil`, recording nothing, when `store`'s refresh waits (through
+    /// others) for one of them.
     static func wait(for store: ObjectIdentifier) -> Waiting? {
         let refreshes = self.refreshes
-        guard !refreshes.isEmpty else { return Waiting(store: store, stores: []) }
+        guard !refreshes.isEmpty else { return Waiting(refresh: nil, waiters: []) }
         return graph.withLock { graph in
-            let stores = graph.live(refreshes)
-            guard !graph.waitingFor(stores).contains(store) else { return nil }
-            for waiter in stores { graph.waits[store, default: [:]][waiter, default: 0] += 1 }
-            return Waiting(store: store, stores: stores)
+            let found = graph.waitingFor(refreshes)
+            guard !found.contains(where: { $0.store == store }) else { return nil }
+            guard let number = graph.running[store] else { return Waiting(refresh: nil, waiters: []) }
+            let refresh = Refresh(store: store, number: number)
+            let waiters = Set(refreshes.lazy.map { Refresh(store: $0.key, number: $0.value) }.filter(graph.isLive))
+            for waiter in waiters { graph.waits[refresh, default: [:]][waiter, default: 0] += 1 }
+            return Waiting(refresh: refresh, waiters: waiters)
         }
     }
 
     /// Forgets a wait ``wait(for:)`` recorded, which ended.
     static func stopWaiting(_ waiting: Waiting) {
-        guard !waiting.stores.isEmpty else { return }
+        guard let refresh = waiting.refresh, !waiting.waiters.isEmpty else { return }
         graph.withLock { graph in
-            for waiter in waiting.stores {
-                let count = (graph.waits[waiting.store]?[waiter] ?? 1) - 1
-                graph.waits[waiting.store]?[waiter] = count > 0 ? count : nil
+            for waiter in waiting.waiters {
+                let count = (graph.waits[refresh]?[waiter] ?? 1) - 1
+                graph.waits[refresh]?[waiter] = count > 0 ? count : nil
             }
-            if graph.waits[waiting.store]?.isEmpty == true { graph.waits[waiting.store] = nil }
+            if graph.waits[refresh]?.isEmpty == true { graph.waits[refresh] = nil }
         }
     }
 }

@@ -37,7 +37,7 @@ struct CredentialRefreshCycleTests {
             // a task outside every refresh passes no step and records no wait
             #expect(!CredentialRefreshScope.passes(a.store))
             let outside = try #require(CredentialRefreshScope.wait(for: a.store))
-            #expect(outside.stores.isEmpty)
+            #expect(outside.waiters.isEmpty)
             // B's refresh waits for C's, and A's for B's
             let bWaits = CredentialRefreshScope.$refreshes.withValue(Self.scope(b)) {
                 CredentialRefreshScope.wait(for: c.store)
@@ -106,6 +106,36 @@ struct CredentialRefreshCycleTests {
         }
     }
 
+    @Test("the wait of a task that outlives its refresh counts no more, nor for the store's next refresh")
+    func waitOutlivingItsRefresh() throws {
+        let identities = [Identity(), Identity()]
+        try withExtendedLifetime(identities) {
+            let w = CredentialRefreshScope.started(ObjectIdentifier(identities[0]))
+            let x = CredentialRefreshScope.started(ObjectIdentifier(identities[1]))
+            defer { CredentialRefreshScope.ended(x) }
+            // a task W's refresh started waits for X's refresh
+            let waiting = try #require(
+                CredentialRefreshScope.$refreshes.withValue(Self.scope(w)) {
+                    CredentialRefreshScope.wait(for: x.store)
+                })
+            defer { CredentialRefreshScope.stopWaiting(waiting) }
+            #expect(
+                CredentialRefreshScope.$refreshes.withValue(Self.scope(x)) { CredentialRefreshScope.passes(w.store) })
+            // W's refresh ended, its task still waits: X's requests go through W's step as any other
+            CredentialRefreshScope.ended(w)
+            #expect(
+                !CredentialRefreshScope.$refreshes.withValue(Self.scope(x)) { CredentialRefreshScope.passes(w.store) })
+            let next = CredentialRefreshScope.started(w.store)
+            defer { CredentialRefreshScope.ended(next) }
+            #expect(
+                !CredentialRefreshScope.$refreshes.withValue(Self.scope(x)) { CredentialRefreshScope.passes(w.store) })
+            #expect(
+                CredentialRefreshScope.$refreshes.withValue(Self.scope(next)) {
+                    CredentialRefreshScope.wait(for: x.store)
+                }.map(CredentialRefreshScope.stopWaiting) != nil, "the next refresh of W may wait for X")
+        }
+    }
+
     @Test("a request of a refresh that the store's running refresh waits for: not applied, and no wait after a 401")
     func storeDoesNotWaitForItsOwnWaiter() async throws {
         let gate = CompletionProbe<Bool>()
@@ -118,6 +148,7 @@ struct CredentialRefreshCycleTests {
         }
         // the store's refresh now waits for another's, whose requests come to this store
         let other = Identity()
+        defer { withExtendedLifetime(other) {} }
         let requester = CredentialRefreshScope.started(ObjectIdentifier(other))
         defer { CredentialRefreshScope.ended(requester) }
         let storeRefresh = try #require(CredentialRefreshScope.refresh(of: ObjectIdentifier(store)))
@@ -144,6 +175,5 @@ struct CredentialRefreshCycleTests {
         #expect(cycle.description.contains("CountingAuthenticator"))
         #expect(
             try await store.authorize(URLRequest(url: stubBase))?.0.headerValue("Authorization") == "Bearer token-1")
-        withExtendedLifetime(other) {}
     }
 }
