@@ -5,7 +5,7 @@ import Testing
 @testable import APIKit
 
 @Suite("Credential refreshes that wait for each other: a wait that would never end is not made")
-struct CredentialRefreshCycleTests {
+struct CredentialRefreshScopeTests {
     /// An identity standing for a store, alive while the test runs.
     final class Identity: Sendable {}
 
