@@ -548,6 +548,28 @@ struct CredentialStoreTests {
         }
     }
 
+    /// Calls `first`, whose refresh `held` holds, then `then`; opens the hold once two requests
+    /// wait for the refresh of `store`; the outcomes, `first`'s then `then`'s.
+    static func crossedCalls(
+        first: (path: String, session: Session), then: (path: String, session: Session), held: RefreshHold,
+        store: CredentialStore
+    ) async throws -> [Result<String, RequestError>] {
+        let firstCall = Task { await TextRequest(path: first.path).result(session: first.session) }
+        #expect(await held.started.first() == true, "the first refresh did not start")
+        let thenCall = Task { await TextRequest(path: then.path).result(session: then.session) }
+        try await waiters(2, of: store)
+        held.open()
+        let ended = CompletionProbe<[Result<String, RequestError>]>()
+        Task { ended.record([await firstCall.value, await thenCall.value]) }
+        // 60 s only bounds a failure: the two refreshes waited for each other
+        let outcomes = await ended.first(timeout: 60)
+        if outcomes == nil {
+            firstCall.cancel()
+            thenCall.cancel()
+        }
+        return try #require(outcomes)
+    }
+
     @Test(
         "crossed refreshes, B's already running when A's token request waits for it: B's request passes A's step"
     )
@@ -555,21 +577,10 @@ struct CredentialStoreTests {
         let sent = Locked<[URLRequest]>([])
         let holdB = RefreshHold()
         let sessions = Self.crossedSessions(Self.crossedServer(sent), holdB: holdB)
-        let callB = Task { await TextRequest(path: "data-b").result(session: sessions.b) }
-        #expect(await holdB.started.first() == true, "B's refresh did not start")
-        let callA = Task { await TextRequest(path: "data-a").result(session: sessions.a) }
         // data-b and A's token request wait for B's refresh
-        try await Self.waiters(2, of: sessions.storeB)
-        holdB.open()
-        let ended = CompletionProbe<[Result<String, RequestError>]>()
-        Task { ended.record([await callA.value, await callB.value]) }
-        // 60 s only bounds a failure: B's token request waited for A's refresh, which waited for B's
-        let outcomes = await ended.first(timeout: 60)
-        if outcomes == nil {
-            callA.cancel()
-            callB.cancel()
-        }
-        #expect(try #require(outcomes).map { try $0.get() } == ["ok", "ok"])
+        let outcomes = try await Self.crossedCalls(
+            first: ("data-b", sessions.b), then: ("data-a", sessions.a), held: holdB, store: sessions.storeB)
+        #expect(try outcomes.map { try $0.get() } == ["ok", "ok"])
         let paths = Self.paths(sent)
         // A's token request waited for B's refresh before anything was applied, and was not sent then
         #expect(Array(paths.prefix(3)) == ["data-b Bearer b-old", "data-a Bearer a-old", "token-b -"])
@@ -589,21 +600,9 @@ struct CredentialStoreTests {
         let sent = Locked<[URLRequest]>([])
         let holdA = RefreshHold()
         let sessions = Self.crossedSessions(Self.crossedServer(sent), holdA: holdA)
-        let callA = Task { await TextRequest(path: "data-a").result(session: sessions.a) }
-        #expect(await holdA.started.first() == true, "A's refresh did not start")
-        let callB = Task { await TextRequest(path: "data-b").result(session: sessions.b) }
         // data-a and B's token request wait for A's refresh
-        try await Self.waiters(2, of: sessions.storeA)
-        holdA.open()
-        let ended = CompletionProbe<[Result<String, RequestError>]>()
-        Task { ended.record([await callA.value, await callB.value]) }
-        // 60 s only bounds a failure: A's token request waited for B's refresh, which waited for A's
-        let ending = await ended.first(timeout: 60)
-        if ending == nil {
-            callA.cancel()
-            callB.cancel()
-        }
-        let outcomes = try #require(ending)
+        let outcomes = try await Self.crossedCalls(
+            first: ("data-a", sessions.a), then: ("data-b", sessions.b), held: holdA, store: sessions.storeA)
         for outcome in outcomes {
             // A's token endpoint wants B's credential, which waits for A: A's refresh fails, and B's with it
             guard case .failure(.requestInterceptorFailed(let failure as CredentialRefreshFailed, _)) = outcome else {
