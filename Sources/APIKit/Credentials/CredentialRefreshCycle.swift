@@ -1,9 +1,9 @@
 /// Why a request in a credential refresh could not wait for another store's refresh: that
 /// refresh waits, through others, for the one the request belongs to, so neither would end.
 ///
-/// It reaches the caller as the ``CredentialRefreshFailed/underlyingError`` of the refresh that
-/// gave up. Two stores whose refreshes call through each other's sessions need their token
-/// endpoints reached through a session without a store.
+/// It reaches the caller as the ``CredentialRefreshFailed/underlyingError`` of a request that
+/// had the other store's credential applied before that store's refresh came to wait for its
+/// own, and was then rejected (``CredentialRefreshScope``): it fails instead of waiting.
 struct CredentialRefreshCycle: Error, CustomStringConvertible {
     /// The type name of the authenticator whose refresh could not be waited for.
     let authenticator: String

@@ -36,11 +36,15 @@ enum CredentialRefreshScope {
             running[refresh.store] == refresh.number
         }
 
-        /// The refreshes under way among `refreshes`, and those under way that wait for them,
-        /// through any number of others.
-        func waitingFor(_ refreshes: [ObjectIdentifier: UInt64]) -> Set<Refresh> {
-            var found = Set(refreshes.lazy.map { Refresh(store: $0.key, number: $0.value) }.filter(isLive))
-            var unvisited = Array(found)
+        /// The refreshes of a task's scope (``CredentialRefreshScope/refreshes``) under way.
+        func live(_ refreshes: [ObjectIdentifier: UInt64]) -> Set<Refresh> {
+            Set(refreshes.lazy.map { Refresh(store: $0.key, number: $0.value) }.filter(isLive))
+        }
+
+        /// `live` and the refreshes under way that wait for them, through any number of others.
+        func waitingFor(_ live: Set<Refresh>) -> Set<Refresh> {
+            var found = live
+            var unvisited = Array(live)
             while let refresh = unvisited.popLast() {
                 for waiting in waits[refresh]?.keys ?? [:].keys where isLive(waiting) && found.insert(waiting).inserted
                 {
@@ -83,7 +87,7 @@ enum CredentialRefreshScope {
     static func passes(_ store: ObjectIdentifier) -> Bool {
         let refreshes = self.refreshes
         guard !refreshes.isEmpty else { return false }
-        return graph.withLock { $0.waitingFor(refreshes).contains { $0.store == store } }
+        return graph.withLock { $0.waitingFor($0.live(refreshes)).contains { $0.store == store } }
     }
 
     /// Records that the current task's refreshes under way wait for `store`'s, until
@@ -93,11 +97,10 @@ enum CredentialRefreshScope {
         let refreshes = self.refreshes
         guard !refreshes.isEmpty else { return Waiting(refresh: nil, waiters: []) }
         return graph.withLock { graph in
-            let found = graph.waitingFor(refreshes)
-            guard !found.contains(where: { $0.store == store }) else { return nil }
+            let waiters = graph.live(refreshes)
+            guard !graph.waitingFor(waiters).contains(where: { $0.store == store }) else { return nil }
             guard let number = graph.running[store] else { return Waiting(refresh: nil, waiters: []) }
             let refresh = Refresh(store: store, number: number)
-            let waiters = Set(refreshes.lazy.map { Refresh(store: $0.key, number: $0.value) }.filter(graph.isLive))
             for waiter in waiters { graph.waits[refresh, default: [:]][waiter, default: 0] += 1 }
             return Waiting(refresh: refresh, waiters: waiters)
         }

@@ -23,6 +23,11 @@ struct CredentialRefreshScopeTests {
         Dictionary(uniqueKeysWithValues: refreshes.map { ($0.store, $0.number) })
     }
 
+    /// Whether a request of a task of `refresh` passes the step of `store`'s store.
+    static func passes(_ store: CredentialRefreshScope.Refresh, from refresh: CredentialRefreshScope.Refresh) -> Bool {
+        CredentialRefreshScope.$refreshes.withValue(scope(refresh)) { CredentialRefreshScope.passes(store.store) }
+    }
+
     @Test("which refresh waits for which: a task passes the steps of the refreshes that wait for its own")
     func waits() throws {
         let identities = [Identity(), Identity(), Identity(), Identity()]
@@ -80,11 +85,9 @@ struct CredentialRefreshScopeTests {
                     })
             }
             CredentialRefreshScope.stopWaiting(waits[0])
-            #expect(
-                CredentialRefreshScope.$refreshes.withValue(Self.scope(b)) { CredentialRefreshScope.passes(a.store) })
+            #expect(Self.passes(a, from: b))
             CredentialRefreshScope.stopWaiting(waits[1])
-            #expect(
-                !CredentialRefreshScope.$refreshes.withValue(Self.scope(b)) { CredentialRefreshScope.passes(a.store) })
+            #expect(!Self.passes(a, from: b))
         }
     }
 
@@ -93,15 +96,12 @@ struct CredentialRefreshScopeTests {
         let identity = Identity()
         withExtendedLifetime(identity) {
             let refresh = CredentialRefreshScope.started(ObjectIdentifier(identity))
-            let scope = Self.scope(refresh)
-            #expect(CredentialRefreshScope.$refreshes.withValue(scope) { CredentialRefreshScope.passes(refresh.store) })
+            #expect(Self.passes(refresh, from: refresh))
             CredentialRefreshScope.ended(refresh)
-            #expect(
-                !CredentialRefreshScope.$refreshes.withValue(scope) { CredentialRefreshScope.passes(refresh.store) })
+            #expect(!Self.passes(refresh, from: refresh))
             // a later refresh of the same store is another one
             let later = CredentialRefreshScope.started(ObjectIdentifier(identity))
-            #expect(
-                !CredentialRefreshScope.$refreshes.withValue(scope) { CredentialRefreshScope.passes(refresh.store) })
+            #expect(!Self.passes(refresh, from: refresh))
             CredentialRefreshScope.ended(later)
         }
     }
@@ -119,16 +119,13 @@ struct CredentialRefreshScopeTests {
                     CredentialRefreshScope.wait(for: x.store)
                 })
             defer { CredentialRefreshScope.stopWaiting(waiting) }
-            #expect(
-                CredentialRefreshScope.$refreshes.withValue(Self.scope(x)) { CredentialRefreshScope.passes(w.store) })
+            #expect(Self.passes(w, from: x))
             // W's refresh ended, its task still waits: X's requests go through W's step as any other
             CredentialRefreshScope.ended(w)
-            #expect(
-                !CredentialRefreshScope.$refreshes.withValue(Self.scope(x)) { CredentialRefreshScope.passes(w.store) })
+            #expect(!Self.passes(w, from: x))
             let next = CredentialRefreshScope.started(w.store)
             defer { CredentialRefreshScope.ended(next) }
-            #expect(
-                !CredentialRefreshScope.$refreshes.withValue(Self.scope(x)) { CredentialRefreshScope.passes(w.store) })
+            #expect(!Self.passes(w, from: x))
             #expect(
                 CredentialRefreshScope.$refreshes.withValue(Self.scope(next)) {
                     CredentialRefreshScope.wait(for: x.store)
