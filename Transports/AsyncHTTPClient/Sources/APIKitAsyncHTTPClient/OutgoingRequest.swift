@@ -110,9 +110,11 @@ extension HTTPClient.Body {
     ///
     /// The slices share the buffer's storage (nothing is copied), and every call of the stream
     /// closure starts again from the first byte: AsyncHTTPClient calls it again when it follows
-    /// a redirect that keeps the body (307, 308), as it does for a body written in one go.
+    /// a redirect that keeps the body (307, 308), as it does for a body written in one go. A
+    /// buffer of one slice or less is that body written in one go, without the stream.
     static func slices(of buffer: ByteBuffer, size: Int) -> Self {
-        .stream(contentLength: Int64(buffer.readableBytes)) { writer in
+        guard buffer.readableBytes > size else { return .byteBuffer(buffer) }
+        return .stream(contentLength: Int64(buffer.readableBytes)) { writer in
             writeSlices(of: buffer, size: size, to: writer)
         }
     }
