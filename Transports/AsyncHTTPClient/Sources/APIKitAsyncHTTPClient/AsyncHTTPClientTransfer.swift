@@ -168,9 +168,6 @@ final class AsyncHTTPClientTransfer: IdleWatched {
     private func exchange(_ outgoing: OutgoingRequest, on client: HTTPClient) async throws -> TransportResponse {
         let response = try await client.execute(outgoing.request, deadline: .distantFuture)
         touch()
-        if outgoing.bytesInMemory > 0 {
-            report { $0.bytesSent = outgoing.bytesInMemory }
-        }
         let head = try HTTPURLResponse.make(response, requestURL: request.url)
         let expected = response.headers.first(name: "content-length").flatMap { Int64($0) }
         var data = Data()

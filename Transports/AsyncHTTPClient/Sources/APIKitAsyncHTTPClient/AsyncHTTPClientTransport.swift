@@ -29,7 +29,7 @@ public import NIOCore
 ///
 /// - **Body**: every body APIKit builds goes out with its `Content-Length`, read from
 ///   `URLRequest.requestBody`: bytes in memory written from one buffer in slices of 64 KiB (in
-///   one piece when the transfer runs in a task: see **Timeout**), a file or a multipart body
+///   one piece through ``stream(_:onEvent:)``: see **Timeout**), a file or a multipart body
 ///   with files streamed from disk in chunks of 64 KiB, never through a temporary file and
 ///   never chunked. A body stream APIKit did not make (a foreign `httpBodyStream`) has no known
 ///   length and goes out chunked. `Content-Length` and `Transfer-Encoding` headers on the
@@ -38,35 +38,42 @@ public import NIOCore
 ///   transfer fails with `URLError(.timedOut)` when nothing is sent or received for that
 ///   long, from the start: the wait for a connection and for the response head count. Each
 ///   slice or chunk of the body the connection takes counts as sent, so a large upload over a
-///   slow link does not time out while it moves. One exception: a transfer with a progress
-///   handler, or through ``stream(_:onEvent:)``, runs in a task (see **Threads**) through
-///   AsyncHTTPClient's `async` API, which follows a redirect that keeps the body (307, 308) only
-///   for a body written in one piece; there a body in memory is one write, which counts as sent
-///   once its last byte left, so connecting, its whole upload and the wait for the head must fit
-///   in the timeout. A connection that cannot be made (AsyncHTTPClient retrying it) fails with
-///   the last connection error (`.cannotConnectToHost`, a refused certificate's) at the
+///   slow link does not time out while it moves. One exception: a transfer through
+///   ``stream(_:onEvent:)`` runs in a task (see **Threads**) through AsyncHTTPClient's `async`
+///   API, which follows a redirect that keeps the body (307, 308) only for a body written in one
+///   piece; there a body in memory is one write, which counts as sent once its last byte left,
+///   so connecting, its whole upload and the wait for the head must fit in the timeout. A
+///   connection that cannot be made (AsyncHTTPClient retrying it) fails with the last connection
+///   error (`.cannotConnectToHost`, a refused certificate's) at the
 ///   client's connect timeout (`configuration.timeout.connect`), or with `.timedOut` at the
 ///   request's timeout when that comes first — over `HTTPClient.shared`, whose connect timeout
 ///   is 90 s, at the default 60 s. The client's own read timeout applies too:
 ///   `HTTPClient.shared`'s 90 s cuts a response silent for longer, whatever `timeoutInterval`
 ///   says (a long poll or an event stream quiet for minutes needs a client configured with a
 ///   longer one). Time spent in your code — a stream's `onEvent`, a progress handler — does not
-///   count as idle.
+///   count as idle; the progress handler of a body in memory (or none) runs beside the transfer
+///   and never holds it back.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
 ///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
 ///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`
 ///   read the body while it arrives, without holding it whole; the idle timeout applies
 ///   between chunks, and a stream may outlast it.
-/// - **Progress**: upload progress as each chunk of a streamed body is handed to
-///   AsyncHTTPClient (a body in memory counts as sent when the response head arrives),
-///   download progress as each chunk of the response arrives; never after the completion.
+/// - **Progress**: upload progress as each slice of a body in memory is written to the
+///   connection and as each chunk of a streamed body is handed to AsyncHTTPClient, download
+///   progress as each chunk of the response arrives; in order, never after the completion. For
+///   a body in memory (or none) the steps are handed to your handler on a serial queue of the
+///   transfer's own while the transfer goes on: a handler slower than the network receives
+///   fewer steps, each the progress as it is when the handler is called, and, when the transfer
+///   succeeds, the last one before the completion is the whole transfer. A body written again
+///   for a redirect that keeps it (307, 308) is not counted twice. A streamed body's handler is
+///   called in the transfer's task, the idle clock standing still meanwhile.
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
 ///   AsyncHTTPClient (which closes its connection); the completion (or a stream's last event)
 ///   still comes, once, with `URLError(.cancelled)`.
-/// - **Threads**: a request whose body is in memory (or absent), sent without a progress
-///   handler, runs on AsyncHTTPClient's event loop, without a Swift task: its body is collected
-///   there and its completion called on a Dispatch queue. Any other transfer — a streamed body,
-///   progress, ``stream(_:onEvent:)`` — runs in a task of its own on Dispatch's threads (where
+/// - **Threads**: a request whose body is in memory (or absent) sent with `send` runs on
+///   AsyncHTTPClient's event loop, without a Swift task: its body is collected there, and its
+///   progress steps and completion called on a Dispatch queue. Any other transfer — a streamed
+///   body, ``stream(_:onEvent:)`` — runs in a task of its own on Dispatch's threads (where
 ///   the OS has task executors: Linux, macOS 15, iOS 18), and calls back there. Neither runs on
 ///   Swift's cooperative pool, so that a process keeping that pool busy cannot hold a transfer
 ///   back while its timeout runs; callbacks come from Dispatch, as `URLSession` calls back on
@@ -234,10 +241,15 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends `request` with AsyncHTTPClient, reporting its upload and download progress when
     /// `progress` is given.
     ///
+    /// A body in memory (or none) is sent from the event loop, its progress handed to
+    /// `progress` on a serial queue of the transfer's own, followed there by `completion`; a
+    /// streamed body goes through a task on Dispatch's threads.
+    ///
     /// - Parameters:
     ///   - request: The request as APIKit built it.
-    ///   - progress: Receives the progress as chunks of the body are handed to the client and
-    ///     chunks of the response arrive; in order, never after `completion`.
+    ///   - progress: Receives the progress as slices of a body in memory are written (chunks of a
+    ///     streamed body handed to the client) and chunks of the response arrive; in order,
+    ///     never after `completion`.
     ///   - completion: Receives the response and its whole body, or the error (a `URLError`
     ///     where one fits), exactly once, on a Dispatch thread.
     /// - Returns: The transfer, to cancel it.
@@ -246,10 +258,9 @@ public final class AsyncHTTPClientTransport: Transport {
         progress: (@Sendable (TransferProgress) -> Void)?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> any TransportTask {
-        // The common request (a body in memory or none, no progress) runs on the event loop,
-        // without a task.
-        if progress == nil,
-            let transfer = EventLoopTransfer.start(request, on: client, owner: self, completion: completion)
+        // The common request (a body in memory or none) runs on the event loop, without a task.
+        if let transfer = EventLoopTransfer.start(
+            request, on: client, owner: self, progress: progress, completion: completion)
         {
             return transfer
         }

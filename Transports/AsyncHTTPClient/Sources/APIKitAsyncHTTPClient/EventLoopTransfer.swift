@@ -11,22 +11,27 @@ import NIOHTTP1
     import FoundationNetworking
 #endif
 
-/// One request of the common kind — the whole response wanted, a body in memory or none,
-/// nobody watching the progress — run on AsyncHTTPClient's event loop, without a Swift task.
+/// One request of the common kind — the whole response wanted, a body in memory or none —
+/// run on AsyncHTTPClient's event loop, without a Swift task.
 ///
 /// AsyncHTTPClient calls this delegate on the request's event loop as the response arrives:
 /// the body is collected there, the `HTTPURLResponse` made there when the response ends, and
 /// the completion called on a Dispatch queue (``completionQueue``) — or, for the transport's
 /// `async` send, on the event loop itself, where the completion only resumes the awaiting
-/// task. The threads woken for a request are the event loop's and the one that runs the
-/// completion or the awaiting task, as for AsyncHTTPClient's own calls; ``AsyncHTTPClientTransfer``'s road also wakes a transfer executor thread to start
-/// the task and again to resume it, and makes a task and its continuation. The idle clock moves
+/// task. A progress handler is never called on the event loop: the steps are counted there
+/// as each slice of the body is written and each part of the response arrives, and handed to
+/// the handler on a serial queue of the transfer's own (``ProgressRelay``), where the
+/// completion follows them. The threads woken for a request are the event loop's and the one
+/// that runs the completion or the awaiting task (with a progress handler, the one that runs
+/// each delivery too), as for AsyncHTTPClient's own calls; ``AsyncHTTPClientTransfer``'s road
+/// also wakes a transfer executor thread to start the task and again to resume it, and makes a
+/// task and its continuation. The idle clock moves
 /// on the event loop as bytes go and come, so a busy Swift pool or a busy Dispatch cannot make
 /// the transfer look idle.
 ///
 /// Everything else takes ``AsyncHTTPClientTransfer``'s road: a body streamed from a file or an
-/// `InputStream` (read by a task, not on the event loop), a progress handler (user code, which
-/// must not run on the event loop), and ``AsyncHTTPClientTransport/stream(_:onEvent:)``.
+/// `InputStream` (read by a task, not on the event loop), and
+/// ``AsyncHTTPClientTransport/stream(_:onEvent:)``.
 ///
 /// No AsyncHTTPClient deadline is given (this API's would bound the whole response, not the
 /// head): the idle clock covers the wait for a connection and for the head from the start. A
@@ -60,6 +65,9 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     private let sweeper: IdleSweeper
     /// Where the completion is called; `nil` for the event loop.
     private let queue: DispatchQueue?
+    /// The caller's progress handler and its queue, when there is one: the completion is
+    /// called there, after the steps.
+    private let progress: ProgressRelay?
     /// The transport, kept while the transfer runs: a client it owns outlives the transfer.
     private let owner: AnyObject
     private let state: NIOLockedValueBox<State>
@@ -74,12 +82,14 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         owner: AnyObject,
         sweeper: IdleSweeper,
         queue: DispatchQueue?,
+        progress: ProgressRelay?,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         self.requestURL = requestURL
         self.owner = owner
         self.sweeper = sweeper
         self.queue = queue
+        self.progress = progress
         self.state = NIOLockedValueBox(State(clock: IdleClock(now: sweeper.now()), completion: completion))
     }
 
@@ -94,6 +104,8 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     ///   - queue: Where to call `completion`: ``completionQueue`` unless it only resumes a task
     ///     (`nil`: on the event loop, or on the calling thread when the request is refused
     ///     before it starts).
+    ///   - progress: Receives the progress, on a serial queue that targets `queue` (or
+    ///     ``completionQueue``), where `completion` is then called after every step.
     ///   - completion: Called once; on a queue, never before this returns.
     /// - Returns: The transfer, to cancel it, or `nil`.
     static func start(
@@ -102,11 +114,18 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         owner: AnyObject,
         sweeper: IdleSweeper = .shared,
         queue: DispatchQueue? = completionQueue,
+        progress: (@Sendable (TransferProgress) -> Void)? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) -> EventLoopTransfer? {
         guard urlRequest.httpBodyStream == nil else { return nil }
+        let relay = progress.map { handler in
+            ProgressRelay(
+                handler: handler, expectedBytesToSend: urlRequest.httpBody.map { Int64($0.count) },
+                target: queue ?? completionQueue)
+        }
         let transfer = EventLoopTransfer(
-            requestURL: urlRequest.url, owner: owner, sweeper: sweeper, queue: queue, completion: completion)
+            requestURL: urlRequest.url, owner: owner, sweeper: sweeper, queue: queue, progress: relay,
+            completion: completion)
         let request: HTTPClient.Request
         do {
             request = try makeRequest(urlRequest)
@@ -185,7 +204,9 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         if ending.isWatched { sweeper.unwatch(self) }
         let result = URLError.verdict(
             outcome, isTimedOut: ending.isTimedOut, isCancelled: ending.isCancelled, url: requestURL)
-        if let queue {
+        if let progress {
+            progress.finish { completion(result) }
+        } else if let queue {
             queue.async { completion(result) }
         } else {
             completion(result)
@@ -202,11 +223,13 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
 
     func didSendRequestHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPRequestHead) {
         touch()
+        progress?.requestHeadSent()
     }
 
     /// Called as each slice of the body has been written to the connection.
     func didSendRequestPart(task: HTTPClient.Task<TransportResponse>, _ part: IOData) {
         touch()
+        progress?.sent(part.readableBytes)
     }
 
     func didVisitURL(task: HTTPClient.Task<TransportResponse>, _ request: HTTPClient.Request, _ head: HTTPResponseHead)
@@ -218,15 +241,18 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
         self.head = head
-        if let expected = head.headers.first(name: "content-length").flatMap({ Int($0) }), expected > 0 {
+        let expected = head.headers.first(name: "content-length").flatMap { Int($0) }
+        if let expected, expected > 0 {
             body.reserveCapacity(min(expected, 16 << 20))
         }
+        progress?.responseHead(expectedLength: expected.map(Int64.init))
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         touch()
         body.append(contentsOf: buffer.readableBytesView)
+        progress?.received(buffer.readableBytes)
         return task.eventLoop.makeSucceededVoidFuture()
     }
 

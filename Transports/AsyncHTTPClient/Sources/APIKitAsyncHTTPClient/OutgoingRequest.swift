@@ -15,9 +15,6 @@ struct OutgoingRequest: Sendable {
     var request: HTTPClientRequest
     /// The length of the body, when it has one of known length.
     var expectedBytesToSend: Int64?
-    /// The size of a body held in memory, which the client writes in one go: reported as sent
-    /// when the response head arrives.
-    var bytesInMemory: Int64 = 0
     /// `URLRequest.timeoutInterval`, when positive and finite.
     var idleTimeout: TimeInterval?
 
@@ -45,7 +42,6 @@ struct OutgoingRequest: Sendable {
             // follows no redirect that keeps it (307, 308); one with a file is read in chunks
             if let data = urlRequest.httpBody {
                 request.body = .bytes(ByteBuffer(data: data))
-                bytesInMemory = Int64(data.count)
             } else {
                 request.body = .stream(
                     ByteBufferChunks(RequestBodyByteBuffers(body.chunks(size: Self.chunkSize)), onChunk: onChunkSent),

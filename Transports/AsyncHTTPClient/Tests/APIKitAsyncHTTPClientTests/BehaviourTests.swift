@@ -1,9 +1,10 @@
 import APIKit
-import APIKitAsyncHTTPClient
 import APIKitTestSupport
 import AsyncHTTPClient
 import Foundation
 import Testing
+
+@testable import APIKitAsyncHTTPClient
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -73,16 +74,20 @@ struct BehaviourTests {
         }
     }
 
-    @Test("a progress handler that holds its transfer does not hold back another transfer's idle timeout")
-    func heldProgressDoesNotDelayTimeouts() async throws {
+    @Test(
+        "a progress handler that holds its thread does not hold back another transfer's idle timeout",
+        arguments: [true, false])
+    func heldProgressDoesNotDelayTimeouts(streamedBody: Bool) async throws {
         let transport = AsyncHTTPClientTransport(client: .shared)
-        // The first progress step of `held` sends `never` (1 s idle timeout) and blocks its
-        // transfer until `never` has ended (30 s at most, so that a failure cannot hang the
-        // suite). A blocked thread is what this test is about: a progress handler is
-        // synchronous, and one that takes its time holds its transfer's thread. The release
-        // comes from `never`'s completion, not from this test's task: a worker thread held
-        // here must not wait for another worker (on Linux Swift's tasks and Dispatch share
-        // libdispatch's workers, and a loaded machine has few to spare).
+        // A progress step of `held` with response bytes sends `never` (1 s idle timeout) and
+        // blocks the thread it runs on until `never` has ended (30 s at most, so that a failure
+        // cannot hang the suite): with a streamed body, the thread of `held`'s task (the task
+        // road); with a body in memory, a thread of its progress queue (the event-loop road). A
+        // blocked thread is what this test is about: a progress handler is synchronous, and one
+        // that takes its time holds the thread that called it. The release comes from `never`'s
+        // completion, called on the event loop, not from this test's task nor from a Dispatch
+        // worker: a worker thread held here must not wait for another worker (on Linux Swift's
+        // tasks and Dispatch share libdispatch's workers, and a loaded machine has few to spare).
         var idle = URLRequest(url: try #require(FaultServer.url).appendingPathComponent("never"))
         idle.timeoutInterval = 1
         let never = idle
@@ -90,25 +95,33 @@ struct BehaviourTests {
         let neverEnded = CompletionProbe<(result: Result<TransportResponse, any Error>, seconds: TimeInterval)>()
         let heldEnded = CompletionProbe<Result<TransportResponse, any Error>>()
         let sent = Protected(false)
-        var held = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("bytes/100000"))
+        var held = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
+        held.httpMethod = "POST"
+        let body = Data(repeating: 0x61, count: 100_000)
+        if streamedBody {
+            held.httpBodyStream = InputStream(data: body)
+        } else {
+            held.httpBody = body
+        }
         held.timeoutInterval = 60
         _ = transport.send(
             held,
-            progress: { _ in
-                guard
+            progress: { step in
+                guard step.bytesReceived > 0,
                     !sent.withLock({ sent in
                         defer { sent = true }; return sent
                     })
                 else { return }
                 let started = Date()
-                _ = transport.send(never, progress: nil) { result in
+                _ = EventLoopTransfer.start(never, on: .shared, owner: transport, queue: nil) { result in
                     neverEnded.record((result, Date().timeIntervalSince(started)))
                     release.signal()
                 }
                 _ = release.wait(timeout: .now() + 30)
             }
         ) { heldEnded.record($0) }
-        let ended = try #require(await neverEnded.first(timeout: 60), "no progress from /bytes, or never did not end")
+        let ended = try #require(
+            await neverEnded.first(timeout: 60), "no progress from /anything, or never did not end")
         #expect(urlErrorCode(ended.result) == .timedOut)
         // A 1 s idle timeout, looked at twice; below the 30 s the other transfer is held.
         #expect(ended.seconds < 25, "the idle timeout came after \(ended.seconds) s")

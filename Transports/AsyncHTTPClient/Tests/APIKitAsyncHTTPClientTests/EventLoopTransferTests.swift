@@ -23,6 +23,14 @@ struct EventLoopTransferTests {
     /// A transport kept alive by each transfer, as the transport keeps itself.
     private let owner = AsyncHTTPClientTransport(client: .shared)
 
+    /// A progress handler watched by `released`, when `wanted`: a transfer with one ends through
+    /// its progress queue.
+    private static func progress(
+        if wanted: Bool, _ released: ReleaseProbe
+    ) -> (@Sendable (TransferProgress) -> Void)? {
+        wanted ? released.watch { _ in } : nil
+    }
+
     @Test("a body read from a stream is left to the task road; a body in memory is sent from the event loop")
     func whichRequestsTakeTheRoad() async throws {
         var streamed = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
@@ -49,6 +57,60 @@ struct EventLoopTransferTests {
         #expect(echo.header("Content-Length") == "13")
         #expect(echo.header("Content-Type") == "application/json")
         #expect((response.urlResponse as? HTTPURLResponse)?.statusCode == 200)
+
+        // a progress handler does not change the road: the steps are handed over off the loop
+        let withProgressEnded = CompletionProbe<Result<TransportResponse, any Error>>()
+        let withProgress = AsyncHTTPClientTransport(client: .shared).send(
+            inMemory, progress: { _ in }, completion: withProgressEnded.handler)
+        #expect(withProgress is EventLoopTransfer)
+        _ = try #require(await withProgressEnded.first(), "no completion within 120 s").get()
+    }
+
+    @Test("a body in memory with a progress handler: counted slice by slice as written, every step before the end")
+    func progressOfABodyInMemory() async throws {
+        // the fault server reads 64 KiB every 40 ms: the 16 MiB body takes some 10 s to go out
+        // (the last several MiB sit in the sockets' buffers sooner), while the handler's steps come
+        // as the slices leave; one step with all of it would mean the body was counted only once
+        // written whole. The steps run on a serial queue of the test's own, which libdispatch
+        // gives a thread even when its shared workers are all busy.
+        let size = 16 << 20
+        var components = try #require(
+            URLComponents(url: FaultServer.baseURL.appendingPathComponent("slow-read"), resolvingAgainstBaseURL: false))
+        components.queryItems = [
+            URLQueryItem(name: "chunk", value: "65536"), URLQueryItem(name: "interval", value: "0.04"),
+            URLQueryItem(name: "tail", value: "0"),
+        ]
+        var request = URLRequest(url: try #require(components.url))
+        request.httpMethod = "POST"
+        request.httpBody = Data(repeating: 0x61, count: size)
+        let steps = Protected<[TransferProgress]>([])
+        let stepsAtCompletion = Protected<Int?>(nil)
+        let onEventLoop = Protected(false)
+        let released = ReleaseProbe()
+        let ended = CompletionProbe<Result<TransportResponse, any Error>>()
+        _ = EventLoopTransfer.start(
+            request, on: .shared, owner: owner, queue: DispatchQueue(label: "EventLoopTransferTests.progress"),
+            progress: released.watch { step in
+                if MultiThreadedEventLoopGroup.currentEventLoop != nil { onEventLoop.withLock { $0 = true } }
+                steps.withLock { $0.append(step) }
+            },
+            completion: ended.handler { _ in stepsAtCompletion.withLock { $0 = steps.value.count } })
+        let response = try #require(await ended.first(), "no completion within 120 s").get()
+        struct Received: Decodable { var received: Int }
+        #expect(try JSONDecoder().decode(Received.self, from: response.data).received == size)
+        #expect(await released.all(), "the progress handler is still held")
+        let all = steps.value
+        #expect(!onEventLoop.value, "a step ran on the event loop")
+        #expect(stepsAtCompletion.value == all.count, "a step came after the completion")
+        #expect(all.allSatisfy { $0.expectedBytesToSend == Int64(size) })
+        #expect(all.contains { $0.bytesSent > 0 && $0.bytesSent < Int64(size) }, "the upload came in one step")
+        #expect(all.last?.bytesSent == Int64(size))
+        #expect(all.last?.bytesReceived == Int64(response.data.count))
+        #expect(all.last?.expectedBytesToReceive == Int64(response.data.count))
+        #expect(
+            zip(all, all.dropFirst()).allSatisfy {
+                $0.bytesSent <= $1.bytesSent && $0.bytesReceived <= $1.bytesReceived
+            })
     }
 
     @Test("the completion runs on a Dispatch thread, never on the event loop, once, and is then released")
@@ -70,15 +132,21 @@ struct EventLoopTransferTests {
         #expect(ended.count == 1)
     }
 
-    @Test("idle on the event loop: timed out at the sweeper's second look, with .timedOut, once")
-    func idleTimeout() async throws {
+    @Test(
+        "idle on the event loop: timed out at the sweeper's second look, with .timedOut, once",
+        arguments: [false, true])
+    func idleTimeout(withProgress: Bool) async throws {
+        let released = ReleaseProbe()
         let clock = Protected<UInt64>(0)
         let sweeper = IdleSweeper(now: { [clock] in clock.value }, startsThread: false)
         var request = URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))
         request.timeoutInterval = 1
         let ended = CompletionProbe<Result<TransportResponse, any Error>>()
         let transfer = try #require(
-            EventLoopTransfer.start(request, on: .shared, owner: owner, sweeper: sweeper, completion: ended.handler))
+            EventLoopTransfer.start(
+                request, on: .shared, owner: owner, sweeper: sweeper,
+                progress: Self.progress(if: withProgress, released),
+                completion: ended.handler))
         #expect(sweeper.nextLook == Self.second, "the clock starts with the transfer")
         clock.withLock { $0 = Self.second - 1 }
         #expect(sweeper.look(at: Self.second - 1).isEmpty, "not due yet")
@@ -92,6 +160,7 @@ struct EventLoopTransferTests {
         transfer.cancel()
         #expect(sweeper.nextLook == .max, "the ended transfer is still watched")
         #expect(await ended.released(), "the completion is still held")
+        #expect(await released.all(), "the progress handler is still held")
         #expect(ended.count == 1)
     }
 
@@ -130,13 +199,16 @@ struct EventLoopTransferTests {
         #expect(urlErrorCode(result) == .cancelled, "\(result)")
     }
 
-    @Test("cancel stops a transfer the server never answers: .cancelled, once")
-    func cancel() async throws {
+    @Test("cancel stops a transfer the server never answers: .cancelled, once", arguments: [false, true])
+    func cancel(withProgress: Bool) async throws {
+        let released = ReleaseProbe()
         var request = URLRequest(url: FaultServer.baseURL.appendingPathComponent("never"))
         request.timeoutInterval = 0  // no idle timeout: only the cancel can end it
         let ended = CompletionProbe<Result<TransportResponse, any Error>>()
         let transfer = try #require(
-            EventLoopTransfer.start(request, on: .shared, owner: owner, completion: ended.handler))
+            EventLoopTransfer.start(
+                request, on: .shared, owner: owner, progress: Self.progress(if: withProgress, released),
+                completion: ended.handler))
         transfer.cancel()
         transfer.cancel()
         let result = try #require(await ended.first(), "the cancelled transfer never ended")
@@ -145,6 +217,7 @@ struct EventLoopTransferTests {
             #expect(error.userInfo[NSUnderlyingErrorKey] != nil, "the AsyncHTTPClient error is not reachable")
         }
         #expect(await ended.released(), "the completion is still held")
+        #expect(await released.all(), "the progress handler is still held")
         #expect(ended.count == 1)
     }
 }

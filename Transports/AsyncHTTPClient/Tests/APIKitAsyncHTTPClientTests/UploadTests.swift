@@ -69,13 +69,19 @@ struct UploadTests {
         #expect(report.received == 12)
     }
 
+    /// The three ways a body in memory goes out: the event loop without progress, the event
+    /// loop with a progress handler, and the task road of `stream(_:onEvent:)`.
+    enum InMemoryRoad: String, CaseIterable, Sendable {
+        case send, sendWithProgress, stream
+    }
+
     @Test(
-        "a body in memory redirected with 307 or 308 arrives whole at the new location, on both roads",
-        arguments: [307, 308], [false, true])
-    func redirectedInMemoryBody(status: Int, withProgress: Bool) async throws {
+        "a body in memory redirected with 307 or 308 arrives whole at the new location, on every road",
+        arguments: [307, 308], InMemoryRoad.allCases)
+    func redirectedInMemoryBody(status: Int, road: InMemoryRoad) async throws {
         // several slices and a short last one: the event-loop road writes the body in slices, and
-        // AsyncHTTPClient writes it again from its first byte for the new location; with a
-        // progress handler the transfer takes the task road, where it is one write
+        // AsyncHTTPClient writes it again from its first byte for the new location; a stream's
+        // task road writes it in one piece
         let count = (1 << 20) + 3
         let body = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let target = LengthServer.baseURL.appendingPathComponent("redirected").absoluteString
@@ -87,13 +93,32 @@ struct UploadTests {
         var request = URLRequest(url: try #require(components.url))
         request.httpMethod = "POST"
         request.httpBody = body
-        let probe = CompletionProbe<Result<TransportResponse, any Error>>()
-        var progress: (@Sendable (TransferProgress) -> Void)? = nil
-        if withProgress { progress = { _ in } }
-        _ = AsyncHTTPClientTransport(client: .shared).send(request, progress: progress, completion: probe.handler)
-        let response = try #require(await probe.first()).get()
-        #expect((response.urlResponse as? HTTPURLResponse)?.url?.path == "/redirected")
-        let report = try LengthServerReport.decode(response.data)
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        let finalURL: URL?
+        let received: Data
+        switch road {
+        case .send, .sendWithProgress:
+            let probe = CompletionProbe<Result<TransportResponse, any Error>>()
+            let sent = Protected<Int64>(0)
+            var progress: (@Sendable (TransferProgress) -> Void)? = nil
+            if road == .sendWithProgress { progress = { step in sent.withLock { $0 = step.bytesSent } } }
+            _ = transport.send(request, progress: progress, completion: probe.handler)
+            let response = try #require(await probe.first()).get()
+            if road == .sendWithProgress { #expect(sent.value == Int64(count), "sent twice, or not at all") }
+            (finalURL, received) = ((response.urlResponse as? HTTPURLResponse)?.url, response.data)
+        case .stream:
+            let recording = StreamRecording()
+            let head = Protected<URL?>(nil)
+            _ = transport.stream(
+                request,
+                onEvent: recording.handler { event in
+                    if case .response(let response) = event { head.withLock { $0 = response.url } }
+                })
+            #expect(try #require(await recording.end.first(), "no end") == .finished)
+            (finalURL, received) = (head.value, recording.body)
+        }
+        #expect(finalURL?.path == "/redirected")
+        let report = try LengthServerReport.decode(received)
         #expect(report.method == "POST")
         #expect(report.contentLength == body.count)
         #expect(report.received == body.count)
