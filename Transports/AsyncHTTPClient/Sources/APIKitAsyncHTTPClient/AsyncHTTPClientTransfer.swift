@@ -10,8 +10,11 @@ import NIOHTTP1
     import FoundationNetworking
 #endif
 
-/// One request through an ``AsyncHTTPClientTransport``: converts it, runs it against the idle
-/// timeout, hands the response over as its ``Delivery`` asks and ends it exactly once.
+/// One request with a streamed body (a file, a multipart body with files, a foreign body
+/// stream) through an ``AsyncHTTPClientTransport``, run in a task through AsyncHTTPClient's
+/// `async` API: converts it, runs it against the idle timeout, hands the response over as its
+/// ``Delivery`` asks and ends it exactly once. A body in memory or none takes
+/// ``EventLoopTransfer``'s road instead.
 ///
 /// `send` and `stream` differ only in what they do with the response: ``Delivery/whole(progress:completion:)``
 /// collects the body and calls the completion, ``Delivery/stream(_:)`` reports the head and

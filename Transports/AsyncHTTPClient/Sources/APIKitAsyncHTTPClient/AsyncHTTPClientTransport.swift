@@ -28,8 +28,9 @@ public import NIOCore
 /// What it does with a request:
 ///
 /// - **Body**: every body APIKit builds goes out with its `Content-Length`, read from
-///   `URLRequest.requestBody`: bytes in memory written from one buffer in slices of 64 KiB (in
-///   one piece through ``stream(_:onEvent:)``: see **Timeout**), a file or a multipart body
+///   `URLRequest.requestBody`: bytes in memory written from one buffer in slices of 64 KiB
+///   (written again from the first byte when a redirect that keeps the body, 307 or 308, is
+///   followed), a file or a multipart body
 ///   with files streamed from disk in chunks of 64 KiB, never through a temporary file and
 ///   never chunked. A body stream APIKit did not make (a foreign `httpBodyStream`) has no known
 ///   length and goes out chunked. `Content-Length` and `Transfer-Encoding` headers on the
@@ -38,14 +39,9 @@ public import NIOCore
 ///   transfer fails with `URLError(.timedOut)` when nothing is sent or received for that
 ///   long, from the start: the wait for a connection and for the response head count. Each
 ///   slice or chunk of the body the connection takes counts as sent, so a large upload over a
-///   slow link does not time out while it moves. One exception: a transfer through
-///   ``stream(_:onEvent:)`` runs in a task (see **Threads**) through AsyncHTTPClient's `async`
-///   API, which follows a redirect that keeps the body (307, 308) only for a body written in one
-///   piece; there a body in memory is one write, which counts as sent once its last byte left,
-///   so connecting, its whole upload and the wait for the head must fit in the timeout. A
-///   connection that cannot be made (AsyncHTTPClient retrying it) fails with the last connection
-///   error (`.cannotConnectToHost`, a refused certificate's) at the
-///   client's connect timeout (`configuration.timeout.connect`), or with `.timedOut` at the
+///   slow link does not time out while it moves. A connection that cannot be made
+///   (AsyncHTTPClient retrying it) fails with the last connection error (`.cannotConnectToHost`,
+///   a refused certificate's) at the client's connect timeout (`configuration.timeout.connect`), or with `.timedOut` at the
 ///   request's timeout when that comes first — over `HTTPClient.shared`, whose connect timeout
 ///   is 90 s, at the default 60 s. The client's own read timeout applies too:
 ///   `HTTPClient.shared`'s 90 s cuts a response silent for longer, whatever `timeoutInterval`
@@ -54,10 +50,10 @@ public import NIOCore
 ///   count as idle; the progress handler of a body in memory (or none) runs beside the transfer
 ///   and never holds it back.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
-///   as AsyncHTTPClient reads it, and reads the next one only once the last was taken, so
-///   `request.stream(using:)`, server-sent events, JSON lines and `request.download(to:using:)`
-///   read the body while it arrives, without holding it whole; the idle timeout applies
-///   between chunks, and a stream may outlast it.
+///   as AsyncHTTPClient reads it, reading ahead of a consumer that takes its time by at most
+///   1 MiB, so `request.stream(using:)`, server-sent events, JSON lines and
+///   `request.download(to:using:)` read the body while it arrives, without holding it whole;
+///   the idle timeout applies between chunks, and a stream may outlast it.
 /// - **Progress**: upload progress as each slice of a body in memory is written to the
 ///   connection and as each chunk of a streamed body is handed to AsyncHTTPClient, download
 ///   progress as each chunk of the response arrives; in order, never after the completion. For
@@ -70,10 +66,11 @@ public import NIOCore
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
 ///   AsyncHTTPClient (which closes its connection); the completion (or a stream's last event)
 ///   still comes, once, with `URLError(.cancelled)`.
-/// - **Threads**: a request whose body is in memory (or absent) sent with `send` runs on
-///   AsyncHTTPClient's event loop, without a Swift task: its body is collected there, and its
-///   progress steps and completion called on a Dispatch queue. Any other transfer — a streamed
-///   body, ``stream(_:onEvent:)`` — runs in a task of its own on Dispatch's threads (where
+/// - **Threads**: a request whose body is in memory (or absent) runs on AsyncHTTPClient's event
+///   loop, without a Swift task: `send` collects its body there and calls its progress handler
+///   and completion on a Dispatch queue, ``stream(_:onEvent:)`` hands its events to `onEvent`
+///   on a serial Dispatch queue of the transfer's own. A request with a streamed body runs in a
+///   task of its own on Dispatch's threads (where
 ///   the OS has task executors: Linux, macOS 15, iOS 18), and calls back there. Neither runs on
 ///   Swift's cooperative pool, so that a process keeping that pool busy cannot hold a transfer
 ///   back while its timeout runs; callbacks come from Dispatch, as `URLSession` calls back on
@@ -299,12 +296,17 @@ public final class AsyncHTTPClientTransport: Transport {
     /// Sends `request` with AsyncHTTPClient and reports the response as it arrives: the head,
     /// each chunk of the body as AsyncHTTPClient reads it, then the end.
     ///
-    /// `onEvent` is called from the transfer's task (on a Dispatch thread), one event at a time,
-    /// and the next chunk is read from the connection only once `onEvent` has returned for this
-    /// one: a consumer that takes its time slows the transfer down (AsyncHTTPClient stops
-    /// reading from the socket) instead of piling chunks up in memory. ``APIKit/TransportTask/cancel()`` closes the
-    /// connection and ends the events with `.failed(URLError(.cancelled))`; the idle timeout
-    /// (`URLRequest.timeoutInterval`) applies between chunks, as it does for ``send(_:progress:completion:)``.
+    /// `onEvent` is called on a Dispatch thread, one event at a time. A request whose body is in
+    /// memory (or absent) runs on the event loop and hands its events to `onEvent` on a serial
+    /// queue of the transfer's own: the connection reads on while up to 1 MiB of chunks wait for
+    /// `onEvent`, and stops reading from the socket beyond that until `onEvent` has taken half of
+    /// them; the response head waits for `onEvent` to return before any chunk is read. A request
+    /// with a streamed body runs in a task, which reads the next chunk once `onEvent` has
+    /// returned for this one. Either way a consumer that takes its time slows the transfer down
+    /// instead of piling chunks up in memory, and the idle clock stands still while `onEvent`
+    /// runs. ``APIKit/TransportTask/cancel()`` closes the connection and ends the events with
+    /// `.failed(URLError(.cancelled))`; the idle timeout (`URLRequest.timeoutInterval`) applies
+    /// between chunks, as it does for ``send(_:progress:completion:)``.
     ///
     /// ```swift
     /// let session = Session(transport: AsyncHTTPClientTransport(client: .shared))
@@ -323,7 +325,11 @@ public final class AsyncHTTPClientTransport: Transport {
         _ request: URLRequest,
         onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
     ) -> any TransportTask {
-        start(AsyncHTTPClientTransfer(request: request, delivery: .stream(onEvent)))
+        // A body in memory or none: on the event loop, without a task.
+        if let transfer = EventLoopTransfer.stream(request, on: client, owner: self, onEvent: onEvent) {
+            return transfer
+        }
+        return start(AsyncHTTPClientTransfer(request: request, delivery: .stream(onEvent)))
     }
 
     private func start(

@@ -11,27 +11,31 @@ import NIOHTTP1
     import FoundationNetworking
 #endif
 
-/// One request of the common kind — the whole response wanted, a body in memory or none —
-/// run on AsyncHTTPClient's event loop, without a Swift task.
+/// One request of the common kind — a body in memory or none — run on AsyncHTTPClient's event
+/// loop, without a Swift task: the whole response collected (the transport's `send`), or
+/// streamed (its `stream(_:onEvent:)`).
 ///
-/// AsyncHTTPClient calls this delegate on the request's event loop as the response arrives:
-/// the body is collected there, the `HTTPURLResponse` made there when the response ends, and
-/// the completion called on a Dispatch queue (``completionQueue``) — or, for the transport's
-/// `async` send, on the event loop itself, where the completion only resumes the awaiting
-/// task. A progress handler is never called on the event loop: the steps are counted there
-/// as each slice of the body is written and each part of the response arrives, and handed to
-/// the handler on a serial queue of the transfer's own (``ProgressRelay``), where the
-/// completion follows them. The threads woken for a request are the event loop's and the one
-/// that runs the completion or the awaiting task (with a progress handler, the one that runs
-/// each delivery too), as for AsyncHTTPClient's own calls; ``AsyncHTTPClientTransfer``'s road
-/// also wakes a transfer executor thread to start the task and again to resume it, and makes a
-/// task and its continuation. The idle clock moves
-/// on the event loop as bytes go and come, so a busy Swift pool or a busy Dispatch cannot make
-/// the transfer look idle.
+/// AsyncHTTPClient calls this delegate on the request's event loop as the response arrives.
+/// Collected, the body is gathered there, the `HTTPURLResponse` made there when the response
+/// ends, and the completion called on a Dispatch queue (``completionQueue``) — or, for the
+/// transport's `async` send, on the event loop itself, where the completion only resumes the
+/// awaiting task. A progress handler is never called on the event loop: the steps are counted
+/// there as each slice of the body is written and each part of the response arrives, and
+/// handed to the handler on a serial queue of the transfer's own (``ProgressRelay``), where the
+/// completion follows them. Streamed, the head and each chunk are handed to `onEvent` on a
+/// serial queue of the transfer's own, the end last; AsyncHTTPClient reads on while fewer than
+/// ``streamQueueLimit`` bytes wait there (the network and the consumer's disk work at once),
+/// and waits for `onEvent` beyond that, and for the head.
 ///
-/// Everything else takes ``AsyncHTTPClientTransfer``'s road: a body streamed from a file or an
-/// `InputStream` (read by a task, not on the event loop), and
-/// ``AsyncHTTPClientTransport/stream(_:onEvent:)``.
+/// The threads woken for a request are the event loop's and the one that runs the completion
+/// or the awaiting task (or each delivery to a progress handler or `onEvent`), as for
+/// AsyncHTTPClient's own calls; ``AsyncHTTPClientTransfer``'s road also wakes a transfer
+/// executor thread to start the task and again to resume it, and makes a task and its
+/// continuation. The idle clock moves on the event loop as bytes go and come, so a busy Swift
+/// pool or a busy Dispatch cannot make the transfer look idle.
+///
+/// A body streamed from a file or an `InputStream` (read by a task, not on the event loop) takes
+/// ``AsyncHTTPClientTransfer``'s road.
 ///
 /// No AsyncHTTPClient deadline is given (this API's would bound the whole response, not the
 /// head): the idle clock covers the wait for a connection and for the head from the start. A
@@ -39,9 +43,9 @@ import NIOHTTP1
 /// timeout, or with the last connection error at the client's connect timeout if that is
 /// shorter.
 ///
-/// `@unchecked Sendable`: `head`, `visits`, `lastVisitedURL` and `body` are touched only by
-/// the delegate's methods, which AsyncHTTPClient calls one at a time on the request's event
-/// loop; everything else is under `state`'s lock or immutable.
+/// `@unchecked Sendable`: `head`, `streamedResponse`, `visits`, `lastVisitedURL` and `body` are
+/// touched only by the delegate's methods, which AsyncHTTPClient calls one at a time on the
+/// request's event loop; everything else is under `state`'s lock or immutable.
 final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, TransportTask, @unchecked Sendable {
     typealias Response = TransportResponse
 
@@ -55,6 +59,12 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         var task: HTTPClient.Task<TransportResponse>?
         /// Taken when the transfer ends: once called, nothing holds it.
         var completion: (@Sendable (Result<TransportResponse, any Error>) -> Void)?
+        /// A stream's `onEvent`, for the head and the chunks; dropped when the transfer ends.
+        var onEvent: (@Sendable (TransportStreamEvent) -> Void)?
+        /// The bytes of a stream's chunks queued for `onEvent` and not yet taken.
+        var queuedBytes = 0
+        /// What AsyncHTTPClient waits for before it reads on, held while a stream's queue is full.
+        var demand: EventLoopPromise<Void>?
         var isWatched = false
         var isTimedOut = false
         var isCancelled = false
@@ -68,11 +78,17 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     /// The caller's progress handler and its queue, when there is one: the completion is
     /// called there, after the steps.
     private let progress: ProgressRelay?
+    /// A stream's events queue: serial, where `onEvent` runs, one event at a time, the next
+    /// chunk read from the connection only once it has returned; inactive until the transfer
+    /// is started. `nil` for a transfer that collects the body.
+    private let events: DispatchQueue?
     /// The transport, kept while the transfer runs: a client it owns outlives the transfer.
     private let owner: AnyObject
     private let state: NIOLockedValueBox<State>
 
     private var head: HTTPResponseHead?
+    /// A stream's response, as reported to `onEvent`.
+    private var streamedResponse: HTTPURLResponse?
     private var visits = 0
     private var lastVisitedURL: URL?
     private var body = Data()
@@ -82,7 +98,9 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         owner: AnyObject,
         sweeper: IdleSweeper,
         queue: DispatchQueue?,
-        progress: ProgressRelay?,
+        progress: ProgressRelay? = nil,
+        events: DispatchQueue? = nil,
+        onEvent: (@Sendable (TransportStreamEvent) -> Void)? = nil,
         completion: @escaping @Sendable (Result<TransportResponse, any Error>) -> Void
     ) {
         self.requestURL = requestURL
@@ -90,7 +108,9 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         self.sweeper = sweeper
         self.queue = queue
         self.progress = progress
-        self.state = NIOLockedValueBox(State(clock: IdleClock(now: sweeper.now()), completion: completion))
+        self.events = events
+        self.state = NIOLockedValueBox(
+            State(clock: IdleClock(now: sweeper.now()), completion: completion, onEvent: onEvent))
     }
 
     /// Starts `urlRequest` on this road when it can take it, and returns the transfer; `nil`
@@ -126,16 +146,62 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         let transfer = EventLoopTransfer(
             requestURL: urlRequest.url, owner: owner, sweeper: sweeper, queue: queue, progress: relay,
             completion: completion)
+        transfer.launch(urlRequest, on: client)
+        return transfer
+    }
+
+    /// Starts `urlRequest` on this road as a stream when it can take it, and returns the
+    /// transfer; `nil` when it cannot (a streamed body), for ``AsyncHTTPClientTransfer``'s road.
+    ///
+    /// The events follow ``APIKit/Transport/stream(_:onEvent:)``'s rules: `onEvent` runs on a
+    /// serial queue of the transfer's own, never before this returns and never concurrently
+    /// with itself; the next chunk is read from the connection only once it has returned for
+    /// this one, and the idle clock stands still while it runs.
+    ///
+    /// - Parameters:
+    ///   - urlRequest: The request as APIKit built it.
+    ///   - client: The client that sends it.
+    ///   - owner: What to keep alive until the transfer ends (the transport).
+    ///   - sweeper: What times the transfer out; the shared one unless a test drives one.
+    ///   - onEvent: Receives the head, each chunk, then `.finished` or `.failed`.
+    /// - Returns: The transfer, to cancel it, or `nil`.
+    static func stream(
+        _ urlRequest: URLRequest,
+        on client: HTTPClient,
+        owner: AnyObject,
+        sweeper: IdleSweeper = .shared,
+        onEvent: @escaping @Sendable (TransportStreamEvent) -> Void
+    ) -> EventLoopTransfer? {
+        guard urlRequest.httpBodyStream == nil else { return nil }
+        let events = DispatchQueue(
+            label: "APIKitAsyncHTTPClient.stream", attributes: .initiallyInactive, target: completionQueue)
+        let transfer = EventLoopTransfer(
+            requestURL: urlRequest.url, owner: owner, sweeper: sweeper, queue: nil, events: events, onEvent: onEvent,
+            completion: { result in
+                let end: TransportStreamEvent
+                switch result {
+                case .success: end = .finished
+                case .failure(let error): end = .failed(error)
+                }
+                events.async { onEvent(end) }
+            })
+        transfer.launch(urlRequest, on: client)
+        events.activate()
+        return transfer
+    }
+
+    /// Hands `urlRequest` to `client` with this transfer as its delegate, or ends the transfer
+    /// with the error when AsyncHTTPClient cannot take it.
+    private func launch(_ urlRequest: URLRequest, on client: HTTPClient) {
         let request: HTTPClient.Request
         do {
-            request = try makeRequest(urlRequest)
+            request = try Self.makeRequest(urlRequest)
         } catch {
-            transfer.end(.failure(error))
-            return transfer
+            end(.failure(error))
+            return
         }
-        let task = client.execute(request: request, delegate: transfer, eventLoop: .indifferent, deadline: nil)
-        transfer.attach(task, idleTimeout: OutgoingRequest.idleTimeout(of: urlRequest))
-        return transfer
+        let task = client.execute(request: request, delegate: self, eventLoop: .indifferent, deadline: nil)
+        attach(task, idleTimeout: OutgoingRequest.idleTimeout(of: urlRequest))
     }
 
     /// AsyncHTTPClient's request for `urlRequest`: its method, its header fields but those that
@@ -194,6 +260,7 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
                 state.isFinished = true
                 state.task = nil
                 state.completion = nil
+                state.onEvent = nil
             }
             return (
                 completion: state.completion, isWatched: state.isWatched, isTimedOut: state.isTimedOut,
@@ -219,6 +286,48 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
         state.withLockedValue { $0.clock.touch(at: now) }
     }
 
+    /// The bytes of a stream's chunks waiting for `onEvent` now.
+    var queuedStreamBytes: Int {
+        state.withLockedValue { $0.queuedBytes }
+    }
+
+    /// The most bytes of a stream's chunks queued for `onEvent` before AsyncHTTPClient stops
+    /// reading: the network reads ahead of a consumer that writes to disk, within a bound.
+    static let streamQueueLimit = 1 << 20
+
+    /// Hands `event` of a stream to `onEvent` on the events queue, the idle clock standing
+    /// still while it runs. The future tells AsyncHTTPClient when to read on: at once while
+    /// fewer than ``streamQueueLimit`` bytes wait for `onEvent`, else once half of them have
+    /// been taken.
+    private func deliver(_ event: TransportStreamEvent, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
+        let count = if case .data(let chunk) = event { chunk.count } else { 0 }
+        let taken = state.withLockedValue {
+            state -> (onEvent: (@Sendable (TransportStreamEvent) -> Void)?, demand: EventLoopPromise<Void>?) in
+            guard let onEvent = state.onEvent else { return (nil, nil) }
+            state.queuedBytes += count
+            // the head waits for `onEvent`; a chunk only when the queue is full
+            guard count == 0 || state.queuedBytes > Self.streamQueueLimit else { return (onEvent, nil) }
+            let demand = eventLoop.makePromise(of: Void.self)
+            state.demand = demand
+            return (onEvent, demand)
+        }
+        guard let events, let onEvent = taken.onEvent else { return eventLoop.makeSucceededVoidFuture() }
+        events.async { [self] in
+            state.withLockedValue { $0.clock.callerStarted() }
+            onEvent(event)
+            let now = sweeper.now()
+            let resumed = state.withLockedValue { state -> EventLoopPromise<Void>? in
+                state.clock.callerReturned(at: now)
+                state.queuedBytes -= count
+                guard state.queuedBytes <= Self.streamQueueLimit / 2 else { return nil }
+                defer { state.demand = nil }
+                return state.demand
+            }
+            resumed?.succeed(())
+        }
+        return taken.demand?.futureResult ?? eventLoop.makeSucceededVoidFuture()
+    }
+
     // MARK: HTTPClientResponseDelegate, on the request's event loop
 
     func didSendRequestHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPRequestHead) {
@@ -241,6 +350,17 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     func didReceiveHead(task: HTTPClient.Task<TransportResponse>, _ head: HTTPResponseHead) -> EventLoopFuture<Void> {
         touch()
         self.head = head
+        if events != nil {
+            do {
+                let response = try HTTPURLResponse.make(
+                    url: visits > 1 ? lastVisitedURL : requestURL, status: head.status, version: head.version,
+                    headers: head.headers, requestURL: requestURL)
+                streamedResponse = response
+                return deliver(.response(response), on: task.eventLoop)
+            } catch {
+                return task.eventLoop.makeFailedFuture(error)
+            }
+        }
         let expected = head.headers.first(name: "content-length").flatMap { Int($0) }
         if let expected, expected > 0 {
             body.reserveCapacity(min(expected, 16 << 20))
@@ -251,12 +371,14 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
 
     func didReceiveBodyPart(task: HTTPClient.Task<TransportResponse>, _ buffer: ByteBuffer) -> EventLoopFuture<Void> {
         touch()
+        if events != nil { return deliver(.data(Data(buffer: buffer)), on: task.eventLoop) }
         body.append(contentsOf: buffer.readableBytesView)
         progress?.received(buffer.readableBytes)
         return task.eventLoop.makeSucceededVoidFuture()
     }
 
     func didFinishRequest(task: HTTPClient.Task<TransportResponse>) throws -> TransportResponse {
+        if let streamedResponse { return TransportResponse(data: Data(), urlResponse: streamedResponse) }
         guard let head else { throw URLError(.badServerResponse, underlying: nil, url: requestURL) }
         // Without a redirect the final URL is the request's.
         let url = visits > 1 ? lastVisitedURL : requestURL

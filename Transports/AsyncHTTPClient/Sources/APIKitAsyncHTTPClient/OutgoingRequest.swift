@@ -37,16 +37,11 @@ struct OutgoingRequest: Sendable {
 
         if let body = urlRequest.requestBody {
             expectedBytesToSend = body.length
-            // a body in memory is the request's httpBody (its requestBody's data() without a
-            // copy), written in one piece: this API sends a streamed body only once, and so
-            // follows no redirect that keeps it (307, 308); one with a file is read in chunks
-            if let data = urlRequest.httpBody {
-                request.body = .bytes(ByteBuffer(data: data))
-            } else {
-                request.body = .stream(
-                    ByteBufferChunks(RequestBodyByteBuffers(body.chunks(size: Self.chunkSize)), onChunk: onChunkSent),
-                    length: .known(body.length))
-            }
+            // read in chunks (a body in memory takes the event loop's road, in slices that a
+            // redirect keeping the body can send again; this API sends a stream only once)
+            request.body = .stream(
+                ByteBufferChunks(RequestBodyByteBuffers(body.chunks(size: Self.chunkSize)), onChunk: onChunkSent),
+                length: .known(body.length))
         } else if let stream = urlRequest.httpBodyStream {
             request.body = .stream(
                 ByteBufferChunks(InputStreamByteBuffers(stream, chunkSize: Self.chunkSize), onChunk: onChunkSent),

@@ -64,6 +64,55 @@ struct EventLoopTransferTests {
             inMemory, progress: { _ in }, completion: withProgressEnded.handler)
         #expect(withProgress is EventLoopTransfer)
         _ = try #require(await withProgressEnded.first(), "no completion within 120 s").get()
+
+        // a stream too, unless its body is read from a stream
+        let transport = AsyncHTTPClientTransport(client: .shared)
+        let inMemoryStream = StreamRecording()
+        #expect(transport.stream(inMemory, onEvent: inMemoryStream.handler()) is EventLoopTransfer)
+        #expect(try #require(await inMemoryStream.end.first(), "no end within 120 s") == .finished)
+        let streamedStream = StreamRecording()
+        #expect(!(transport.stream(streamed, onEvent: streamedStream.handler()) is EventLoopTransfer))
+        #expect(try #require(await streamedStream.end.first(), "no end within 120 s") == .finished)
+    }
+
+    @Test("a stream reads ahead of a held consumer up to its queue's limit, then waits; the body ends whole")
+    func streamReadsAheadWithinItsLimit() async throws {
+        // httpbin echoes a 6 MiB body: a response several times the queue's limit, which the
+        // connection delivers as fast as it is read
+        var request = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(repeating: UInt8(ascii: "a"), count: 6 << 20)
+        let release = DispatchSemaphore(value: 0)
+        let held = Protected(false)
+        let largestChunk = Protected(0)
+        let recording = StreamRecording()
+        let task = AsyncHTTPClientTransport(client: .shared).stream(
+            request,
+            onEvent: recording.handler(
+                { event in
+                    if case .data(let chunk) = event { largestChunk.withLock { $0 = max($0, chunk.count) } }
+                },
+                hold: {
+                    // the first chunk is held until the test has seen the queue stop at its limit
+                    guard case .data = recording.events.last, !held.withLock({ $0 }) else { return }
+                    held.withLock { $0 = true }
+                    _ = release.wait(timeout: .now() + 60)
+                }))
+        let transfer = try #require(task as? EventLoopTransfer)
+        var queued = 0
+        for _ in 0..<6000 where queued <= EventLoopTransfer.streamQueueLimit {
+            await pause(0.01)
+            queued = transfer.queuedStreamBytes
+        }
+        #expect(queued > EventLoopTransfer.streamQueueLimit, "the connection did not read ahead: \(queued) bytes")
+        // it stopped there: a look a moment later finds no more
+        await pause(0.2)
+        let afterPause = transfer.queuedStreamBytes
+        release.signal()
+        #expect(try #require(await recording.end.first(), "no end within 120 s") == .finished)
+        #expect(afterPause - EventLoopTransfer.streamQueueLimit <= largestChunk.value, "\(afterPause) bytes queued")
+        #expect(recording.body.count > 6 << 20)
+        recording.expectWellFormed()
     }
 
     @Test("a body in memory with a progress handler: counted slice by slice as written, every step before the end")
