@@ -26,6 +26,13 @@ protocol DownloadAttempt: Sendable {
     /// Removes the temporary file of a complete body that is not handed over after all.
     func discard()
 
+    /// Keeps the temporary file of a complete body to resume from, instead of handing it over:
+    /// what a resumable download cancelled once its body was complete leaves. The resume data
+    /// counts all but the last byte, which a resume fetches again, so that the server answers a
+    /// `206` rather than a `416` for a range past the end. `nil` when the attempt is not
+    /// resumable, or its body is an error's or empty; the caller then discards the file.
+    func keepForResuming() -> DownloadResumeData?
+
     /// Moves the complete body to `destination`, replacing a file there in one step; removes
     /// the temporary file when that fails.
     ///

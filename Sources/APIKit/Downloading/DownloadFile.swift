@@ -204,6 +204,15 @@ final class DownloadFile: DownloadAttempt {
         _ = unlink(fileURL.path)
     }
 
+    func keepForResuming() -> DownloadResumeData? {
+        state.withLock { state in
+            let bytes = state.writer.offset + state.writer.bytes
+            guard resumable, state.outcome?.isComplete == true, !state.isErrorBody, bytes > 0 else { return nil }
+            return DownloadResumeData(
+                partialFileURL: state.writer.fileURL, bytesReceived: bytes - 1, validator: state.validator)
+        }
+    }
+
     /// Moves the complete body to `destination`, replacing a file there in one step
     /// (`rename(2)`), and removes a partial file it did not touch (nothing is left to resume);
     /// removes the temporary file when the move fails.

@@ -26,7 +26,10 @@
 public struct DownloadResumeData: Sendable, Hashable, Codable {
     /// The partial file: a hidden `.NAME.UUID.download` in the destination's directory.
     public var partialFileURL: URL
-    /// How many bytes of the body the partial file holds.
+    /// How many bytes of the body the partial file holds, and where a resume asks the rest to
+    /// start. A download cancelled once its body was complete keeps the whole file and counts
+    /// all but its last byte, which the resume fetches again (a server answers a range past the
+    /// end with a `416`, which would not complete the file).
     public var bytesReceived: Int64
     /// The response's strong `ETag`, or else — when it had no entity tag — its `Last-Modified`
     /// if that is a strong validator (at least 60 seconds before the response's `Date`); sent as

@@ -45,14 +45,16 @@ extension Request {
     /// ```
     ///
     /// Cancelling the calling `Task` stops the transfer, waits for the transport to end it,
-    /// removes the temporary files and throws ``RequestError/cancelled(context:)`` — unless the
-    /// file was already being moved into place, in which case the download is returned. The
+    /// removes the temporary files (a resumable download keeps its file, below) and throws
+    /// ``RequestError/cancelled(context:)`` — unless the file was already being moved into
+    /// place, in which case the download is returned. The
     /// ``RequestOptions/resourceTimeout`` does not apply (a large download may take long); the
     /// idle ``RequestOptions/timeout`` does.
     ///
     /// **Resuming.** With `resumable: true`, a download that fails after the response arrived
-    /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation, a
-    /// status outside `200..<300` on a resumed attempt (its body goes to a file of its own) but
+    /// — a transport error mid-body, a body shorter than its `Content-Length`, a cancellation
+    /// (one that comes once the body is complete, before it is handed over, keeps the whole file,
+    /// and its resume fetches the last byte again), a status outside `200..<300` on a resumed attempt (its body goes to a file of its own) but
     /// `416`, which means the partial file cannot be continued — keeps its partial temporary
     /// file (hidden, next to `destination`, never `destination` itself), and the thrown ``RequestError`` carries a ``DownloadResumeData`` as
     /// ``RequestError/downloadResumeData``. Pass it as `resumingFrom` to fetch only the rest (a
@@ -241,7 +243,16 @@ extension RequestPipeline {
         let context = chain.outcomeContext(url: urlRequest.url)
         try await checkHead(of: response, context: context)
         // From here on the download is handed over: a cancellation comes too late.
-        guard handle.claimCompletion() else { throw .cancelled(context: context) }
+        guard handle.claimCompletion() else {
+            // cancelled with the whole body in the file: a resumable download keeps it
+            if let pending = response.pending, case .download(let attempt, _) = pending.kind,
+                let kept = attempt.keepForResuming()
+            {
+                pending.take()
+                partial.withLock { $0 = kept }
+            }
+            throw .cancelled(context: context)
+        }
         guard let pending = response.pending, case .download(let attempt, let bytes) = pending.kind else {
             // answered by a link: the body in memory
             let body = response.data ?? Data()

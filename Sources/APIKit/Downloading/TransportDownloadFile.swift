@@ -107,6 +107,11 @@ final class TransportDownloadFile: DownloadAttempt {
         removeTemporaryFile()
     }
 
+    /// `nil`: a transport's download is never resumable.
+    func keepForResuming() -> DownloadResumeData? {
+        nil
+    }
+
     func moveFile(to destination: URL) throws(DownloadError) {
         try DownloadFile.move(temporaryURL, to: destination)
     }

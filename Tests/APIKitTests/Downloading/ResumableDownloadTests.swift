@@ -376,6 +376,66 @@ struct ResumableDownloadTests {
         #expect(try scratch.names().isEmpty)
     }
 
+    /// Cancels the task that runs it as it judges the response: a cancellation that comes once
+    /// the body is complete, before the download is handed over.
+    struct CancellingRequest: Request, RequestConfiguration {
+        var base = stubBase
+        var path = "events"
+        var method: HTTPMethod { .get }
+        var configuration: Self { self }
+        var parser: RawDataParser { RawDataParser() }
+
+        func intercept(urlResponse: URLResponse) throws {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try validateStatusCode(of: urlResponse)
+        }
+    }
+
+    @Test(
+        "cancelled once the body is complete: a resumable download keeps the whole file, and its resume completes it",
+        arguments: [false, true])
+    func cancelAfterCompleteBody(resumable: Bool) async throws {
+        let complete = StubTransport { _ in
+            .stream(headers: ["Content-Length": "10", "ETag": #""v1""#], chunks: ["01234", "56789"])
+        }
+        // a task of its own: the request cancels the task it runs in
+        let first = Task { [destination] in
+            try await CancellingRequest().download(
+                to: destination, using: Session(transport: complete), resumable: resumable)
+        }
+        var error: RequestError?
+        if case .failure(let failure as RequestError) = await first.result { error = failure }
+        guard case .cancelled = error else {
+            Issue.record("expected cancelled, got \(String(describing: error))")
+            return
+        }
+        #expect(!FileManager.default.fileExists(atPath: destination.path))
+        guard resumable else {
+            #expect(error?.downloadResumeData == nil)
+            #expect(try scratch.names().isEmpty, "a download that is not resumable left a file")
+            return
+        }
+        let resume = try #require(error?.downloadResumeData, "the complete body was not kept")
+        #expect(resume.bytesReceived == 9)
+        #expect(resume.validator == #""v1""#)
+        #expect(try String(contentsOf: resume.partialFileURL, encoding: .utf8) == "0123456789")
+
+        let seen = Seen()
+        let rest = StubTransport { request in
+            seen.record(request)
+            return .stream(
+                status: 206, headers: ["Content-Range": "bytes 9-9/10", "Content-Length": "1", "ETag": #""v1""#],
+                chunks: ["9"])
+        }
+        let download = try await StreamedRequest().download(
+            to: destination, using: Session(transport: rest), resumingFrom: resume)
+        #expect(seen.ranges.value.map(\.range) == ["bytes=9-"])
+        #expect(seen.ranges.value.map(\.ifRange) == [#""v1""#])
+        #expect(download.byteCount == 10)
+        #expect(try String(contentsOf: destination, encoding: .utf8) == "0123456789")
+        #expect(try scratch.names() == ["body.bin"])
+    }
+
     @Test("a resumed download stopped before sending (an interceptor's adapt throws) still carries its resume data")
     func failureBeforeSendingKeepsResumeData() async throws {
         struct Refusing: AdaptingInterceptor {
