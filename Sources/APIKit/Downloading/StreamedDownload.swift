@@ -3,7 +3,8 @@
 /// (``BodyFileWriter``), each chunk before the event callback returns.
 ///
 /// Writing inside the callback is what keeps memory flat when the transport awaits its next
-/// chunk only after the callback returns; nothing of the body is kept in memory.
+/// chunk only after the callback returns, or reads ahead of it by a bounded amount; nothing of
+/// the body is kept in memory beyond that.
 ///
 /// A transfer that fails after the head, with fewer bytes than its `Content-Length`, completes
 /// with ``DownloadError/incompleteBody(received:expected:)`` (see

@@ -159,8 +159,8 @@ public protocol Transport: Sendable {
     /// The default implementation is built on ``stream(_:onEvent:)``: it creates the file when
     /// the response arrives and writes each chunk to it inside the event callback, before the
     /// next is asked for — a transport whose stream awaits its next chunk only after the
-    /// callback returns (an AsyncHTTPClient transport) so gets back-pressure, and memory stays
-    /// flat however large the body. ``URLSessionTransport`` implements this with a
+    /// callback returns, or reads ahead of it by a bounded amount (an AsyncHTTPClient
+    /// transport), so gets back-pressure, and memory stays flat however large the body. ``URLSessionTransport`` implements this with a
     /// `URLSessionDownloadTask`, whose file is written inside libcurl's callback on Linux (its
     /// data delegate, which ``stream(_:onEvent:)`` uses, has no back-pressure there).
     ///

@@ -50,8 +50,8 @@ public import NIOCore
 ///   count as idle; the progress handler of a body in memory (or none) runs beside the transfer
 ///   and never holds it back.
 /// - **Streams and downloads**: ``stream(_:onEvent:)`` hands each chunk of the response over
-///   as AsyncHTTPClient reads it, reading ahead of a consumer that takes its time by at most
-///   1 MiB, so `request.stream(using:)`, server-sent events, JSON lines and
+///   as AsyncHTTPClient reads it, reading ahead of a consumer that takes its time by about
+///   1 MiB at most, so `request.stream(using:)`, server-sent events, JSON lines and
 ///   `request.download(to:using:)` read the body while it arrives, without holding it whole;
 ///   the idle timeout applies between chunks, and a stream may outlast it.
 /// - **Progress**: upload progress as each slice of a body in memory is written to the
@@ -65,7 +65,8 @@ public import NIOCore
 ///   called in the transfer's task, the idle clock standing still meanwhile.
 /// - **Cancellation**: ``APIKit/TransportTask/cancel()`` cancels the request in
 ///   AsyncHTTPClient (which closes its connection); the completion (or a stream's last event)
-///   still comes, once, with `URLError(.cancelled)`.
+///   still comes, once, with `URLError(.cancelled)` — for a stream, after the chunks already
+///   read ahead.
 /// - **Threads**: a request whose body is in memory (or absent) runs on AsyncHTTPClient's event
 ///   loop, without a Swift task: `send` collects its body there and calls its progress handler
 ///   and completion on a Dispatch queue, ``stream(_:onEvent:)`` hands its events to `onEvent`
@@ -298,13 +299,13 @@ public final class AsyncHTTPClientTransport: Transport {
     ///
     /// `onEvent` is called on a Dispatch thread, one event at a time. A request whose body is in
     /// memory (or absent) runs on the event loop and hands its events to `onEvent` on a serial
-    /// queue of the transfer's own: the connection reads on while up to 1 MiB of chunks wait for
-    /// `onEvent`, and stops reading from the socket beyond that until `onEvent` has taken half of
-    /// them; the response head waits for `onEvent` to return before any chunk is read. A request
-    /// with a streamed body runs in a task, which reads the next chunk once `onEvent` has
+    /// queue of the transfer's own: the connection reads on while at most 1 MiB of chunks wait
+    /// for `onEvent`, and stops reading from the socket beyond that until `onEvent` has taken
+    /// half of them (a cancellation still delivers the chunks already queued before its
+    /// `.failed`, and queues no more). A request with a streamed body runs in a task, which reads the next chunk once `onEvent` has
     /// returned for this one. Either way a consumer that takes its time slows the transfer down
-    /// instead of piling chunks up in memory, and the idle clock stands still while `onEvent`
-    /// runs. ``APIKit/TransportTask/cancel()`` closes the connection and ends the events with
+    /// instead of piling chunks up in memory, and the idle clock stands still while events wait
+    /// for `onEvent` or it runs. ``APIKit/TransportTask/cancel()`` closes the connection and ends the events with
     /// `.failed(URLError(.cancelled))`; the idle timeout (`URLRequest.timeoutInterval`) applies
     /// between chunks, as it does for ``send(_:progress:completion:)``.
     ///

@@ -23,16 +23,17 @@ import NIOHTTP1
 /// there as each slice of the body is written and each part of the response arrives, and
 /// handed to the handler on a serial queue of the transfer's own (``ProgressRelay``), where the
 /// completion follows them. Streamed, the head and each chunk are handed to `onEvent` on a
-/// serial queue of the transfer's own, the end last; AsyncHTTPClient reads on while fewer than
+/// serial queue of the transfer's own, the end last; AsyncHTTPClient reads on while at most
 /// ``streamQueueLimit`` bytes wait there (the network and the consumer's disk work at once),
-/// and waits for `onEvent` beyond that, and for the head.
+/// and waits for `onEvent` beyond that.
 ///
 /// The threads woken for a request are the event loop's and the one that runs the completion
 /// or the awaiting task (or each delivery to a progress handler or `onEvent`), as for
 /// AsyncHTTPClient's own calls; ``AsyncHTTPClientTransfer``'s road also wakes a transfer
 /// executor thread to start the task and again to resume it, and makes a task and its
-/// continuation. The idle clock moves on the event loop as bytes go and come, so a busy Swift
-/// pool or a busy Dispatch cannot make the transfer look idle.
+/// continuation. The idle clock moves on the event loop as bytes go and come, and stands still
+/// while a stream's events wait for `onEvent` or run, so a busy Swift pool or a busy Dispatch
+/// cannot make the transfer look idle.
 ///
 /// A body streamed from a file or an `InputStream` (read by a task, not on the event loop) takes
 /// ``AsyncHTTPClientTransfer``'s road.
@@ -78,9 +79,8 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     /// The caller's progress handler and its queue, when there is one: the completion is
     /// called there, after the steps.
     private let progress: ProgressRelay?
-    /// A stream's events queue: serial, where `onEvent` runs, one event at a time, the next
-    /// chunk read from the connection only once it has returned; inactive until the transfer
-    /// is started. `nil` for a transfer that collects the body.
+    /// A stream's events queue: serial, where `onEvent` runs, one event at a time; inactive
+    /// until the transfer is started. `nil` for a transfer that collects the body.
     private let events: DispatchQueue?
     /// The transport, kept while the transfer runs: a client it owns outlives the transfer.
     private let owner: AnyObject
@@ -154,9 +154,11 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     /// transfer; `nil` when it cannot (a streamed body), for ``AsyncHTTPClientTransfer``'s road.
     ///
     /// The events follow ``APIKit/Transport/stream(_:onEvent:)``'s rules: `onEvent` runs on a
-    /// serial queue of the transfer's own, never before this returns and never concurrently
-    /// with itself; the next chunk is read from the connection only once it has returned for
-    /// this one, and the idle clock stands still while it runs.
+    /// serial queue of the transfer's own, not before the request is handed to AsyncHTTPClient
+    /// and never concurrently with itself. AsyncHTTPClient reads on while at most
+    /// ``streamQueueLimit`` bytes of chunks wait for `onEvent`; beyond that it waits until
+    /// `onEvent` has taken half of them. The idle clock stands still while events
+    /// wait or run: a slow consumer is not an idle network.
     ///
     /// - Parameters:
     ///   - urlRequest: The request as APIKit built it.
@@ -243,13 +245,20 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     }
 
     /// Cancels the request in AsyncHTTPClient, unless the transfer has ended, noting why first.
+    ///
+    /// A stream whose queue is full has AsyncHTTPClient waiting for `onEvent`: it is let go at
+    /// once, so that the transfer fails now rather than once the consumer has worked the queue
+    /// down (the chunks already queued still come before the end).
     private func stop(marking reason: WritableKeyPath<State, Bool>) {
-        let task = state.withLockedValue { state -> HTTPClient.Task<TransportResponse>? in
-            guard !state.isFinished else { return nil }
+        let (task, demand) = state.withLockedValue {
+            state -> (HTTPClient.Task<TransportResponse>?, EventLoopPromise<Void>?) in
+            guard !state.isFinished else { return (nil, nil) }
             state[keyPath: reason] = true
-            return state.task
+            defer { state.demand = nil }
+            return (state.task, state.demand)
         }
         task?.cancel()
+        demand?.succeed(())
     }
 
     /// Ends the transfer once: a timeout, once declared, is the verdict even when the response
@@ -296,24 +305,29 @@ final class EventLoopTransfer: HTTPClientResponseDelegate, IdleWatched, Transpor
     static let streamQueueLimit = 1 << 20
 
     /// Hands `event` of a stream to `onEvent` on the events queue, the idle clock standing
-    /// still while it runs. The future tells AsyncHTTPClient when to read on: at once while
-    /// fewer than ``streamQueueLimit`` bytes wait for `onEvent`, else once half of them have
-    /// been taken.
+    /// still while it waits there and runs. The future tells AsyncHTTPClient when to read on: at
+    /// once while at most ``streamQueueLimit`` bytes wait for `onEvent`, else once half of them
+    /// have been taken. Once the transfer is cancelled or timed out nothing more is queued.
     private func deliver(_ event: TransportStreamEvent, on eventLoop: any EventLoop) -> EventLoopFuture<Void> {
         let count = if case .data(let chunk) = event { chunk.count } else { 0 }
         let taken = state.withLockedValue {
             state -> (onEvent: (@Sendable (TransportStreamEvent) -> Void)?, demand: EventLoopPromise<Void>?) in
-            guard let onEvent = state.onEvent else { return (nil, nil) }
+            // once stopped, nothing more is queued, nor is AsyncHTTPClient held back
+            guard events != nil, let onEvent = state.onEvent, !state.isCancelled, !state.isTimedOut else {
+                return (nil, nil)
+            }
             state.queuedBytes += count
-            // the head waits for `onEvent`; a chunk only when the queue is full
-            guard count == 0 || state.queuedBytes > Self.streamQueueLimit else { return (onEvent, nil) }
+            // waiting for `onEvent` is the consumer's time, not the network's
+            state.clock.callerStarted()
+            // AsyncHTTPClient waits only while the queue is full: a failure while it waits drops
+            // what it read meanwhile (so the head does not make it wait)
+            guard state.queuedBytes > Self.streamQueueLimit else { return (onEvent, nil) }
             let demand = eventLoop.makePromise(of: Void.self)
             state.demand = demand
             return (onEvent, demand)
         }
         guard let events, let onEvent = taken.onEvent else { return eventLoop.makeSucceededVoidFuture() }
         events.async { [self] in
-            state.withLockedValue { $0.clock.callerStarted() }
             onEvent(event)
             let now = sweeper.now()
             let resumed = state.withLockedValue { state -> EventLoopPromise<Void>? in

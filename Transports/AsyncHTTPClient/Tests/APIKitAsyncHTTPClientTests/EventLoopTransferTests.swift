@@ -83,6 +83,7 @@ struct EventLoopTransferTests {
         request.httpMethod = "POST"
         request.httpBody = Data(repeating: UInt8(ascii: "a"), count: 6 << 20)
         let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }  // a failed expectation below must not hold the consumer
         let held = Protected(false)
         let largestChunk = Protected(0)
         let recording = StreamRecording()
@@ -160,6 +161,45 @@ struct EventLoopTransferTests {
             zip(all, all.dropFirst()).allSatisfy {
                 $0.bytesSent <= $1.bytesSent && $0.bytesReceived <= $1.bytesReceived
             })
+    }
+
+    @Test("a cancel ends a stream whose queue is full at once, while its consumer still holds a chunk")
+    func cancelWhileTheQueueIsFull() async throws {
+        let clock = Protected<UInt64>(0)
+        let sweeper = IdleSweeper(now: { [clock] in clock.value }, startsThread: false)
+        var request = URLRequest(url: HTTPBin.baseURL.appendingPathComponent("anything"))
+        request.httpMethod = "POST"
+        request.httpBody = Data(repeating: UInt8(ascii: "a"), count: 6 << 20)
+        request.timeoutInterval = 60  // watched by the hand-driven sweeper, which never looks
+        let release = DispatchSemaphore(value: 0)
+        defer { release.signal() }
+        let held = Protected(false)
+        let recording = StreamRecording()
+        let transfer = try #require(
+            EventLoopTransfer.stream(
+                request, on: .shared, owner: owner, sweeper: sweeper,
+                onEvent: recording.handler(hold: {
+                    guard case .data = recording.events.last, !held.withLock({ $0 }) else { return }
+                    held.withLock { $0 = true }
+                    _ = release.wait(timeout: .now() + 60)
+                })))
+        for _ in 0..<6000 where transfer.queuedStreamBytes <= EventLoopTransfer.streamQueueLimit {
+            await pause(0.01)
+        }
+        #expect(transfer.queuedStreamBytes > EventLoopTransfer.streamQueueLimit, "the queue never filled")
+        transfer.cancel()
+        // the end unwatches the transfer: it comes while the consumer is still held (a look finds
+        // it gone; while it runs, a look finds its consumer busy and times nothing out)
+        for look in 0..<6000 {
+            // each look due: later than the one before by more than the transfer's timeout
+            sweeper.look(at: UInt64(1_000 + 100 * look) * Self.second)
+            if sweeper.nextLook == .max { break }
+            await pause(0.01)
+        }
+        #expect(sweeper.nextLook == .max, "the cancelled transfer waited for the consumer")
+        release.signal()
+        #expect(try #require(await recording.end.first(), "no end within 120 s") == .failed(.cancelled))
+        recording.expectWellFormed()
     }
 
     @Test("the completion runs on a Dispatch thread, never on the event loop, once, and is then released")

@@ -195,7 +195,7 @@ struct StreamTests {
         #expect(ContinuousClock.now - started > .seconds(10), "20 bytes 1 s apart take ~19 s, past the head deadline")
     }
 
-    @Test("a slow consumer is never called concurrently, and each chunk waits for it (no pile-up)")
+    @Test("a slow consumer is never called concurrently, and gets every chunk in order")
     func slowConsumer() async throws {
         let recording = StreamRecording()
         var request = URLRequest(

@@ -69,8 +69,8 @@ struct UploadTests {
         #expect(report.received == 12)
     }
 
-    /// The three ways a body in memory goes out: the event loop without progress, the event
-    /// loop with a progress handler, and the task road of `stream(_:onEvent:)`.
+    /// The three ways a body in memory goes out, all on the event loop: `send` without
+    /// progress, `send` with a progress handler, and `stream(_:onEvent:)`.
     enum InMemoryRoad: String, CaseIterable, Sendable {
         case send, sendWithProgress, stream
     }
@@ -80,8 +80,7 @@ struct UploadTests {
         arguments: [307, 308], InMemoryRoad.allCases)
     func redirectedInMemoryBody(status: Int, road: InMemoryRoad) async throws {
         // several slices and a short last one: the event-loop road writes the body in slices, and
-        // AsyncHTTPClient writes it again from its first byte for the new location; a stream's
-        // task road writes it in one piece
+        // AsyncHTTPClient writes it again from its first byte for the new location
         let count = (1 << 20) + 3
         let body = Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31) })
         let target = LengthServer.baseURL.appendingPathComponent("redirected").absoluteString
