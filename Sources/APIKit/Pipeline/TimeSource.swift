@@ -1,6 +1,7 @@
 /// Where APIKit takes its time from: every wait — a retry's backoff or `Retry-After`, a
 /// reconnection's delay — and every timer — a resource timeout, a stubbed answer's delay — goes
-/// through the ``Session``'s time source, and nowhere else.
+/// through the ``Session``'s time source; the traffic middlewares (``TrafficControl``,
+/// ``RetryBudget``), which a session only holds as links, take a `Clock` of their own.
 ///
 /// The one seam between APIKit and the clock, so that tests drive time by hand (a manual source
 /// that moves only when told, firing what is due in order) and assert orderings and exact
@@ -12,7 +13,8 @@
 /// integration suite is compiled a second time inside the AsyncHTTPClient package, against
 /// APIKit as a package dependency, where `@testable` does not reach.
 @_spi(Testing) public protocol TimeSource: Sendable {
-    /// The current date: what a `Retry-After` HTTP date is measured from.
+    /// The current date: what a `Retry-After` HTTP date is measured from when the response
+    /// has no `Date` of its own.
     var now: Date { get }
 
     /// Seconds on a clock that only moves forward, from an origin of the source's choosing:

@@ -5,8 +5,8 @@
 /// methods (`GET`, `HEAD`, `PUT`, `DELETE`, `OPTIONS`, `TRACE`) up to 3 attempts in all, on
 /// transport failures that a new attempt may fix (timeout, lost connection, no network…, never a
 /// cancellation) and on the status codes 408, 429, 500, 502, 503 and 504. Before each retry it
-/// waits the server's `Retry-After` (seconds or an HTTP date, capped by ``maxRetryAfter``) or
-/// else the ``backoff`` delay.
+/// waits the server's `Retry-After` (seconds, or an HTTP date measured from the response's own
+/// `Date`; capped by ``maxRetryAfter``) or else the ``backoff`` delay.
 ///
 /// ```swift
 /// var api = Session(retryPolicy: RetryPolicy())

@@ -19,8 +19,10 @@ struct TrafficClock: Sendable {
 }
 
 extension URL {
-    /// What the traffic middlewares count by: the host, lowercased, and the port when the URL
-    /// names one (`api.example.com`, `localhost:8080`).
+    /// What the traffic middlewares count by: the host, lowercased, without a trailing dot, an
+    /// IPv6 address in brackets, and the port when the URL names one other than its scheme's
+    /// default (`api.example.com`, `localhost:8080`, `[::1]:8080`): `https://api.example.com`
+    /// and `https://api.example.com:443/` are one server.
     var trafficHost: String {
         var host = self.host ?? ""
         // most hosts are lowercase ASCII already: lowercasing them would only copy
@@ -28,7 +30,18 @@ extension URL {
             host = host.lowercased()
             break
         }
-        guard let port else { return host }
+        if host.utf8.last == UInt8(ascii: "."), host.utf8.count > 1 { host.removeLast() }
+        if host.utf8.contains(UInt8(ascii: ":")), host.utf8.first != UInt8(ascii: "[") { host = "[" + host + "]" }
+        guard let port, port != Self.defaultPort(of: scheme) else { return host }
         return host + ":" + String(port)
+    }
+
+    /// The port a URL of `scheme` means when it names none.
+    private static func defaultPort(of scheme: String?) -> Int? {
+        switch scheme?.lowercased() {
+        case "http", "ws": 80
+        case "https", "wss": 443
+        default: nil
+        }
     }
 }

@@ -19,15 +19,17 @@
 /// bucket is full when its first call comes. Off unless set, like the limits.
 ///
 /// **Pauses.** A response `429 Too Many Requests` or `503 Service Unavailable` with a
-/// `Retry-After` header (seconds or an HTTP date) pauses its host: no call to it is sent —
+/// `Retry-After` header (seconds, or an HTTP date measured from the response's own `Date`)
+/// pauses its host: no call to it is sent —
 /// waiting, retried or new — until the time has passed, cut to `maxPause`. Calls already in
 /// flight go on. A ``RetryPolicy`` of the session retries the call that got the answer after
 /// the same `Retry-After`, measured from the same moment: its retry waits for the later of the
 /// two ends, never their sum, and a retry that comes early waits in the queue for the rest of
 /// the pause. Set `maxPause` to 0 to never pause.
 ///
-/// **Where it counts.** A host is a URL's host, lowercased, with its port when the URL names
-/// one. A slot is taken for each attempt — a retry queues again behind the calls that came
+/// **Where it counts.** A host is a URL's host, lowercased and without a trailing dot, with its
+/// port when the URL names one other than its scheme's default (`https://api.example.com` and
+/// `https://api.example.com:443` are one host; an IPv6 address keeps its brackets). A slot is taken for each attempt — a retry queues again behind the calls that came
 /// before it, and a call waiting for its retry's backoff holds no slot — and given back when
 /// the response has been received: for a stream, when its response head has arrived (a
 /// long-lived stream would otherwise hold its host's slot for its lifetime). Put it where it

@@ -33,12 +33,29 @@ final class TrafficQueue: Sendable {
         mutating func popHead() -> Waiter {
             defer {
                 head += 1
-                if head == waiting.count {
-                    waiting.removeAll(keepingCapacity: true)
-                    head = 0
-                }
+                compact()
             }
             return waiting[head]
+        }
+
+        /// Removes the waiter `id`, if it still waits.
+        mutating func removeWaiter(_ id: UInt64) -> Waiter? {
+            guard let index = waiting[head...].firstIndex(where: { $0.id == id }) else { return nil }
+            defer { compact() }
+            return waiting.remove(at: index)
+        }
+
+        /// Drops the waiters already admitted once they are half the list (or all of it): a
+        /// host whose queue never empties keeps only the calls still waiting, at a cost spread
+        /// over the admissions.
+        private mutating func compact() {
+            if head == waiting.count {
+                waiting.removeAll(keepingCapacity: true)
+                head = 0
+            } else if head >= 16, head * 2 >= waiting.count {
+                waiting.removeFirst(head)
+                head = 0
+            }
         }
     }
 
@@ -154,9 +171,11 @@ final class TrafficQueue: Sendable {
         // a timer that fires at or after the end serves it: the host is held until then anyway
         if let armed = entry.timerEnd, armed >= end { return }
         entry.timerEnd = end
-        Task { [clock] in
+        // of its own priority, not that of the call whose response paused the host; the queue is
+        // not kept for the length of the pause
+        Task.detached(priority: .high) { [clock, weak self] in
             try? await clock.sleep(end)
-            self.pauseTimerFired(host, end: end)
+            self?.pauseTimerFired(host, end: end)
         }
     }
 
@@ -207,6 +226,11 @@ final class TrafficQueue: Sendable {
         state.withLock { $0.inFlight }
     }
 
+    /// The waiters the hosts' queues hold, those already admitted but not yet dropped included.
+    var storedWaiterCount: Int {
+        state.withLock { $0.hosts.values.reduce(0) { $0 + $1.waiting.count } }
+    }
+
     private func pauseTimerFired(_ host: String, end: Duration) {
         let admitted = state.withLock { state -> [Waiter] in
             if var entry = state.hosts[host] {
@@ -224,16 +248,11 @@ final class TrafficQueue: Sendable {
 
     private func cancel(_ id: UInt64, host: String) {
         let (cancelled, admitted) = state.withLock { state -> (Waiter?, [Waiter]) in
-            guard var entry = state.hosts[host],
-                let index = entry.waiting[entry.head...].firstIndex(where: { $0.id == id })
+            // in place, through the index: no copy of the host's queue
+            guard let index = state.hosts.index(forKey: host),
+                let waiter = state.hosts.values[index].removeWaiter(id)
             else { return (nil, []) }
-            let waiter = entry.waiting.remove(at: index)
             state.waiting -= 1
-            if entry.head == entry.waiting.count {
-                entry.waiting.removeAll(keepingCapacity: true)
-                entry.head = 0
-            }
-            state.hosts[host] = entry
             return (waiter, pump(&state))
         }
         cancelled?.continuation.resume(throwing: CancellationError())
@@ -301,16 +320,13 @@ final class TrafficQueue: Sendable {
                 let id = entry.waiting[entry.head].id
                 if next.map({ id < $0.id }) ?? true { next = (name, id) }
             }
-            guard let next, var entry = state.hosts[next.host] else { break }
-            guard takeToken(next.host, &entry) else {
-                // held until its next token: look again among the other hosts
-                state.hosts[next.host] = entry
-                continue
-            }
-            admitted.append(entry.popHead())
+            // in place, through the index: a copy of the entry would copy its queue
+            guard let next, let index = state.hosts.index(forKey: next.host) else { break }
+            // held until its next token: look again among the other hosts
+            guard takeToken(next.host, &state.hosts.values[index]) else { continue }
+            admitted.append(state.hosts.values[index].popHead())
             state.waiting -= 1
-            entry.inFlight += 1
-            state.hosts[next.host] = entry
+            state.hosts.values[index].inFlight += 1
             state.inFlight += 1
         }
         return admitted

@@ -135,6 +135,13 @@ struct RetryPolicyTests {
         #expect(policy.retryDelay(after: asctime, method: .get, attempt: 1, now: now) == 10)
         let past = Self.response(503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:00:00 GMT"])
         #expect(policy.retryDelay(after: past, method: .get, attempt: 1, now: now) == 0)
+        // measured from the response's own Date, whatever this device's clock says
+        let dated = Self.response(
+            503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:51:37 GMT", "Date": "Sun, 06 Nov 1994 08:49:37 GMT"])
+        #expect(policy.retryDelay(after: dated, method: .get, attempt: 1, now: now.addingTimeInterval(300)) == 120)
+        #expect(policy.retryDelay(after: dated, method: .get, attempt: 1, now: now.addingTimeInterval(-300)) == 120)
+        let undated = Self.response(503, headers: ["Retry-After": "Sun, 06 Nov 1994 08:51:37 GMT", "Date": "soon"])
+        #expect(policy.retryDelay(after: undated, method: .get, attempt: 1, now: now) == 120, "an unreadable Date: now")
         let garbage = Self.response(503, headers: ["Retry-After": "soon"])
         #expect(policy.retryDelay(after: garbage, method: .get, attempt: 1, now: now) == 1, "unreadable: the backoff")
         #expect(

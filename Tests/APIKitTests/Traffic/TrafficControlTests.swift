@@ -250,10 +250,41 @@ struct TrafficHostTests {
         #expect(most <= 2 * TrafficQueue.idleHostsKept + 1, "up to \(most) hosts kept")
     }
 
-    @Test("A host is counted case-insensitively, with its port when the URL names one")
-    func hostKey() throws {
-        #expect(try #require(URL(string: "https://API.Example.TEST/x")).trafficHost == "api.example.test")
-        #expect(try #require(URL(string: "http://localhost:8080/x")).trafficHost == "localhost:8080")
-        #expect(try #require(URL(string: "https://api.example.test/x")).trafficHost == "api.example.test")
+    @Test(
+        "A host is counted case-insensitively, without a trailing dot or its scheme's default port, IPv6 in brackets",
+        arguments: [
+            ("https://API.Example.TEST/x", "api.example.test"),
+            ("http://localhost:8080/x", "localhost:8080"),
+            ("https://api.example.test/x", "api.example.test"),
+            ("https://api.example.test:443/x", "api.example.test"),
+            ("http://api.example.test:80/x", "api.example.test"),
+            ("https://api.example.test:80/x", "api.example.test:80"),
+            ("http://api.example.test:443/x", "api.example.test:443"),
+            ("wss://api.example.test:443/x", "api.example.test"),
+            ("https://api.example.test./x", "api.example.test"),
+            ("http://[::1]:8080/x", "[::1]:8080"),
+            ("http://[::1:8080]/x", "[::1:8080]"),
+            ("https://[::1]:443/x", "[::1]"),
+        ])
+    func hostKey(url: String, key: String) throws {
+        #expect(try #require(URL(string: url)).trafficHost == key)
+    }
+
+    @Test("A host whose queue never empties keeps only the calls still waiting, not every call it admitted")
+    func queueOfABusyHostStaysSmall() async throws {
+        let queue = TrafficQueue(total: nil, perHost: 1, clock: TrafficClock(ManualClock()))
+        #expect(queue.tryAcquire("busy"))
+        var admitted: [Task<Void, any Error>] = []
+        // two calls always waiting: each release admits the oldest, and a new one joins
+        for _ in 0..<2 { admitted.append(Task { _ = try await queue.acquire("busy") }) }
+        for round in 0..<300 {
+            #expect(await eventually { queue.waitingCount == 2 }, "round \(round): the calls did not queue")
+            queue.release("busy")
+            admitted.append(Task { _ = try await queue.acquire("busy") })
+        }
+        #expect(await eventually { queue.waitingCount == 2 })
+        // 2 waiting, and at most half the list admitted and not yet dropped
+        #expect(queue.storedWaiterCount <= 2 + 32, "\(queue.storedWaiterCount) waiters stored")
+        for task in admitted { task.cancel() }
     }
 }

@@ -33,6 +33,8 @@ struct TrafficPauseTests {
         rig.transport.answer(host: "other.example.test")
         #expect(try await other.value.get() == "ok")
 
+        // the pause's timer is set for its end, not before (see TrafficRateTests)
+        #expect(await eventually { rig.clock.deadlines == [.seconds(2)] }, "\(rig.clock.deadlines)")
         rig.clock.advance(by: .milliseconds(1_999))
         #expect(rig.traffic.waitingCount == 2)
         #expect(rig.transport.paths == ["limited", "other"], "nothing sent to the host during the pause")
@@ -61,6 +63,7 @@ struct TrafficPauseTests {
         transport.answer(status: 429, headers: ["Retry-After": "2"])
         #expect(await traffic.waitForWaiting(1), "the retry waits for the pause")
         #expect(waits.recorded == [2], "the retry link waited the Retry-After on its own clock")
+        #expect(await eventually { clock.deadlines == [.seconds(2)] }, "\(clock.deadlines)")
         clock.advance(by: .seconds(1))
         #expect(transport.arrivals.count == 1)
         clock.advance(by: .seconds(1))

@@ -17,6 +17,9 @@ struct TrafficRateTests {
         #expect(rig.transport.paths == ["a", "b"], "the burst")
         #expect(rig.traffic.waitingCount == 2)
 
+        // the host's timer is set for the next token, not before: a check right after a move of
+        // the clock could not see a timer that fires early, which admits on another task
+        #expect(await eventually { rig.clock.deadlines == [.milliseconds(500)] }, "\(rig.clock.deadlines)")
         rig.clock.advance(by: .milliseconds(499))
         #expect(rig.traffic.waitingCount == 2, "no token before half a second")
         rig.clock.advance(by: .milliseconds(1))
