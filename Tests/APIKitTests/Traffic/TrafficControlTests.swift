@@ -270,6 +270,62 @@ struct TrafficHostTests {
         #expect(try #require(URL(string: url)).trafficHost == key)
     }
 
+    @Test("A stream gives its host's slot back at its response head, while its body still arrives")
+    func streamFreesItsSlotAtTheHead() async throws {
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
+        let transport = ManualTransport(initial: [.response(ManualTransport.ok), .data(Data("a".utf8))])
+        let session = Session(transport: transport, interceptors: [traffic])
+        var chunks = StreamedRequest().stream(using: session).makeAsyncIterator()
+        #expect(try await chunks.next() == Data("a".utf8))
+        #expect(traffic.queue.inFlightCount == 0, "the open stream still holds its slot")
+        transport.push([.data(Data("b".utf8)), .finished])
+        #expect(try await chunks.next() == Data("b".utf8))
+        #expect(try await chunks.next() == nil)
+    }
+
+    @Test("A download holds its host's slot until its file is complete", arguments: [false, true])
+    func downloadHoldsItsSlotToTheEnd(resumable: Bool) async throws {
+        let scratch = try ScratchDirectory("traffic")
+        defer { scratch.remove() }
+        let traffic = TrafficControl(maxCallsInFlightPerHost: 1, clock: ManualClock())
+        let head = HTTPURLResponse(
+            url: stubBase, statusCode: 200, httpVersion: "HTTP/1.1", headerFields: ["Content-Length": "2"])!
+        let transport = ManualTransport(initial: [.response(head), .data(Data("a".utf8))])
+        let session = Session(transport: transport, interceptors: [traffic])
+        let (written, wrote) = AsyncStream<Void>.makeStream()
+        let destination = scratch.url.appendingPathComponent("file")
+        let download = Task {
+            try await StreamedRequest().download(to: destination, using: session, resumable: resumable) { step in
+                if step.bytesReceived > 0 { wrote.yield() }
+            }
+        }
+        for await _ in written { break }
+        #expect(traffic.queue.inFlightCount == 1, "the slot was given back before the file was complete")
+        transport.push([.data(Data("b".utf8)), .finished])
+        #expect(try await download.value.byteCount == 2)
+        #expect(traffic.queue.inFlightCount == 0)
+    }
+
+    @Test("Cancelling a call in flight gives its host's slot back: the waiting call goes")
+    func cancelInFlightFreesTheSlot() async throws {
+        let rig = TrafficRig(maxCallsInFlightPerHost: 1)
+        let first = rig.call("first")
+        #expect(await rig.transport.waitForHeld(1))
+        let second = rig.call("second")
+        #expect(await rig.traffic.waitForWaiting(1))
+        first.cancel()
+        guard case .failure(.cancelled) = await first.value else {
+            Issue.record("expected cancelled, got \(await first.value)")
+            return
+        }
+        #expect(await rig.transport.waitForArrivals(2))
+        #expect(rig.transport.paths == ["first", "second"])
+        rig.transport.answer(host: nil)
+        rig.transport.answer(host: nil)
+        #expect(try await second.value.get() == "ok")
+        #expect(rig.traffic.queue.inFlightCount == 0)
+    }
+
     @Test("A host whose queue never empties keeps only the calls still waiting, not every call it admitted")
     func queueOfABusyHostStaysSmall() async throws {
         let queue = TrafficQueue(total: nil, perHost: 1, clock: TrafficClock(ManualClock()))
