@@ -2,7 +2,8 @@
 /// waited and took, and how many bytes went each way.
 ///
 /// Durations are measured on the session's clock, from the call's start, except
-/// ``queueWait``, measured by the ``TrafficControl``s that held it.
+/// ``queueWait``, measured by the ``TrafficControl``s that held it (on their clock; a wait that
+/// the call's end cut short, a cancellation, on the session's, from its `queued` event).
 ///
 /// ```swift
 /// let api = Session(onCallEvent: { event in
