@@ -117,9 +117,15 @@ struct TrafficTests {
     @Test("Cancelling calls waiting for a slot sends nothing, and each completion is called once")
     func cancelQueuedCalls() async throws {
         let key = UUID().uuidString
+        let queued = Protected(0)
         let session = Session(
-            transport: TestTransport.make(), interceptors: [TrafficControl(maxCallsInFlightPerHost: 1)])
-        let holder = Task { await TrafficRoute(path: "traffic/slow", key: key, delay: 1).result(session) }
+            transport: TestTransport.make(), interceptors: [TrafficControl(maxCallsInFlightPerHost: 1)]
+        ) { event in
+            if case .queued = event.stage { queued.withLock { $0 += 1 } }
+        }
+        // held 10 s: the five calls queue behind it and are cancelled well within that, however
+        // loaded the machine
+        let holder = Task { await TrafficRoute(path: "traffic/slow", key: key, delay: 10).result(session) }
         #expect(await eventually { ((try? await TrafficRoute.stats(key))?.arrivals ?? 0) == 1 })
         let completions = Protected(0)
         let probe = CompletionProbe<RequestError.Stage?>()
@@ -131,6 +137,8 @@ struct TrafficTests {
                     if case .failure(let error) = result { probe.record(error.stage) } else { probe.record(nil) }
                 })
         }
+        // cancelled while they wait in the queue, not before they reach it
+        #expect(await eventually { queued.withLock { $0 } == 5 }, "the calls did not queue behind the holder")
         for handle in handles { handle.cancel() }
         #expect((try? await holder.value.get()) != nil)
         #expect(await eventually { completions.withLock { $0 } == 5 })
