@@ -12,7 +12,8 @@ final class CallChain: Sendable {
 
     let links: [any Interceptor]
     let terminal: Terminal
-    /// The context of an attempt: the request's, with a URL and the attempt's number.
+    /// The context of an attempt: the request's, with a URL and the attempt's number; without
+    /// the call's events, which the chain adds to the contexts it gives the links.
     let context: @Sendable (_ url: URL?, _ attempts: Int) -> RequestContext
     /// The error of a response rejected by a hook: a status-code error for an
     /// ``UnacceptableStatusCode``, else a response interceptor's failure.
@@ -108,10 +109,12 @@ final class CallChain: Sendable {
         }
         let link = links[index]
         let attempt = nextAttempt
-        let linkContext =
-            detachedTransport == nil
-            ? context(urlRequest.url, attempt)
-            : context(urlRequest.url, attempt).with(detached: DetachedChain(chain: self, index: index))
+        let errorContext = context(urlRequest.url, attempt)
+        // the link reports the call's events through its context; an error keeps none of them
+        var linkContext = events.map { errorContext.with(events: $0) } ?? errorContext
+        if detachedTransport != nil {
+            linkContext = linkContext.with(detached: DetachedChain(chain: self, index: index))
+        }
         // `next` is the pass's method: the pass is its context, no closure box is made.
         let pass = LinkPass(chain: self, index: index)
         do {
@@ -126,7 +129,7 @@ final class CallChain: Sendable {
             if let response = pass.received {
                 throw rejection(error, response.data ?? Data(), response.urlResponse, madeContext)
             }
-            throw .requestInterceptorFailed(error, context: linkContext.with(detached: nil))
+            throw .requestInterceptorFailed(error, context: errorContext)
         }
     }
 

@@ -191,9 +191,10 @@ final class CallRecorder: Sendable {
     /// Queues the entry `make` returns (none for `nil`) under the lock, unless the call has
     /// ended, and delivers the queue in order, unless another thread is delivering it.
     private func enqueue(_ make: (inout State, _ now: TimeInterval) -> Entry?) {
-        let now = time.uptime
         let delivers = state.withLock { state -> Bool in
-            guard !state.ended, let entry = make(&state, now) else { return false }
+            // read under the lock: two threads reporting for one call queue their events in the
+            // order of their times
+            guard !state.ended, let entry = make(&state, time.uptime) else { return false }
             state.pending.append(entry)
             guard !state.delivering else { return false }
             state.delivering = true

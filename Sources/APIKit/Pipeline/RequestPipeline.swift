@@ -118,13 +118,13 @@ final class RequestPipeline<R: Request>: Sendable {
         let base = base
         let refused = refusal
         // Every link gets a context on every pass: made once. Without links the context is made
-        // only for an error. The links report events through it.
+        // only for an error. It carries no events: an error outlives the call, and keeps neither
+        // its recorder nor the observer (the chain gives the links' contexts the events).
         let declared = links.isEmpty ? nil : initialContext.with(bodyDelivery: delivery)
-        let initial = events.map { events in declared?.with(events: events) } ?? declared
         return CallChain(
             links: links,
             context: { url, attempts in
-                let context = (initial ?? request.initialContext(base: base).with(bodyDelivery: delivery))
+                let context = (declared ?? request.initialContext(base: base).with(bodyDelivery: delivery))
                     .with(url: url).with(attempts: attempts)
                 guard let refused, let reason = refused.withLock({ $0 }) else { return context }
                 return context.with(retryRefusal: reason)

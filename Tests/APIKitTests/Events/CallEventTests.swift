@@ -23,6 +23,41 @@ struct CallEventTests {
     /// A policy with a backoff of 0.25 s doubling without jitter.
     private static let policy = RetryPolicy(backoff: .init(baseDelay: 0.25, multiplier: 2, jitter: false))
 
+    /// A link that passes every request on.
+    private struct PassLink: Interceptor {
+        func intercept(
+            _ urlRequest: URLRequest, context: RequestContext,
+            next: @Sendable (URLRequest) async throws(RequestError) -> CallResponse
+        ) async throws -> CallResponse {
+            try await next(urlRequest)
+        }
+    }
+
+    /// What the observer of a test's session holds; the test watches it go.
+    private final class Observed: Sendable {}
+
+    @Test(
+        "An error outlives its call without keeping the session's observer, or its recorder", arguments: [false, true])
+    func errorKeepsNoObserver(withLink: Bool) async throws {
+        weak var observed: Observed?
+        var kept: RequestError?
+        do {
+            let held = Observed()
+            observed = held
+            let session = Session(
+                transport: StubTransport { _ in .success(status: 500, body: "no") },
+                interceptors: withLink ? [PassLink()] : []
+            ) { _ in withExtendedLifetime(held) {} }
+            do {
+                _ = try await TextRequest().response(using: session)
+            } catch {
+                kept = error
+            }
+        }
+        #expect(kept?.statusCode == 500)
+        #expect(observed == nil, "the error keeps the session's observer")
+    }
+
     @Test("A call that succeeds: start, attempt, request, head, body, end, with its summary")
     func success() async throws {
         let time = ManualTime()
