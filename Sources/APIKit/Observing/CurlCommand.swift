@@ -7,6 +7,9 @@
 /// size otherwise — `'@<request body: 12 bytes, not logged>'` or, for a streamed body,
 /// `'@<request body: streamed, 2097152 bytes>'`, which curl refuses as a file it cannot read
 /// rather than send another body. A `GET` with a body says `-X GET`: curl would send a `POST`.
+/// A URL with `[`, `]`, `{` or `}` (an IPv6 address, a bracket in a query) comes after
+/// `--globoff`, so that curl sends it as written instead of expanding it as a pattern. A word
+/// starting with `=` is quoted: zsh would replace it with a command's path.
 enum CurlCommand {
     static func make(for request: URLRequest, privacy: LogPrivacy) -> String {
         var arguments = ["curl"]
@@ -17,7 +20,9 @@ enum CurlCommand {
         case "HEAD": arguments.append("--head")
         default: arguments += ["-X", quoted(method)]
         }
-        arguments.append(quoted(privacy.redact(url: request.url)))
+        let url = privacy.redact(url: request.url)
+        if url.contains(where: { "[]{}".contains($0) }) { arguments.append("--globoff") }
+        arguments.append(quoted(url))
         let headers = privacy.redact(headers: request.allHTTPHeaderFields ?? [:])
         for name in headers.keys.sorted(by: { $0.lowercased() < $1.lowercased() }) {
             arguments += ["-H", quoted("\(name): \(headers[name] ?? "")")]
@@ -47,7 +52,7 @@ enum CurlCommand {
     /// else in single quotes.
     static func quoted(_ text: String) -> String {
         let literal =
-            !text.isEmpty
+            !text.isEmpty && !text.hasPrefix("=")
             && text.unicodeScalars.allSatisfy { scalar in
                 scalar.isASCII
                     && (Self.literalScalars.contains(scalar) || scalar.properties.isAlphabetic

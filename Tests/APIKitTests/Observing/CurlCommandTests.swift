@@ -60,6 +60,18 @@ struct CurlCommandTests {
         )
     }
 
+    @Test("a URL curl would read as a pattern goes after --globoff; a word starting with = is quoted for zsh")
+    func globsAndEquals() throws {
+        var request = URLRequest(url: try #require(URL(string: "http://[::1]:8080/x")))
+        request.httpMethod = "POST"
+        request.httpBody = Data("=ls".utf8)
+        #expect(
+            CurlCommand.make(for: request, privacy: LogPrivacy(revealsBodies: true))
+                == "curl -X POST --globoff 'http://[::1]:8080/x' --data-raw '=ls'")
+        let plain = URLRequest(url: try #require(URL(string: "https://a.test/x?a=b")))
+        #expect(CurlCommand.make(for: plain, privacy: LogPrivacy()) == "curl 'https://a.test/x?a=***'")
+    }
+
     @Test("a revealed body starting with @ is sent as written, not read from a file; a GET with a body says so")
     func revealedBodyIsRaw() throws {
         var request = URLRequest(url: try #require(URL(string: "https://a.test/x")))

@@ -12,18 +12,21 @@ struct RetryObservationTests {
     func attemptsAreObserved() async throws {
         let (transport, calls) = CallEventRoadTests.answering(first: .success(status: 503, body: "busy"))
         let lines = LogLines()
-        let steps = Locked(0)
+        let steps = Locked<[TransferProgress]>([])
         let session = Session(
             transport: transport,
             retryPolicy: WaitRecorder().policy(),
             logger: lines.logger()
         ).timed(by: WaitRecorder())
-        let text = try await TextRequest().response(using: session, progress: { _ in steps.withLock { $0 += 1 } })
+        let text = try await TextRequest().response(
+            using: session, progress: { step in steps.withLock { $0.append(step) } })
         #expect(text == "ok")
         #expect(calls.withLock { $0 } == 2)
         #expect(lines.all.count == 4)
         #expect(lines.requests.count == 2)
         #expect(lines.responses.map(\.status) == [503, 200])
-        #expect(steps.withLock { $0 } >= 2, "progress from each attempt")
+        // each attempt's body reported: the 503's 4 bytes, then the 200's 2
+        let received = steps.withLock { $0 }.map(\.bytesReceived)
+        #expect(received.contains(4) && received.last == 2, "progress from each attempt: \(received)")
     }
 }
