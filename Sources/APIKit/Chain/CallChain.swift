@@ -24,6 +24,9 @@ final class CallChain: Sendable {
     /// The transport of a link's work that outlives the call (``DetachedChain``), which sends
     /// through it with the body read whole; `nil` when the chain offers none.
     let detachedTransport: (any Transport)?
+    /// Makes the recorder of a detached send, a call of its own in the session's events and log;
+    /// `nil`, or a `nil` recorder, when nobody observes the session.
+    let detachedEvents: (@Sendable (RequestContext) -> CallRecorder?)?
     /// The attempts that reached the terminal, and the URL of the last.
     private let sent = Locked<(attempts: Int, url: URL?)>((0, nil))
 
@@ -33,11 +36,13 @@ final class CallChain: Sendable {
         rejection: @escaping @Sendable (any Error, Data, URLResponse, RequestContext) -> RequestError,
         events: CallRecorder? = nil,
         detachedTransport: (any Transport)? = nil,
+        detachedEvents: (@Sendable (RequestContext) -> CallRecorder?)? = nil,
         terminal: @escaping Terminal
     ) {
         self.links = links
         self.events = events
         self.detachedTransport = detachedTransport
+        self.detachedEvents = detachedEvents
         self.context = context
         self.rejection = rejection
         self.terminal = terminal

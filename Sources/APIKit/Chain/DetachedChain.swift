@@ -7,8 +7,8 @@
 /// that stage must not run again (a failure would read as the call's cancellation, a download
 /// would write to its destination anew). A detached send is a call of its own instead: the
 /// same links after this one, in the same order, down to a terminal that reads the body whole
-/// through the session's transport, with no progress, no events (the call's have ended or are
-/// the call's own) and no cancellation but its task's.
+/// through the session's transport, with no progress and no cancellation but its task's; in the
+/// session's events and log it is a call of its own (the call's have ended or are the call's).
 struct DetachedChain: Sendable {
     /// The call's chain.
     let chain: CallChain
@@ -29,16 +29,26 @@ struct DetachedChain: Sendable {
         let context: @Sendable (URL?, Int) -> RequestContext = { url, attempts in
             chain.context(url, attempts).with(events: nil).with(bodyDelivery: .whole)
         }
+        let events = chain.detachedEvents?(context(urlRequest.url, 1))
         let rest = CallChain(
             links: Array(chain.links[(index + 1)...]),
             context: context,
             rejection: chain.rejection,
-            events: nil,
+            events: events,
             detachedTransport: transport,
+            detachedEvents: chain.detachedEvents,
             terminal: Self.terminal(sendingThrough: transport, context: context))
-        try urlRequest.checkFraming(
-            source: CallChain.source(of: chain.links[index]), context: rest.context(urlRequest.url, 1))
-        return try await rest.run(urlRequest)
+        do {
+            try urlRequest.checkFraming(
+                source: CallChain.source(of: chain.links[index]), context: rest.context(urlRequest.url, 1))
+            let response = try await rest.run(urlRequest)
+            events?.observeBody(of: response)
+            events?.end(Result<Void, RequestError>.success(()))
+            return response
+        } catch {
+            events?.end(Result<Void, RequestError>.failure(error))
+            throw error
+        }
     }
 
     /// The terminal stage of a detached send: `transport`, the body read whole, no progress or

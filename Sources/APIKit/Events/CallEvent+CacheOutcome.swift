@@ -12,7 +12,8 @@ extension CallEvent {
         /// `stale-if-error` allowed it (RFC 5861 §4).
         case staleIfError
         /// A stale stored response answered at once, within its `stale-while-revalidate` (RFC 5861
-        /// §3), while the cache validates it in the background, apart from the call.
+        /// §3), while the cache validates it in the background, apart from the call (the
+        /// validation is a call of its own, with its own events).
         case staleWhileRevalidate
         /// Answered with the response an identical call's request brought and the cache stored,
         /// which this call waited for instead of sending its own (`collapsesRequests` of

@@ -135,7 +135,14 @@ final class RequestPipeline<R: Request>: Sendable {
             events: events,
             // only a link can outlive the call: a chain without links needs none
             detachedTransport: links.isEmpty ? nil : session.transport,
+            detachedEvents: links.isEmpty || events == nil ? nil : detachedRecorder,
             terminal: terminal)
+    }
+
+    /// The recorder of a send a link makes after its call (``DetachedChain``): a call of its own
+    /// in the session's events and log.
+    private var detachedRecorder: @Sendable (RequestContext) -> CallRecorder? {
+        { [session] context in CallRecorder.make(for: session, context: context) }
     }
 
     /// The request's `intercept(urlResponse:)` on the head of a stream or a download, its body

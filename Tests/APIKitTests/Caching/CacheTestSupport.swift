@@ -110,7 +110,10 @@ final class CacheHarness: Sendable {
         self.after = after
     }
 
-    var session: Session {
+    var session: Session { session(observing: nil) }
+
+    /// The harness's session, its calls observed by `observer`.
+    func session(observing observer: (@Sendable (CallEvent) -> Void)?) -> Session {
         let transport = StubTransport(time: time) { [sent, script] request in
             let count = sent.withLock { sent in
                 sent.append(request)
@@ -118,7 +121,7 @@ final class CacheHarness: Sendable {
             }
             return script.withLock { $0 }(request, count)
         }
-        return Session(transport: transport, interceptors: [cache] + after).timed(by: time)
+        return Session(transport: transport, interceptors: [cache] + after, onCallEvent: observer).timed(by: time)
     }
 
     /// The requests that reached the network, in order.

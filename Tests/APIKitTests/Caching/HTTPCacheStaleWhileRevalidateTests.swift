@@ -195,7 +195,7 @@ extension Caching {
             #expect(harness.requests.last?.value(forHTTPHeaderField: "X-After") == "added")
         }
 
-        @Test("The call's events show the outcome and none of the background validation's")
+        @Test("The call's events show the outcome; the background validation is a call of its own, sent once")
         func events() async throws {
             let harness = Self.harness()
             let log = CallEventLog()
@@ -207,12 +207,20 @@ extension Caching {
             #expect(await harness.time.nextWait() == 5)
             harness.time.advance(by: 5)
             await harness.cache.revalidationsFinished()
+            #expect(await log.waitForEnds(3))
             let ids = log.callIDs
-            #expect(ids.count == 2)
+            #expect(ids.count == 3)
             #expect(
                 log.names(of: ids[1]) == [
                     "callStarted", "attemptStarted(1)", "cacheOutcome(staleWhileRevalidate)", "bodyEnded", "finished",
                 ])
+            #expect(log.metrics(of: ids[1])?.attempts == 0, "the stale answer sent nothing")
+            // the validation, logged and observed as every request the session sends
+            let validation = log.names(of: ids[2])
+            #expect(validation.first == "callStarted", "\(validation)")
+            #expect(validation.filter { $0.hasPrefix("requestSent") }.count == 1, "\(validation)")
+            #expect(validation.last == "finished", "\(validation)")
+            #expect(log.metrics(of: ids[2])?.attempts == 1)
         }
     }
 }
