@@ -24,10 +24,12 @@ extension CallEvent {
         case dequeued(host: String, waited: Duration)
         /// An attempt, numbered from 1, starts through the chain.
         case attemptStarted(Int)
-        /// The request, as the transport gets it, is handed to the transport.
+        /// The request, as the chain hands it to the transport (a resumed download's `Range` and
+        /// `If-Range`, set for each attempt after the chain, are not in it).
         case requestSent(URLRequest)
         /// The response head arrived, `timeToFirstByte` after its request was sent. A transport
-        /// that delivers the body whole (`response()`, `perform`) reports the head with the body.
+        /// that delivers the body whole (`response()`, `perform`) reports the head with the body,
+        /// and a download once its body is in the file: there `timeToFirstByte` is the transfer's.
         case responseHead(URLResponse, timeToFirstByte: Duration)
         /// The body of the response the call keeps has been received; a response given up for a
         /// retry or a replay has none.

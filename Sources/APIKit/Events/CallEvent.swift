@@ -18,7 +18,12 @@
 ///    each carrying the call's ``CallMetrics``. Nothing follows the end.
 ///
 /// Events of one call reach the observer one at a time, in that order; events of different
-/// calls may interleave: ``callID`` tells them apart.
+/// calls may interleave: ``callID`` tells them apart. The observer runs where the event happens:
+/// in the call's task, on the transport's thread, and — for a completion-handler call — on the
+/// thread that called `perform` (``Stage/callStarted``) or ``RequestHandle/cancel()`` (the
+/// end of a call cancelled that way): keep it quick, and never wait there for the thread that
+/// started or cancels the call (`DispatchQueue.main.sync` when `cancel()` runs on main
+/// deadlocks).
 ///
 /// ```swift
 /// let api = Session(onCallEvent: { event in

@@ -18,7 +18,9 @@ public struct CallMetrics: Sendable, Hashable {
     public var attempts: Int
     /// The time spent waiting in ``TrafficControl`` queues, all attempts together.
     public var queueWait: Duration
-    /// From the call's start to the head of the response it kept; `nil` without a response.
+    /// From the call's start to the head of the response it kept (for a download, to its file
+    /// being complete; for a `304` validation, the `304`'s); `nil` when no response came from
+    /// the transport (a failure, a cache hit, a link's own answer).
     public var timeToResponseHead: Duration?
     /// From the call's start to its end.
     public var duration: Duration
