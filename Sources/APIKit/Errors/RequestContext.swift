@@ -126,7 +126,8 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The URL without user info and fragment, with every query value replaced by `***` (an item
-    /// without `=`, which may be a token itself, whole).
+    /// without `=`, which may be a token itself, whole). Items are separated by `&` or `;` (the
+    /// older form servers still read), so that `?s3cr3t;page=2` shows `?***;page=***`.
     static func redacted(_ url: URL) -> String {
         guard let components = URLComponents(url: url, resolvingAgainstBaseURL: true) else {
             return "<unprintable URL>"
@@ -149,12 +150,20 @@ public struct RequestContext: Sendable, Hashable, CustomStringConvertible {
         components.percentEncodedQuery = nil
         var text = components.string ?? "<unprintable URL>"
         if let query, !query.isEmpty {
-            let items = query.split(separator: "&", omittingEmptySubsequences: false).map { item in
-                // an item without `=` may be a token itself (`?s3cr3t`): hidden whole
-                item.contains("=") ? "\(item.prefix { $0 != "=" })=***" : item.isEmpty ? "" : "***"
+            text += "?"
+            var start = query.startIndex
+            for index in query.indices where query[index] == "&" || query[index] == ";" {
+                text += redacted(item: query[start..<index]) + String(query[index])
+                start = query.index(after: index)
             }
-            text += "?" + items.joined(separator: "&")
+            text += redacted(item: query[start...])
         }
         return text
+    }
+
+    /// A query item with its value replaced by `***`; an item without `=` may be a token itself
+    /// (`?s3cr3t`): hidden whole.
+    private static func redacted(item: Substring) -> String {
+        item.contains("=") ? "\(item.prefix { $0 != "=" })=***" : item.isEmpty ? "" : "***"
     }
 }

@@ -122,6 +122,12 @@ struct RequestErrorTests {
             declaredLocation: "")
         #expect(
             bareToken.description == "GET https://h.example/reset?***&&x=*** (R)", "an item without = may be a token")
+        let semicolons = RequestContext(
+            requestType: "R", method: .get, url: URL(string: "https://h.example/reset?s3cr3t;page=2&a=1;b")!,
+            declaredLocation: "")
+        #expect(
+            semicolons.description == "GET https://h.example/reset?***;page=***&a=***;*** (R)",
+            "items separated by ; are redacted one by one")
     }
 
     @Test("accessors: stage, statusCode, body, response, underlyingError and context", arguments: Case.allCases)
