@@ -29,8 +29,7 @@ final class StreamBuffer: Sendable {
         var response: URLResponse?
         /// Whether the transport has reported the response head.
         var headArrived = false
-        var chunks: [Data] = []
-        var head = 0
+        var chunks = FIFO<Data>()
         var bytes = 0
         var end: Item?
         var waiter: CheckedContinuation<Item, Never>?
@@ -42,20 +41,9 @@ final class StreamBuffer: Sendable {
                 self.response = nil
                 return .response(response)
             }
-            if head < chunks.count {
-                // let go of at once: a consumer that never quite catches up never drains the queue
-                let chunk = chunks[head]
-                chunks[head] = Data()
-                head += 1
+            // let go of at once: a consumer that never quite catches up never drains the queue
+            if let chunk = chunks.removeFirst() {
                 bytes -= chunk.count
-                if head == chunks.count {
-                    chunks.removeAll(keepingCapacity: true)
-                    head = 0
-                } else if head >= 1024, head * 2 >= chunks.count {
-                    // the slots read make half the queue: dropped, at a cost spread over them
-                    chunks.removeFirst(head)
-                    head = 0
-                }
                 return .data(chunk)
             }
             return end
@@ -157,8 +145,7 @@ final class StreamBuffer: Sendable {
             if state.end == nil {
                 state.end = .cancelled
                 state.response = nil
-                state.chunks = []
-                state.head = 0
+                state.chunks.removeAll()
                 state.bytes = 0
             }
             return taken

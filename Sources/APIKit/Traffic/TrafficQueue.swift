@@ -14,9 +14,8 @@ final class TrafficQueue: Sendable {
 
     private struct Host {
         var inFlight = 0
-        /// The calls waiting, oldest first; `head` is the first still waiting.
-        var waiting: [Waiter] = []
-        var head = 0
+        /// The calls waiting, oldest first.
+        var waiting = FIFO<Waiter>()
         /// When the host's pause ends, on the clock.
         var pausedUntil: Duration?
         /// The tokens in the host's bucket when it was last filled (``filledAt``); `nil` while
@@ -26,37 +25,9 @@ final class TrafficQueue: Sendable {
         /// The end of the latest pause a timer was started for.
         var timerEnd: Duration?
 
-        var hasWaiters: Bool { head < waiting.count }
+        var hasWaiters: Bool { !waiting.isEmpty }
 
         var isIdle: Bool { inFlight == 0 && !hasWaiters && pausedUntil == nil && timerEnd == nil && tokens == nil }
-
-        mutating func popHead() -> Waiter {
-            defer {
-                head += 1
-                compact()
-            }
-            return waiting[head]
-        }
-
-        /// Removes the waiter `id`, if it still waits.
-        mutating func removeWaiter(_ id: UInt64) -> Waiter? {
-            guard let index = waiting[head...].firstIndex(where: { $0.id == id }) else { return nil }
-            defer { compact() }
-            return waiting.remove(at: index)
-        }
-
-        /// Drops the waiters already admitted once they are half the list (or all of it): a
-        /// host whose queue never empties keeps only the calls still waiting, at a cost spread
-        /// over the admissions.
-        private mutating func compact() {
-            if head == waiting.count {
-                waiting.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head >= 16, head * 2 >= waiting.count {
-                waiting.removeFirst(head)
-                head = 0
-            }
-        }
     }
 
     private struct State {
@@ -228,7 +199,7 @@ final class TrafficQueue: Sendable {
 
     /// The waiters the hosts' queues hold, those already admitted but not yet dropped included.
     var storedWaiterCount: Int {
-        state.withLock { $0.hosts.values.reduce(0) { $0 + $1.waiting.count } }
+        state.withLock { $0.hosts.values.reduce(0) { $0 + $1.waiting.storedCount } }
     }
 
     private func pauseTimerFired(_ host: String, end: Duration) {
@@ -250,7 +221,7 @@ final class TrafficQueue: Sendable {
         let (cancelled, admitted) = state.withLock { state -> (Waiter?, [Waiter]) in
             // in place, through the index: no copy of the host's queue
             guard let index = state.hosts.index(forKey: host),
-                let waiter = state.hosts.values[index].removeWaiter(id)
+                let waiter = state.hosts.values[index].waiting.removeFirst(where: { $0.id == id })
             else { return (nil, []) }
             state.waiting -= 1
             return (waiter, pump(&state))
@@ -317,14 +288,16 @@ final class TrafficQueue: Sendable {
                 guard isOpen(&entry) else { continue }
                 if wasPaused { state.hosts[name] = entry }
                 if let perHost, entry.inFlight >= perHost { continue }
-                let id = entry.waiting[entry.head].id
+                guard let id = entry.waiting.first?.id else { continue }
                 if next.map({ id < $0.id }) ?? true { next = (name, id) }
             }
             // in place, through the index: a copy of the entry would copy its queue
             guard let next, let index = state.hosts.index(forKey: next.host) else { break }
             // held until its next token: look again among the other hosts
             guard takeToken(next.host, &state.hosts.values[index]) else { continue }
-            admitted.append(state.hosts.values[index].popHead())
+            // the host has a waiter: it was chosen for it
+            guard let waiter = state.hosts.values[index].waiting.removeFirst() else { break }
+            admitted.append(waiter)
             state.waiting -= 1
             state.hosts.values[index].inFlight += 1
             state.inFlight += 1
